@@ -1,0 +1,60 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ServiceContext } from '../src/services/context.js';
+import { registerConventions } from './http/conventions.js';
+import { validatorCompiler } from './http/validation.js';
+import { accountRoutes } from './routes/account.js';
+import { channelRoutes } from './routes/channels.js';
+import { metaRoutes, type HealthSource } from './routes/meta.js';
+import { providerRoutes } from './routes/providers.js';
+import { webhookRoutes } from './routes/webhooks.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  version: string;
+  health?: HealthSource;
+  /** Serve HTTPS (`--tls-cert`/`--tls-key`). */
+  tls?: { cert: Buffer; key: Buffer };
+}
+
+/** The fastify app serving /v1: conventions first, then one plugin per resource. */
+export async function buildApp(ctx: ServiceContext, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // fastify's own lines (e.g. "Server listening at") stay quiet; packdesk logs its own `listening` and request lines
+    loggerInstance: ctx.log.child({}, { level: 'warn' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...(options.tls ? { https: options.tls } : {}),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'packdesk', version: options.version,
+        description: 'The packdesk shipping API: channels, shipments, labels, tracking, webhooks and printing.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pdk_live_… API key' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  registerConventions(app, ctx);
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.log.info({ req_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  await app.register(metaRoutes(ctx, options.health ?? { workers: () => ({}) }, options.version));
+  await app.register(accountRoutes);
+  await app.register(providerRoutes);
+  await app.register(channelRoutes(ctx));
+  await app.register(webhookRoutes(ctx));
+  await app.ready();
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { createLogger } from '../src/logging.js';
+import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
+import { DataDirLockedError } from '../src/store/lock.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
+import { action, parsePositiveInt } from '../src/cli/run.js';
+import { startDaemon } from './main.js';
+
+interface DaemonFlags {
+  dataDir?: string;
+  host: string;
+  port: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  allowHttpWebhooks?: boolean;
+}
+
+/** `packdesk daemon`: runs in the foreground until SIGTERM/SIGINT, then drains and exits 0. */
+export function registerDaemonCommand(program: Command): void {
+  program.command('daemon')
+    .description('run the packdesk daemon in the foreground')
+    .option('--data-dir <dir>', 'data directory')
+    .option('--host <host>', 'address to bind', DEFAULT_HOST)
+    .option('--port <port>', 'port to listen on', String(DEFAULT_PORT))
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
+    .option('--tls-key <file>', 'private key of --tls-cert (PEM)')
+    .option('--allow-http-webhooks', 'allow plain-http webhook URLs to non-loopback hosts')
+    .action(action(async (o: DaemonFlags) => {
+      if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together', EXIT.usage);
+      const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
+      const log = createLogger();
+      const dataDir = resolveDataDir(o.dataDir);
+      let daemon;
+      try {
+        daemon = await startDaemon({
+          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks,
+          tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
+        });
+      } catch (err) {
+        if (err instanceof DataDirLockedError) throw new CliError(err.message, EXIT.failure);
+        if ((err as { code?: string }).code === 'EADDRINUSE') throw new CliError(`${o.host}:${o.port} is already in use`, EXIT.failure);
+        throw err;
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          log.info({ signal }, 'draining');
+          void daemon.close().then(() => {
+            log.info('stopped');
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+    }));
+}

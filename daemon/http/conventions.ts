@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AppError, BadRequestError, FieldErrorCollector, ForbiddenError, ConflictError, RateLimitedError, UnauthorizedError,
+} from '../../src/domain/errors.js';
+import { authenticate, type Caller } from '../../src/services/accounts.js';
+import type { ServiceContext } from '../../src/services/context.js';
+import { idempotencyKeys } from '../../src/store/schema.js';
+import { RateLimiter } from './rate-limit.js';
+import { fieldErrorsFromAjv } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+    /** Schema errors of the body, for routes that report them together with their own checks. */
+    fieldErrors: FieldErrorCollector;
+    idempotency?: { key: string; accountId: string };
+  }
+  interface FastifyContextConfig {
+    /** The handler merges body schema errors with its own checks (all errors at once). */
+    mergeValidation?: boolean;
+    /** No API key needed (discovery endpoints). */
+    public?: boolean;
+  }
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An idempotency row still marked in progress after this long belongs to a request that died. */
+const IDEMPOTENCY_ABANDONED_MS = 60_000;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function caller(request: FastifyRequest): Caller {
+  if (!request.caller) throw new UnauthorizedError();
+  return request.caller;
+}
+
+function sendError(reply: FastifyReply, status: number, message: string, errors?: Record<string, string[]>) {
+  return reply.code(status).type('application/json; charset=utf-8').send(errors ? { message, errors } : { message });
+}
+
+/** Auth, scopes, rate limits, idempotency, error envelopes: the conventions of every /v1 request. */
+export function registerConventions(app: FastifyInstance, ctx: ServiceContext): void {
+  const limiter = new RateLimiter(ctx.clock);
+  app.decorateRequest('fieldErrors', null as unknown as FieldErrorCollector);
+
+  app.addHook('onRoute', (route) => {
+    route.attachValidation = true;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.fieldErrors = new FieldErrorCollector();
+    if (!request.url.startsWith('/v1/') || request.is404 || request.routeOptions.config?.public) return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    const who = authenticate(ctx, match?.[1]);
+    request.caller = who;
+    const limit = who.account.rateLimit;
+    if (limit != null) {
+      const d = limiter.take(who.account.id, limit);
+      reply.header('X-RateLimit-Limit', d.limit).header('X-RateLimit-Remaining', d.remaining).header('X-RateLimit-Reset', d.reset);
+      if (!d.allowed) throw new RateLimitedError(d.retryAfter);
+    }
+    if (who.scope === 'read_only' && WRITE_METHODS.has(request.method)) {
+      throw new ForbiddenError('This API key is read-only.');
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const v = request.validationError as (FastifyError & { validationContext?: string; validation?: unknown[] }) | undefined;
+    if (v) {
+      const context = v.validationContext ?? 'body';
+      request.fieldErrors.merge(fieldErrorsFromAjv((v.validation ?? []) as never[], context));
+      if (!(context === 'body' && request.routeOptions.config?.mergeValidation)) request.fieldErrors.throwIfAny();
+    }
+    if (request.method === 'POST' && request.caller) return replayIdempotent(request, reply);
+  });
+
+  async function replayIdempotent(request: FastifyRequest, reply: FastifyReply) {
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string') return;
+    if (key.length === 0 || key.length > 255) throw new BadRequestError('Idempotency-Key must be 1 to 255 characters.');
+    const accountId = request.caller!.account.id;
+    const now = ctx.clock.now();
+    const requestHash = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`)
+      .digest('hex');
+    ctx.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS)).run();
+    const where = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
+    const existing = ctx.db.select().from(idempotencyKeys).where(where).get();
+    if (existing) {
+      if (existing.requestHash !== requestHash) {
+        throw new ConflictError('This Idempotency-Key was already used with a different request.');
+      }
+      if (existing.responseStatus != null) {
+        return reply.code(existing.responseStatus).header('Idempotent-Replayed', 'true')
+          .type(existing.responseContentType ?? 'application/json; charset=utf-8').send(existing.responseBody ?? '');
+      }
+      if (now - existing.createdAt < IDEMPOTENCY_ABANDONED_MS) {
+        throw new ConflictError('A request with this Idempotency-Key is still in progress.');
+      }
+      ctx.db.delete(idempotencyKeys).where(where).run();
+    }
+    ctx.db.insert(idempotencyKeys).values({ accountId, key, requestHash, createdAt: now }).run();
+    request.idempotency = { key, accountId };
+  }
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency;
+    if (!idem) return payload;
+    request.idempotency = undefined;
+    const where = and(eq(idempotencyKeys.accountId, idem.accountId), eq(idempotencyKeys.key, idem.key));
+    if (reply.statusCode >= 500 || [409, 422, 429].includes(reply.statusCode)) {
+      // nothing was done: the client may correct the request or retry with the same key
+      ctx.db.delete(idempotencyKeys).where(where).run();
+    } else {
+      ctx.db.update(idempotencyKeys).set({
+        responseStatus: reply.statusCode,
+        responseBody: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
+        responseContentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+      }).where(where).run();
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError & { validation?: unknown[]; validationContext?: string }, request, reply) => {
+    if (error instanceof AppError) {
+      if (error instanceof RateLimitedError) reply.header('Retry-After', error.retryAfterSeconds);
+      const errors = 'errors' in error ? (error as { errors: Record<string, string[]> }).errors : undefined;
+      return sendError(reply, error.status, error.message, errors);
+    }
+    if (error.validation) {
+      return sendError(reply, 422, 'The given data was invalid.', fieldErrorsFromAjv(error.validation as never[], error.validationContext ?? 'body'));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 413, 'The request body is larger than 1 MiB.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, 400, 'Content-Type must be application/json.');
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, 400, 'The request body is empty but Content-Type is application/json.');
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendError(reply, 400, 'The request body is not valid JSON.');
+    }
+    if (error instanceof SyntaxError || error.statusCode === 400) {
+      return sendError(reply, 400, 'The request body is not valid JSON.');
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, error.statusCode, error.message);
+    }
+    request.log.error({ err: { message: error.message, stack: error.stack, code: error.code } }, 'unhandled error');
+    return sendError(reply, 500, 'Server error.');
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `No route for ${request.method} ${request.url.split('?')[0]}.`));
+}

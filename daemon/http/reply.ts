@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { pageEnvelope, type PageRequest } from '../../src/domain/pagination.js';
+
+/** The page the client asked for (validated by the route's query schema). */
+export function pageOf(request: FastifyRequest): PageRequest {
+  const q = request.query as { page: number; per_page: number };
+  return { page: q.page, perPage: q.per_page };
+}
+
+/** `{data, meta, links}` with absolute links that keep the request's filters. */
+export function listBody<T>(request: FastifyRequest, page: PageRequest, result: { items: T[]; total: number }) {
+  const path = `${request.protocol}://${request.host}${request.url.split('?')[0]}`;
+  const filters: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.query as Record<string, unknown>)) {
+    if (k !== 'page' && k !== 'per_page' && v !== undefined && v !== '') filters[k] = String(v);
+  }
+  return { data: result.items, ...pageEnvelope(page, result.total, result.items.length, path, filters) };
+}

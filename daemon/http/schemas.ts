@@ -1,0 +1,60 @@
+import { Type, type TSchema } from 'typebox';
+
+/** JSON-schema building blocks shared by every route: envelopes, pagination, nullable fields. */
+
+/** `T | null` as one JSON-schema `type` array (keeps validation messages and serialization simple). */
+export function Nullable<T extends TSchema>(schema: T) {
+  const s = schema as unknown as { type?: string | string[] };
+  if (typeof s.type === 'string') return Type.Unsafe<import('typebox').Static<T> | null>({ ...schema, type: [s.type, 'null'] });
+  return Type.Unsafe<import('typebox').Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
+}
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z' });
+export const FreeObject = Type.Object({}, { additionalProperties: true });
+export const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages',
+});
+
+export const ErrorEnvelope = Type.Object(
+  { message: Type.String(), errors: Type.Optional(FieldErrorsSchema) },
+  { description: 'Every error: a message, and on 422 the field errors' },
+);
+
+export const MessageEnvelope = Type.Object({ message: Type.String() });
+
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({ data, message: Type.String() });
+}
+
+export const PageMetaSchema = Type.Object({
+  current_page: Type.Integer(), from: Nullable(Type.Integer()), last_page: Type.Integer(), path: Type.String(),
+  per_page: Type.Integer(), to: Nullable(Type.Integer()), total: Type.Integer(),
+});
+
+export const PageLinksSchema = Type.Object({
+  first: Type.String(), last: Type.String(), prev: Nullable(Type.String()), next: Nullable(Type.String()),
+});
+
+export function ListEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), meta: PageMetaSchema, links: PageLinksSchema });
+}
+
+export function PageQuery<E extends Record<string, TSchema>>(defaultPerPage: number, extra: E = {} as E) {
+  return Type.Object({
+    page: Type.Integer({ minimum: 1, default: 1 }),
+    per_page: Type.Integer({ minimum: 1, maximum: 100, default: defaultPerPage }),
+    ...extra,
+  });
+}
+
+export const IdParams = Type.Object({ id: Type.String() });
+
+/** The error responses every authenticated endpoint can give, by status. */
+export function errorResponses(...statuses: number[]) {
+  const descriptions: Record<number, string> = {
+    400: 'Invalid request format', 401: 'Invalid or missing API key', 403: 'Insufficient permissions',
+    404: 'Resource not found', 409: 'Idempotency key reused with another request', 413: 'Body over 1 MiB',
+    422: 'Validation errors', 429: 'Rate limit exceeded', 500: 'Server error', 503: 'Carrier unavailable',
+  };
+  return Object.fromEntries(statuses.map((s) => [s, { ...ErrorEnvelope, description: descriptions[s] }]));
+}

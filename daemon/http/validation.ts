@@ -1,0 +1,69 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from '../../src/domain/errors.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true, // every problem at once, not the first only
+    coerceTypes: coerce ? 'array' : false, // query strings are text; JSON bodies must carry the right types
+    useDefaults: true,
+    removeAdditional: false, // unknown fields are ignored by the handlers, not an error
+    allowUnionTypes: true,
+    strict: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null',
+};
+
+function messageFor(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'type': {
+      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      return `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`;
+    }
+    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const': return `must be ${String(p.allowedValue)}`;
+    case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters`;
+    case 'maxLength': return `must be at most ${p.limit} characters`;
+    case 'minimum': return `must be at least ${p.limit}`;
+    case 'maximum': return `must be at most ${p.limit}`;
+    case 'exclusiveMinimum': return `must be greater than ${p.limit}`;
+    case 'minItems': return p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} items`;
+    case 'maxItems': return `must have at most ${p.limit} items`;
+    case 'format': return `must be a valid ${p.format}`;
+    case 'pattern': return 'has an invalid format';
+    case 'multipleOf': return `must be a multiple of ${p.multipleOf}`;
+    default: return e.message ?? 'is invalid';
+  }
+}
+
+/** Ajv errors → `{ "parcels.0.weight_amount": ["must be greater than 0"] }`. */
+export function fieldErrorsFromAjv(errors: ErrorObject[], context: string): FieldErrors {
+  const out: FieldErrors = {};
+  const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath + '/');
+  for (const e of errors) {
+    if (anyOfPaths.some((prefix) => e.schemaPath.startsWith(prefix))) continue; // the anyOf error speaks for its branches
+    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
+    const path = segments.join('.') || (context === 'body' ? 'body' : context);
+    const message = e.keyword === 'anyOf' ? 'has an invalid type or value' : messageFor(e);
+    const list = (out[path] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return out;
+}

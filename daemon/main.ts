@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Clock } from '../src/domain/clock.js';
+import type { ServiceContext } from '../src/services/context.js';
+import { closeContext, openContext } from '../src/services/open.js';
+import { DataDirLock } from '../src/store/lock.js';
+import { VERSION } from '../src/version.js';
+import { buildApp } from './app.js';
+
+export interface DaemonOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  log: Logger;
+  allowHttpWebhooks?: boolean;
+  tls?: { cert: Buffer; key: Buffer };
+  clock?: Clock;
+}
+
+export interface RunningDaemon {
+  url: string;
+  app: FastifyInstance;
+  ctx: ServiceContext;
+  /** Stops taking requests, lets in-flight requests and jobs finish, closes the store, releases the lock. */
+  close(): Promise<void>;
+}
+
+/** Starts the daemon on a data directory, refusing one another daemon holds. */
+export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
+  const lock = DataDirLock.acquire(o.dataDir);
+  let ctx: ServiceContext | undefined;
+  try {
+    ctx = openContext({ dataDir: o.dataDir, log: o.log, clock: o.clock, options: { allowHttpWebhooks: o.allowHttpWebhooks ?? false } });
+    const app = await buildApp(ctx, { version: VERSION, tls: o.tls });
+    const url = await app.listen({ host: o.host, port: o.port });
+    o.log.info({ url, data_dir: o.dataDir, version: VERSION, pid: process.pid }, 'listening');
+    const opened = ctx;
+    let closing: Promise<void> | undefined;
+    return {
+      url, app, ctx: opened,
+      close: () => (closing ??= (async () => {
+        await app.close();
+        closeContext(opened);
+        lock.release();
+      })()),
+    };
+  } catch (err) {
+    if (ctx) closeContext(ctx);
+    lock.release();
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  createChannel, deleteChannel, getChannelRow, listChannels, presentChannel, updateChannel, validateChannel, CHANNEL_STATUSES,
+} from '../../src/services/channels.js';
+import { PROVIDER_CODES } from '../../src/carriers/registry.js';
+import type { ServiceContext } from '../../src/services/context.js';
+import { caller } from '../http/conventions.js';
+import { listBody, pageOf } from '../http/reply.js';
+import {
+  Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, Timestamp,
+} from '../http/schemas.js';
+
+export const ChannelSchema = Type.Object({
+  id: Type.String({ description: 'ch_…' }),
+  name: Type.String(),
+  provider: Type.String({ enum: [...PROVIDER_CODES] }),
+  description: Nullable(Type.String()),
+  status: Type.String({ enum: [...CHANNEL_STATUSES] }),
+  settings: Type.Object({}, { additionalProperties: true, description: 'Provider settings; secret values masked as ••••••••' }),
+  last_validated_at: Nullable(Timestamp),
+  validation_error: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema })),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const CreateBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  provider: Type.String({ minLength: 1, description: `One of ${PROVIDER_CODES.join(', ')}` }),
+  settings: FreeObject,
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+});
+
+const UpdateBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  settings: Type.Optional(FreeObject),
+  status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
+});
+
+const tags = ['Shipping channels'];
+
+export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post('/v1/shipping-channels', {
+      config: { mergeValidation: true },
+      schema: {
+        tags, summary: 'Create a shipping channel (validated with the carrier at once)', body: CreateBody,
+        response: { 201: Envelope(ChannelSchema), ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const data = await createChannel(ctx, caller(request).account.id, request.body, request.fieldErrors);
+      return reply.code(201).send({ data, message: 'Shipping channel created' });
+    });
+
+    app.get('/v1/shipping-channels', {
+      schema: {
+        tags, summary: 'List shipping channels',
+        querystring: PageQuery(20, {
+          provider: Type.Optional(Type.String({ enum: [...PROVIDER_CODES] })),
+          status: Type.Optional(Type.String({ enum: [...CHANNEL_STATUSES] })),
+        }),
+        response: { 200: ListEnvelope(ChannelSchema), ...errorResponses(401, 422, 429) },
+      },
+    }, async (request) => {
+      const page = pageOf(request);
+      return listBody(request, page, listChannels(ctx, caller(request).account.id, request.query, page));
+    });
+
+    app.get('/v1/shipping-channels/:id', {
+      schema: {
+        tags, summary: 'Get a shipping channel', params: IdParams,
+        response: { 200: Envelope(ChannelSchema), ...errorResponses(401, 403, 404, 429) },
+      },
+    }, async (request) => ({
+      data: presentChannel(ctx, getChannelRow(ctx, caller(request).account.id, request.params.id)),
+      message: 'Shipping channel retrieved',
+    }));
+
+    for (const method of ['PATCH', 'PUT'] as const) {
+      app.route({
+        method, url: '/v1/shipping-channels/:id',
+        config: { mergeValidation: true },
+        schema: {
+          tags, summary: 'Update a shipping channel (settings merged key by key)', params: IdParams, body: UpdateBody,
+          response: { 200: Envelope(ChannelSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
+        },
+        handler: async (request) => ({
+          data: await updateChannel(ctx, caller(request).account.id, request.params.id, request.body, request.fieldErrors),
+          message: 'Shipping channel updated',
+        }),
+      });
+    }
+
+    app.delete('/v1/shipping-channels/:id', {
+      schema: {
+        tags, summary: 'Delete a shipping channel', params: IdParams,
+        response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    }, async (request) => {
+      deleteChannel(ctx, caller(request).account.id, request.params.id);
+      return { message: 'Shipping channel deleted' };
+    });
+
+    app.post('/v1/shipping-channels/:id/validate', {
+      schema: {
+        tags, summary: "Check the channel's credentials with the carrier", params: IdParams,
+        response: { 200: Envelope(ChannelSchema), ...errorResponses(401, 403, 404, 422, 429, 503) },
+      },
+    }, async (request) => {
+      const data = await validateChannel(ctx, caller(request).account.id, request.params.id);
+      return { data, message: data.status === 'active' ? 'Shipping channel validated' : 'Shipping channel validation failed' };
+    });
+  };
+}

@@ -1,0 +1,78 @@
+import type { FieldErrors } from '../domain/errors.js';
+import type { ChannelSettings, ProviderDefinition, SettingSpec } from './types.js';
+import { settingsSchema } from './registry.js';
+
+/** What secret setting values look like in every response. */
+export const MASK = '••••••••';
+
+function typeError(spec: SettingSpec, value: unknown): string | undefined {
+  switch (spec.type) {
+    case 'string':
+      if (typeof value !== 'string') return 'must be a string';
+      if (spec.required && value.trim() === '') return 'must not be empty';
+      if (spec.enum && !spec.enum.includes(value)) return `must be one of ${spec.enum.join(', ')}`;
+      return undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+    case 'integer':
+      return Number.isInteger(value) ? undefined : 'must be an integer';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
+  }
+}
+
+/**
+ * Checks `input` against the provider's settings schema and returns the settings to store.
+ * With `stored`, `input` is a partial update merged key by key; a masked secret sent back keeps the stored value.
+ * Field paths are `settings.<key>`; every problem is reported.
+ */
+export function resolveSettings(
+  provider: ProviderDefinition,
+  input: unknown,
+  stored?: ChannelSettings,
+): { settings: ChannelSettings; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const add = (key: string, message: string) => (errors[`settings.${key}`] ??= []).push(message);
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { settings: {}, errors: { settings: ['must be an object'] } };
+  }
+  const schema = settingsSchema(provider);
+  const specs = new Map(schema.map((s) => [s.key, s]));
+  const merged: ChannelSettings = { ...(stored ?? {}) };
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const spec = specs.get(key);
+    if (!spec) {
+      add(key, `is not a setting of provider ${provider.code}`);
+      continue;
+    }
+    if (value === null) {
+      if (spec.required) add(key, 'is required');
+      else delete merged[key];
+      continue;
+    }
+    if (spec.secret && value === MASK) {
+      if (stored?.[key] === undefined) add(key, 'is masked; send the real value');
+      continue; // the stored secret stays
+    }
+    const problem = typeError(spec, value);
+    if (problem) add(key, problem);
+    else merged[key] = value as string | number | boolean;
+  }
+  for (const spec of schema) {
+    if (spec.required && merged[spec.key] === undefined && !errors[`settings.${spec.key}`]) add(spec.key, 'is required');
+  }
+  return { settings: merged, errors };
+}
+
+/** Settings as shown to API clients: secret values masked. */
+export function maskSettings(provider: ProviderDefinition | undefined, settings: ChannelSettings): ChannelSettings {
+  const secretKeys = new Set(provider ? settingsSchema(provider).filter((s) => s.secret).map((s) => s.key) : Object.keys(settings));
+  const out: ChannelSettings = {};
+  for (const [key, value] of Object.entries(settings)) out[key] = secretKeys.has(key) ? MASK : value;
+  return out;
+}
+
+/** Secret values of a channel's settings, for log redaction. */
+export function secretValues(provider: ProviderDefinition, settings: ChannelSettings): string[] {
+  return settingsSchema(provider).filter((s) => s.secret && typeof settings[s.key] === 'string').map((s) => String(settings[s.key]));
+}

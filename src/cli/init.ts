@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { createAccount, createApiKey, listAccounts } from '../services/accounts.js';
+import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../paths.js';
+import { writeConfigFile } from './config.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { isInteractive, printJson } from './output.js';
+import { action, withStore } from './run.js';
+
+interface InitOptions {
+  dataDir?: string;
+  account?: string;
+  plan: string;
+  url?: string;
+  yes?: boolean;
+  json?: boolean;
+}
+
+/** `packdesk init`: data directory, first account and key, CLI config. Prompts only on a TTY without --yes/--json. */
+export function registerInitCommand(program: Command): void {
+  program.command('init')
+    .description('create the data directory, the first account and API key, and the CLI config')
+    .option('--data-dir <dir>', 'data directory')
+    .option('--account <name>', 'name of the first account')
+    .option('--plan <plan>', 'plan of the first account', 'enterprise')
+    .option('--url <url>', 'URL where the daemon will listen', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
+    .option('--yes', 'accept defaults, never prompt')
+    .option('--json', 'print JSON')
+    .action(action(async (o: InitOptions) => {
+      let accountName = o.account ?? 'Warehouse';
+      let dataDirFlag = o.dataDir;
+      if (!o.yes && isInteractive(o.json)) {
+        const { input } = await import('@inquirer/prompts');
+        dataDirFlag = await input({ message: 'Data directory', default: resolveDataDir(o.dataDir) });
+        accountName = await input({ message: 'Account name', default: accountName });
+      }
+      const result = await withStore(dataDirFlag, (ctx, dataDir) => {
+        const existing = listAccounts(ctx);
+        if (existing.length > 0) {
+          throw new CliError(
+            `${dataDir} is already initialised (${existing.length} account(s)); use \`packdesk accounts create\` and \`packdesk keys create\``,
+            EXIT.failure,
+          );
+        }
+        const account = createAccount(ctx, { name: accountName, plan: o.plan });
+        const { apiKey } = createApiKey(ctx, { accountId: account.id, name: 'created by init' });
+        return { account_id: account.id, api_key: apiKey, data_dir: dataDir };
+      });
+      const url = (o.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
+      const configPath = writeConfigFile({ url, api_key: result.api_key, data_dir: result.data_dir, account_id: result.account_id });
+      if (o.json) {
+        printJson({ ...result, config_path: configPath, url });
+        return;
+      }
+      process.stdout.write(
+        `packdesk is set up.\n  account   ${result.account_id} (${accountName})\n  api key   ${result.api_key}   (shown once; also saved in the config)\n` +
+        `  data dir  ${result.data_dir}\n  config    ${configPath}\n\nNext: packdesk daemon --data-dir ${result.data_dir}\n`,
+      );
+    }));
+}

@@ -1,0 +1,44 @@
+import pino from 'pino';
+import type { ServiceContext } from '../services/context.js';
+import { closeContext, openContext } from '../services/open.js';
+import { AppError, ValidationError } from '../domain/errors.js';
+import { resolveDataDir } from '../paths.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { printError } from './output.js';
+
+/** Wraps a command action: errors become one clear line on stderr and the matching exit code. */
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | void): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      const cliError = toCliError(err);
+      printError(cliError);
+      process.exitCode = cliError.exitCode;
+    }
+  };
+}
+
+function toCliError(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  if (err instanceof ValidationError) return new CliError(err.message, EXIT.usage, err.errors);
+  if (err instanceof AppError) return new CliError(err.message, err.status === 404 ? EXIT.notFound : EXIT.failure);
+  return new CliError((err as Error)?.message ?? String(err), EXIT.failure);
+}
+
+/** Runs `fn` against the local store of a data directory (for init, accounts and keys). */
+export async function withStore<T>(dataDirFlag: string | undefined, fn: (ctx: ServiceContext, dataDir: string) => T | Promise<T>): Promise<T> {
+  const dataDir = resolveDataDir(dataDirFlag);
+  const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+  try {
+    return await fn(ctx, dataDir);
+  } finally {
+    closeContext(ctx);
+  }
+}
+
+export function parsePositiveInt(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer`, EXIT.usage);
+  return n;
+}

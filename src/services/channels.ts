@@ -1,0 +1,219 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { isoTime, isoTimeOrNull } from '../domain/clock.js';
+import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
+import { offsetOf, type PageRequest } from '../domain/pagination.js';
+import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
+import { maskSettings, resolveSettings } from '../carriers/settings.js';
+import type { ChannelSettings, ProviderDefinition, ValidationOutcome } from '../carriers/types.js';
+import { inTransaction } from '../store/db.js';
+import { shippingChannels } from '../store/schema.js';
+import type { ServiceContext } from './context.js';
+import { recordEvent } from './events.js';
+import { owned } from './ownership.js';
+
+export type ChannelRow = typeof shippingChannels.$inferSelect;
+export type ChannelStatus = ChannelRow['status'];
+export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'active', 'error', 'inactive'];
+
+const VALIDATION_TIMEOUT_MS = 30_000;
+
+export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
+  const provider = findProvider(row.provider);
+  return {
+    id: row.id,
+    name: row.name,
+    provider: row.provider,
+    description: row.description,
+    status: row.status,
+    settings: maskSettings(provider, ctx.secrets.openJson<ChannelSettings>(row.settingsEnc)),
+    last_validated_at: isoTimeOrNull(row.lastValidatedAt),
+    validation_error: row.validationError ? (JSON.parse(row.validationError) as { message: string; errors: Record<string, string[]> }) : null,
+    created_at: isoTime(row.createdAt),
+    updated_at: isoTime(row.updatedAt),
+  };
+}
+
+export type ChannelView = ReturnType<typeof presentChannel>;
+
+export function channelSettings(ctx: ServiceContext, row: ChannelRow): ChannelSettings {
+  return ctx.secrets.openJson<ChannelSettings>(row.settingsEnc);
+}
+
+function loadRow(ctx: ServiceContext, id: string): ChannelRow | undefined {
+  return ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, id)).get();
+}
+
+export function getChannelRow(ctx: ServiceContext, accountId: string, id: string): ChannelRow {
+  return owned(loadRow(ctx, id), accountId, 'Shipping channel', id);
+}
+
+function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
+  const row = ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
+    .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.name, name))).get();
+  return row !== undefined && row.id !== exceptId;
+}
+
+function emit(ctx: ServiceContext, row: ChannelRow, type: Parameters<typeof recordEvent>[1]['type'], previousStatus?: string) {
+  recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'shipping_channel', resource: presentChannel(ctx, row), previousStatus });
+}
+
+export interface CreateChannelInput {
+  name: string;
+  provider: string;
+  settings: unknown;
+  description?: string | null;
+}
+
+/** Stores a new channel (`pending_validation`) with its event, then validates it at once. */
+export async function createChannel(ctx: ServiceContext, accountId: string, input: CreateChannelInput, schemaErrors?: FieldErrorCollector) {
+  const errors = schemaErrors ?? new FieldErrorCollector();
+  const provider = typeof input.provider === 'string' ? findProvider(input.provider) : undefined;
+  if (typeof input.provider === 'string' && !provider) errors.add('provider', `must be one of ${PROVIDER_CODES.join(', ')}`);
+  if (typeof input.name === 'string' && input.name.trim() && nameTaken(ctx, accountId, input.name.trim())) {
+    errors.add('name', 'is already used by another shipping channel');
+  }
+  let settings: ChannelSettings = {};
+  if (provider && input.settings !== undefined) {
+    const resolved = resolveSettings(provider, input.settings);
+    errors.merge(resolved.errors);
+    settings = resolved.settings;
+  }
+  errors.throwIfAny();
+  const now = ctx.clock.now();
+  const row: ChannelRow = {
+    id: ctx.ids('channel'), accountId, name: input.name.trim(), provider: provider!.code,
+    description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
+    lastValidatedAt: null, validationError: null, createdAt: now, updatedAt: now,
+  };
+  inTransaction(ctx.db, () => {
+    ctx.db.insert(shippingChannels).values(row).run();
+    emit(ctx, row, 'shipping_channel.created');
+  });
+  if (provider!.adapter) {
+    try {
+      return await validateChannel(ctx, accountId, row.id);
+    } catch (err) {
+      if (!(err instanceof CarrierUnavailableError)) throw err;
+      ctx.log.warn({ channel_id: row.id, err: err.message }, 'channel validation postponed: carrier unreachable');
+    }
+  }
+  return presentChannel(ctx, row);
+}
+
+export interface ChannelFilters {
+  provider?: string;
+  status?: string;
+}
+
+export function listChannels(ctx: ServiceContext, accountId: string, filters: ChannelFilters, page: PageRequest) {
+  const where: SQL[] = [eq(shippingChannels.accountId, accountId)];
+  if (filters.provider) where.push(eq(shippingChannels.provider, filters.provider));
+  if (filters.status) where.push(eq(shippingChannels.status, filters.status as ChannelStatus));
+  const condition = and(...where);
+  const total = ctx.db.select({ n: count() }).from(shippingChannels).where(condition).get()!.n;
+  const rows = ctx.db.select().from(shippingChannels).where(condition)
+    .orderBy(desc(shippingChannels.createdAt), desc(shippingChannels.id)).limit(page.perPage).offset(offsetOf(page)).all();
+  return { items: rows.map((r) => presentChannel(ctx, r)), total };
+}
+
+export interface UpdateChannelInput {
+  name?: string;
+  description?: string | null;
+  settings?: unknown;
+  status?: string;
+}
+
+export async function updateChannel(ctx: ServiceContext, accountId: string, id: string, input: UpdateChannelInput, schemaErrors?: FieldErrorCollector) {
+  const row = getChannelRow(ctx, accountId, id);
+  const provider = findProvider(row.provider)!;
+  const errors = schemaErrors ?? new FieldErrorCollector();
+  const patch: Partial<ChannelRow> = {};
+  if (typeof input.name === 'string') {
+    if (nameTaken(ctx, accountId, input.name.trim(), id)) errors.add('name', 'is already used by another shipping channel');
+    else patch.name = input.name.trim();
+  }
+  if (input.description !== undefined) patch.description = input.description;
+  let settingsChanged = false;
+  if (input.settings !== undefined) {
+    const stored = channelSettings(ctx, row);
+    const resolved = resolveSettings(provider, input.settings, stored);
+    errors.merge(resolved.errors);
+    settingsChanged = JSON.stringify(resolved.settings) !== JSON.stringify(stored);
+    if (settingsChanged) patch.settingsEnc = ctx.secrets.sealJson(resolved.settings);
+  }
+  if (input.status !== undefined && input.status !== 'active' && input.status !== 'inactive') {
+    errors.add('status', 'must be one of active, inactive');
+  }
+  errors.throwIfAny();
+  // Changed credentials, or a user asking to re-activate, send the channel back through validation.
+  if (input.status === 'inactive') patch.status = 'inactive';
+  else if (settingsChanged || (input.status === 'active' && row.status !== 'active')) {
+    patch.status = 'pending_validation';
+    patch.validationError = null;
+  }
+  patch.updatedAt = ctx.clock.now();
+  const updated = inTransaction(ctx.db, () => {
+    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
+    const fresh = loadRow(ctx, id)!;
+    emit(ctx, fresh, 'shipping_channel.updated');
+    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+    return fresh;
+  });
+  if (updated.status === 'pending_validation' && provider.adapter) {
+    try {
+      return await validateChannel(ctx, accountId, id);
+    } catch (err) {
+      if (!(err instanceof CarrierUnavailableError)) throw err;
+    }
+  }
+  return presentChannel(ctx, updated);
+}
+
+/** Hooks later capabilities register to refuse deleting a channel still in use (e.g. shipments not yet created). */
+export type ChannelDeleteGuard = (ctx: ServiceContext, channelId: string) => string | undefined;
+const deleteGuards: ChannelDeleteGuard[] = [];
+export function addChannelDeleteGuard(guard: ChannelDeleteGuard): void {
+  deleteGuards.push(guard);
+}
+
+export function deleteChannel(ctx: ServiceContext, accountId: string, id: string): void {
+  const row = getChannelRow(ctx, accountId, id);
+  for (const guard of deleteGuards) {
+    const reason = guard(ctx, id);
+    if (reason) throw new ValidationError({ id: [reason] }, reason);
+  }
+  inTransaction(ctx.db, () => {
+    emit(ctx, row, 'shipping_channel.deleted');
+    ctx.db.delete(shippingChannels).where(eq(shippingChannels.id, id)).run();
+  });
+}
+
+async function callValidate(ctx: ServiceContext, provider: ProviderDefinition, row: ChannelRow): Promise<ValidationOutcome> {
+  const signal = AbortSignal.timeout(VALIDATION_TIMEOUT_MS);
+  return provider.adapter!.validate(channelSettings(ctx, row), { channelId: row.id, signal });
+}
+
+/**
+ * Checks the channel's credentials with the carrier. Success → `active`; refusal → `error` with the reason;
+ * an unreachable carrier throws CarrierUnavailableError and leaves the status as it was.
+ */
+export async function validateChannel(ctx: ServiceContext, accountId: string, id: string) {
+  const row = getChannelRow(ctx, accountId, id);
+  const provider = findProvider(row.provider)!;
+  if (!provider.adapter) {
+    throw new ValidationError({ provider: [`no adapter for ${provider.code} yet`] }, `Provider ${provider.code} cannot be validated yet.`);
+  }
+  const outcome = await callValidate(ctx, provider, row);
+  const now = ctx.clock.now();
+  const patch: Partial<ChannelRow> = outcome.ok
+    ? { status: 'active', validationError: null, lastValidatedAt: now, updatedAt: now }
+    : { status: 'error', validationError: JSON.stringify({ message: outcome.message, errors: outcome.errors ?? {} }), lastValidatedAt: now, updatedAt: now };
+  const updated = inTransaction(ctx.db, () => {
+    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
+    const fresh = loadRow(ctx, id)!;
+    if (outcome.ok) emit(ctx, fresh, 'shipping_channel.validated');
+    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+    return fresh;
+  });
+  return presentChannel(ctx, updated);
+}

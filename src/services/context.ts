@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+import type { IdSource } from '../domain/ids.js';
+import type { Db } from '../store/db.js';
+import type { SecretBox } from '../store/secrets.js';
+
+/** Everything a use case may touch: the store, the secret box, time, ids and the log. */
+export interface ServiceContext {
+  db: Db;
+  secrets: SecretBox;
+  clock: Clock;
+  ids: IdSource;
+  log: Logger;
+  options: ServiceOptions;
+}
+
+export interface ServiceOptions {
+  /** Allow plain-http webhook URLs to non-loopback hosts (`--allow-http-webhooks`). */
+  allowHttpWebhooks: boolean;
+}

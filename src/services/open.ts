@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { randomIds, type IdSource } from '../domain/ids.js';
+import { openDb } from '../store/db.js';
+import { SecretBox } from '../store/secrets.js';
+import type { ServiceContext, ServiceOptions } from './context.js';
+
+export interface OpenOptions {
+  dataDir: string;
+  log: Logger;
+  clock?: Clock;
+  ids?: IdSource;
+  options?: Partial<ServiceOptions>;
+}
+
+/** Opens the store of a data directory (migrating it) and the secret box beside it. */
+export function openContext(o: OpenOptions): ServiceContext {
+  return {
+    db: openDb(o.dataDir),
+    secrets: SecretBox.forDataDir(o.dataDir),
+    clock: o.clock ?? systemClock,
+    ids: o.ids ?? randomIds,
+    log: o.log,
+    options: { allowHttpWebhooks: false, ...o.options },
+  };
+}
+
+export function closeContext(ctx: ServiceContext): void {
+  if (ctx.db.$client.open) ctx.db.$client.close();
+}
