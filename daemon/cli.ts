@@ -31,6 +31,12 @@ export function registerDaemonCommand(program: Command): void {
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
       const log = createLogger();
       const dataDir = resolveDataDir(o.dataDir);
+      // Signals are taken before start-up, so a SIGTERM that arrives while starting still drains cleanly.
+      let signalled: ((signal: string) => void) | undefined;
+      const stopRequested = new Promise<string>((resolve) => { signalled = resolve; });
+      const onSignal = (signal: string) => () => signalled?.(signal);
+      process.once('SIGTERM', onSignal('SIGTERM'));
+      process.once('SIGINT', onSignal('SIGINT'));
       let daemon;
       try {
         daemon = await startDaemon({
@@ -42,16 +48,9 @@ export function registerDaemonCommand(program: Command): void {
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new CliError(`${o.host}:${o.port} is already in use`, EXIT.failure);
         throw err;
       }
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          log.info({ signal }, 'draining');
-          void daemon.close().then(() => {
-            log.info('stopped');
-            resolve();
-          });
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      const signal = await stopRequested;
+      log.info({ signal }, 'draining');
+      await daemon.close();
+      log.info('stopped');
     }));
 }

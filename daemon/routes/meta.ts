@@ -15,7 +15,7 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
     app.get('/healthz', {
       config: { public: true },
       schema: {
-        tags: ['Discovery'], summary: 'Store and worker health',
+        tags: ['Discovery'], summary: 'Store and worker health', security: [],
         response: {
           200: Type.Object({ status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()) }),
           503: Type.Object({ status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()) }),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createAccount, createApiKey, listAccounts } from '../services/accounts.js';
-import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../paths.js';
-import { writeConfigFile } from './config.js';
+import { configPath, DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../paths.js';
+import { readConfigFile, writeConfigFile } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { isInteractive, printJson } from './output.js';
 import { action, withStore } from './run.js';
@@ -35,6 +35,10 @@ export function registerInitCommand(program: Command): void {
       }
       const result = await withStore(dataDirFlag, (ctx, dataDir) => {
         const existing = listAccounts(ctx);
+        const config = readConfigFile();
+        if (existing.length > 0 && config.data_dir === dataDir && config.api_key && config.account_id) {
+          return { account_id: config.account_id, api_key: config.api_key, data_dir: dataDir, already: true };
+        }
         if (existing.length > 0) {
           throw new CliError(
             `${dataDir} is already initialised (${existing.length} account(s)); use \`packdesk accounts create\` and \`packdesk keys create\``,
@@ -43,17 +47,24 @@ export function registerInitCommand(program: Command): void {
         }
         const account = createAccount(ctx, { name: accountName, plan: o.plan });
         const { apiKey } = createApiKey(ctx, { accountId: account.id, name: 'created by init' });
-        return { account_id: account.id, api_key: apiKey, data_dir: dataDir };
+        return { account_id: account.id, api_key: apiKey, data_dir: dataDir, already: false };
       });
+      const { already, ...created } = result;
+      if (already) {
+        // Re-running init on a set-up station changes nothing: the config already points at this data directory.
+        if (o.json) printJson({ ...created, config_path: configPath(), url: readConfigFile().url });
+        else process.stdout.write(`packdesk is already set up in ${created.data_dir} (config ${configPath()}); nothing changed.\n`);
+        return;
+      }
       const url = (o.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
-      const configPath = writeConfigFile({ url, api_key: result.api_key, data_dir: result.data_dir, account_id: result.account_id });
+      const written = writeConfigFile({ url, api_key: created.api_key, data_dir: created.data_dir, account_id: created.account_id });
       if (o.json) {
-        printJson({ ...result, config_path: configPath, url });
+        printJson({ ...created, config_path: written, url });
         return;
       }
       process.stdout.write(
-        `packdesk is set up.\n  account   ${result.account_id} (${accountName})\n  api key   ${result.api_key}   (shown once; also saved in the config)\n` +
-        `  data dir  ${result.data_dir}\n  config    ${configPath}\n\nNext: packdesk daemon --data-dir ${result.data_dir}\n`,
+        `packdesk is set up.\n  account   ${created.account_id} (${accountName})\n  api key   ${created.api_key}   (shown once; also saved in the config)\n` +
+        `  data dir  ${created.data_dir}\n  config    ${written}\n\nNext: packdesk daemon --data-dir ${created.data_dir}\n`,
       );
     }));
 }

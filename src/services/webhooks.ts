@@ -62,7 +62,6 @@ async function checkInput(ctx: ServiceContext, input: SubscriptionInput, errors:
     for (const p of await webhookUrlProblems(input.url, { allowHttp: ctx.options.allowHttpWebhooks, resolve: true })) errors.add('url', p);
   }
   if (Array.isArray(input.events)) {
-    if (input.events.length === 0) errors.add('events', 'must list at least one event');
     input.events.forEach((e, i) => {
       if (typeof e === 'string' && e !== '*' && !(EVENT_TYPES as readonly string[]).includes(e)) {
         errors.add(`events.${i}`, `is not a known event (use one of ${EVENT_TYPES.join(', ')} or *)`);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import pino from 'pino';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/domain/clock.js';
+import { createLogger } from '../../src/logging.js';
 import { createAccount, createApiKey, type Plan } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { closeContext, openContext } from '../../src/services/open.js';
@@ -36,7 +36,7 @@ export async function startTestDaemon(options: { allowHttpWebhooks?: boolean } =
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
   const clock = new ManualClock();
-  const log = pino({ level: 'debug', redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } }, sink);
+  const log = createLogger({ level: 'debug', destination: sink });
   const ctx = openContext({ dataDir, log, clock, options: { allowHttpWebhooks: options.allowHttpWebhooks ?? false } });
   const app = await buildApp(ctx, { version: 'test' });
   return {

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+
+/** The daemon as a real process: its log, its lock, its secrets, its shutdown. */
+describe('packdesk daemon', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-daemon-'));
+  const env = { XDG_CONFIG_HOME: join(dataDir, 'cfg'), PACKDESK_LOG_LEVEL: 'debug' };
+  let daemon: DaemonProcess;
+  let apiKey: string;
+  let otherKey: string;
+
+  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' }));
+
+  beforeAll(async () => {
+    apiKey = cli('init', '--data-dir', dataDir, '--yes', '--json').api_key;
+    const other = cli('accounts', 'create', '--name', 'Other', '--data-dir', dataDir, '--json').account_id;
+    otherKey = cli('keys', 'create', '--account', other, '--data-dir', dataDir, '--json').api_key;
+    daemon = await spawnDaemon(dataDir, env);
+  });
+  afterAll(async () => {
+    await daemon?.stop('SIGKILL');
+  });
+
+  it('logs exactly one JSON listening line with its URL', () => {
+    const listening = daemon.output().split('\n').filter((l) => l.includes('"msg":"listening"'));
+    expect(listening).toHaveLength(1);
+    expect(JSON.parse(listening[0]!).url).toBe(daemon.url);
+    expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('keeps the secret key file at 0600 and the store in WAL mode', () => {
+    expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'packdesk.sqlite-wal')).isFile()).toBe(true);
+  });
+
+  it('never shows an API key, carrier credential or webhook secret in responses, errors or the log', async () => {
+    const carrierSecret = 'carrier-S3CRET-value-0042';
+    const webhookSecret = 'hook-S3CRET-value-0042';
+    const call = async (key: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(daemon.url + path, {
+        method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.text();
+    };
+    const bodies: string[] = [];
+    const channel = await call(apiKey, 'POST', '/v1/shipping-channels', {
+      name: 'PPL', provider: 'ppl', settings: { clientId: 'client-1', clientSecret: carrierSecret },
+    });
+    bodies.push(channel);
+    const channelId = JSON.parse(channel).data.id as string;
+    bodies.push(await call(apiKey, 'PATCH', `/v1/shipping-channels/${channelId}`, { settings: { clientSecret: carrierSecret, bogus: carrierSecret } }));
+    bodies.push(await call(apiKey, 'POST', `/v1/shipping-channels/${channelId}/validate`));
+    const hook = await call(apiKey, 'POST', '/v1/webhook-subscriptions', { name: 'h', url: 'https://e.com/h', events: ['*'], secret: webhookSecret });
+    bodies.push(hook);
+    const hookId = JSON.parse(hook).data.id as string;
+    bodies.push(await call(apiKey, 'POST', '/v1/webhook-subscriptions', { name: 'h', url: 'ftp://e.com/h', events: ['*'], secret: webhookSecret }));
+    bodies.push(await call(apiKey, 'GET', `/v1/webhook-subscriptions/${hookId}`));
+    bodies.push(await call(apiKey, 'GET', '/v1/shipping-channels'));
+    bodies.push(await call(otherKey, 'GET', `/v1/shipping-channels/${channelId}`));
+    bodies.push(await call(`${apiKey}x`, 'GET', '/v1/account'));
+    bodies.push(await call(apiKey, 'POST', '/v1/shipping-channels', '{broken'));
+    const log = daemon.output();
+    expect(log).toContain('/v1/shipping-channels'); // the requests were logged
+    for (const secret of [apiKey, otherKey, carrierSecret, webhookSecret, apiKey.slice(9)]) {
+      for (const body of bodies) expect(body).not.toContain(secret);
+      expect(log).not.toContain(secret);
+    }
+    expect(readFileSync(join(dataDir, 'packdesk.sqlite')).includes(carrierSecret)).toBe(false);
+  });
+
+  it('refuses a second daemon on the same data directory with a clear message', async () => {
+    await expect(spawnDaemon(dataDir, env)).rejects.toThrow(/another packdesk daemon .*is using the data directory/);
+  });
+
+  it('drains and exits 0 on SIGTERM, releasing the data directory', async () => {
+    expect(await daemon.stop('SIGTERM')).toBe(0);
+    expect(daemon.output()).toContain('"msg":"stopped"');
+    const next = await spawnDaemon(dataDir, env);
+    expect(await next.stop('SIGTERM')).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon, type TestDaemon } from '../helpers/harness.js';
+
+/** Every endpoint the API serves, as `METHOD path`; later capabilities add theirs here. */
+export const ENDPOINTS = [
+  'GET /healthz',
+  'GET /v1/account',
+  'GET /v1/providers',
+  'POST /v1/shipping-channels',
+  'GET /v1/shipping-channels',
+  'GET /v1/shipping-channels/{id}',
+  'PATCH /v1/shipping-channels/{id}',
+  'PUT /v1/shipping-channels/{id}',
+  'DELETE /v1/shipping-channels/{id}',
+  'POST /v1/shipping-channels/{id}/validate',
+  'POST /v1/webhook-subscriptions',
+  'GET /v1/webhook-subscriptions',
+  'GET /v1/webhook-subscriptions/{id}',
+  'PATCH /v1/webhook-subscriptions/{id}',
+  'PUT /v1/webhook-subscriptions/{id}',
+  'DELETE /v1/webhook-subscriptions/{id}',
+  'GET /v1/webhook-subscriptions/{id}/logs',
+  'GET /v1/webhook-subscriptions/{id}/logs/{log_id}',
+  'DELETE /v1/webhook-subscriptions/{id}/logs',
+];
+
+interface Operation {
+  summary?: string;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  parameters?: { name: string; in: string }[];
+  responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+}
+
+describe('GET /v1/openapi.json', () => {
+  let d: TestDaemon;
+  let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+  beforeAll(async () => {
+    d = await startTestDaemon();
+    const res = await d.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    doc = res.json();
+  });
+  afterAll(() => d.close());
+
+  it('is OpenAPI 3.1 served without a key', () => {
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('describes every endpoint with its request and response schemas', () => {
+    const listed = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+    expect(listed.sort()).toEqual([...ENDPOINTS].sort());
+    for (const endpoint of ENDPOINTS) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      const op = doc.paths[path]![method.toLowerCase()]!;
+      expect(op.summary, endpoint).toBeTruthy();
+      if (['POST', 'PATCH', 'PUT'].includes(method) && !path.endsWith('/validate')) {
+        expect(op.requestBody?.content['application/json']?.schema, `${endpoint} body`).toBeTruthy();
+      }
+      for (const param of path.match(/\{(\w+)\}/g) ?? []) {
+        expect(op.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === param), `${endpoint} ${param}`).toBe(true);
+      }
+      const success = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect(success.length, `${endpoint} success response`).toBe(1);
+      const errorStatuses = Object.keys(op.responses).filter((s) => s.startsWith('4'));
+      if (path.startsWith('/v1/')) expect(errorStatuses, `${endpoint} error responses`).toContain('401');
+      for (const status of errorStatuses) {
+        expect(op.responses[status]!.content!['application/json']!.schema.properties, `${endpoint} ${status}`).toHaveProperty('message');
+      }
+    }
+  });
+
+  it('documents list envelopes with meta and links', () => {
+    const list = doc.paths['/v1/shipping-channels']!.get!.responses['200']!.content!['application/json']!.schema;
+    expect(Object.keys(list.properties!)).toEqual(['data', 'meta', 'links']);
+  });
+});

@@ -1,0 +1,42 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDb } from '../../src/store/db.js';
+import { SecretBox } from '../../src/store/secrets.js';
+
+describe('the store', () => {
+  it('opens SQLite in WAL mode with foreign keys, a busy timeout and every migration applied', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-store-'));
+    const db = openDb(dir);
+    expect(db.$client.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.$client.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const tables = db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
+    expect(tables).toEqual(expect.arrayContaining(['accounts', 'api_keys', 'shipping_channels', 'webhook_subscriptions', 'events', '__drizzle_migrations']));
+    expect(() => db.$client.prepare("INSERT INTO api_keys (id, account_id, key_hash, key_prefix, scope, created_at) VALUES ('k', 'acc_missing', 'h', 'p', 'full', 0)").run())
+      .toThrow(/FOREIGN KEY/);
+    db.$client.close();
+    // opening again applies nothing twice
+    const again = openDb(dir);
+    expect(again.$client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: 1 });
+    again.$client.close();
+  });
+
+  it('encrypts with AES-256-GCM under a 0600 key file, and refuses tampered or foreign ciphertext', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-secrets-'));
+    const box = SecretBox.forDataDir(dir);
+    expect(statSync(join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
+    const sealed = box.seal('clientSecret=hunter2');
+    expect(sealed).not.toContain('hunter2');
+    expect(box.seal('clientSecret=hunter2')).not.toBe(sealed); // fresh IV every time
+    expect(box.open(sealed)).toBe('clientSecret=hunter2');
+    expect(SecretBox.forDataDir(dir).open(sealed)).toBe('clientSecret=hunter2'); // the same key file
+    const parts = sealed.split(':');
+    const flipped = Buffer.from(parts[3]!, 'base64');
+    flipped[0] ^= 1;
+    expect(() => box.open([...parts.slice(0, 3), flipped.toString('base64')].join(':'))).toThrow();
+    const other = SecretBox.forDataDir(mkdtempSync(join(tmpdir(), 'packdesk-secrets-')));
+    expect(() => other.open(sealed)).toThrow();
+  });
+});
