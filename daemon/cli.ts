@@ -5,7 +5,6 @@ import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { action, parsePositiveInt } from '../src/cli/run.js';
-import { startDaemon } from './main.js';
 
 interface DaemonFlags {
   dataDir?: string;
@@ -37,6 +36,8 @@ export function registerDaemonCommand(program: Command): void {
       const onSignal = (signal: string) => () => signalled?.(signal);
       process.once('SIGTERM', onSignal('SIGTERM'));
       process.once('SIGINT', onSignal('SIGINT'));
+      // loaded here so other commands don't pay for the server stack at start-up
+      const { startDaemon } = await import('./main.js');
       let daemon;
       try {
         daemon = await startDaemon({

@@ -1,5 +1,13 @@
+import type { PageLinks, PageMeta } from '../domain/pagination.js';
 import { clientConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
+
+/** A list response of the API. */
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+  links: PageLinks;
+}
 
 export interface ApiResponse<T> {
   status: number;
@@ -38,7 +46,8 @@ export class ApiClient {
     if (!res.ok) {
       const envelope = parsed as { message?: string; errors?: Record<string, string[]> };
       const message = envelope?.message ?? `HTTP ${res.status}`;
-      const code = res.status === 404 ? EXIT.notFound : res.status === 503 ? EXIT.unreachable : EXIT.failure;
+      // 503 means a carrier is unreachable, not the daemon: that is a plain failure here
+      const code = res.status === 404 ? EXIT.notFound : EXIT.failure;
       throw new CliError(message, code, envelope?.errors);
     }
     return { status: res.status, body: parsed as T };

@@ -40,3 +40,6 @@ export function printError(err: CliError): void {
 export function isInteractive(json?: boolean): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY && !json && !process.env.CI);
 }
+
+/** Commander option parser for repeatable flags (`--event a --event b`). */
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { registerAccountCommands } from '../src/cli/accounts.js';
+import { registerChannelCommands } from '../src/cli/channels.js';
+import { registerInitCommand } from '../src/cli/init.js';
+import { EXIT } from '../src/cli/exit-codes.js';
+import { registerProviderCommands } from '../src/cli/providers.js';
+import { registerStatusCommand } from '../src/cli/status.js';
+import { registerWebhookCommands } from '../src/cli/webhooks.js';
+import { VERSION } from '../src/version.js';
+import { registerDaemonCommand } from '../daemon/cli.js';
+
+const program = new Command('packdesk')
+  .description('packdesk — a shipping station for warehouses')
+  .version(VERSION)
+  .showHelpAfterError()
+  .exitOverride();
+
+registerInitCommand(program);
+registerDaemonCommand(program);
+registerAccountCommands(program);
+registerStatusCommand(program);
+registerChannelCommands(program);
+registerProviderCommands(program);
+registerWebhookCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    const helpShown = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+    process.exitCode = helpShown ? EXIT.ok : EXIT.usage;
+  } else {
+    process.stderr.write(`packdesk: ${(err as Error).message}\n`);
+    process.exitCode = EXIT.failure;
+  }
+}

@@ -1,0 +1,287 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiClient, type Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { collect, isInteractive, printJson, printPageFooter, printRecord, printTable } from './output.js';
+import { fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
+import { action, parsePositiveInt } from './run.js';
+
+type SettingValue = string | number | boolean;
+type Settings = Record<string, SettingValue>;
+
+interface Channel {
+  id: string;
+  name: string;
+  provider: string;
+  description: string | null;
+  status: string;
+  settings: Settings;
+  last_validated_at: string | null;
+  validation_error: { message: string; errors: Record<string, string[]> } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `key=value` pairs from repeated `--setting` flags, values still text. */
+function parseSettingFlags(flags: string[]): [string, string][] {
+  return flags.map((flag, index) => {
+    const eq = flag.indexOf('=');
+    // the value may be a secret: never echo it back
+    if (eq <= 0) throw new CliError(`--setting must be key=value (setting ${index + 1} has ${eq === 0 ? 'no key' : 'no "="'})`, EXIT.usage);
+    return [flag.slice(0, eq).trim(), flag.slice(eq + 1)];
+  });
+}
+
+/** Turns the text of a `--setting` into the type its schema declares; unknown keys stay text for the API to judge. */
+function typedSetting(key: string, text: string, spec: ProviderSetting | undefined): SettingValue {
+  switch (spec?.type) {
+    case undefined:
+    case 'string':
+      return text;
+    case 'boolean': {
+      const lower = text.trim().toLowerCase();
+      if (['true', 'yes', '1', 'on'].includes(lower)) return true;
+      if (['false', 'no', '0', 'off'].includes(lower)) return false;
+      throw new CliError(`--setting ${key} must be true or false`, EXIT.usage);
+    }
+    case 'integer': {
+      const n = Number(text);
+      if (text.trim() === '' || !Number.isInteger(n)) throw new CliError(`--setting ${key} must be an integer`, EXIT.usage);
+      return n;
+    }
+    case 'number': {
+      const n = Number(text);
+      if (text.trim() === '' || !Number.isFinite(n)) throw new CliError(`--setting ${key} must be a number`, EXIT.usage);
+      return n;
+    }
+    default:
+      throw new CliError(`--setting ${key} has a type this CLI does not know (${String((spec as ProviderSetting).type)})`, EXIT.usage);
+  }
+}
+
+function readSettingsFile(file: string): Settings {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new CliError(`--settings-json ${file}: ${(err as Error).message}`, EXIT.usage);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError(`--settings-json ${file} must hold a JSON object`, EXIT.usage);
+  }
+  return parsed as Settings;
+}
+
+/** Settings from `--settings-json` then `--setting` flags (flags win), typed by the provider's schema when it is known. */
+function settingsFromFlags(pairs: [string, string][], schema: ProviderSetting[] | undefined, fromFile: Settings = {}): Settings {
+  const settings: Settings = { ...fromFile };
+  for (const [key, text] of pairs) settings[key] = typedSetting(key, text, schema?.find((s) => s.key === key));
+  return settings;
+}
+
+function describeSettings(settings: Settings): string {
+  return Object.entries(settings).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+}
+
+function printChannel(channel: Channel): void {
+  printRecord({
+    id: channel.id, name: channel.name, provider: channel.provider, status: channel.status,
+    description: channel.description, settings: describeSettings(channel.settings),
+    'last validated': channel.last_validated_at ?? 'never',
+    ...(channel.validation_error ? { 'validation error': channel.validation_error.message } : {}),
+    created: channel.created_at, updated: channel.updated_at,
+  });
+  for (const [field, messages] of Object.entries(channel.validation_error?.errors ?? {})) {
+    process.stdout.write(`  ${field}: ${messages.join('; ')}\n`);
+  }
+}
+
+const channelPath = (id: string) => `/v1/shipping-channels/${encodeURIComponent(id)}`;
+
+/** Asks for what `channels add` still lacks: provider, name, then each setting not given (optional ones may be left empty). */
+async function promptForChannel(providers: ProviderView[], given: { name?: string; provider?: string; settings: Settings }) {
+  const { confirm, input, password, select } = await import('@inquirer/prompts');
+  const providerCode = given.provider ?? await select({
+    message: 'Provider',
+    choices: providers.map((p) => ({ value: p.code, name: `${p.name} (${p.code})`, description: p.regions.join(', ') })),
+  });
+  const provider = providers.find((p) => p.code === providerCode);
+  const name = given.name ?? await input({ message: 'Channel name', required: true });
+  const settings: Settings = { ...given.settings };
+  for (const spec of provider?.settings ?? []) {
+    if (settings[spec.key] !== undefined) continue;
+    const label = `${spec.key}${spec.required ? '' : ' (optional)'} — ${spec.description}`;
+    if (spec.type === 'boolean') {
+      const fallback = spec.default === true;
+      const answer = await confirm({ message: label, default: fallback });
+      if (spec.required || answer !== fallback) settings[spec.key] = answer;
+      continue;
+    }
+    if (spec.enum) {
+      const skip = '';
+      const choices = [...(spec.required ? [] : [{ value: skip, name: '(leave unset)' }]), ...spec.enum.map((v) => ({ value: v }))];
+      const answer = await select({ message: label, choices, default: typeof spec.default === 'string' ? spec.default : undefined });
+      if (answer !== skip) settings[spec.key] = answer;
+      continue;
+    }
+    const withDefault = spec.default !== undefined ? `${label} [default ${String(spec.default)}]` : label;
+    const validate = (text: string) => {
+      if (text === '') return spec.required ? 'required' : true;
+      try {
+        typedSetting(spec.key, text, spec);
+        return true;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const answer = spec.secret
+      ? await password({ message: withDefault, mask: true, validate })
+      : await input({ message: withDefault, validate });
+    if (answer !== '') settings[spec.key] = typedSetting(spec.key, answer, spec);
+  }
+  return { name, provider: providerCode, settings };
+}
+
+interface AddOptions {
+  name?: string;
+  provider?: string;
+  setting: string[];
+  settingsJson?: string;
+  description?: string;
+  json?: boolean;
+}
+
+interface UpdateOptions {
+  name?: string;
+  description?: string;
+  setting: string[];
+  settingsJson?: string;
+  status?: string;
+  json?: boolean;
+}
+
+/** `packdesk channels …`: shipping channels (carrier connections) over the daemon's API. */
+export function registerChannelCommands(program: Command): void {
+  const channels = program.command('channels').description('shipping channels: connections to carriers');
+
+  channels.command('add')
+    .description('create a shipping channel (interactive on a terminal when something is missing)')
+    .option('--name <name>', 'channel name, unique in the account')
+    .option('--provider <code>', 'provider code (see `packdesk providers`)')
+    .option('--setting <key=value>', 'a provider setting; repeat for each', collect, [])
+    .option('--settings-json <file>', 'a JSON object of provider settings')
+    .option('--description <text>', 'free text')
+    .option('--json', 'print JSON')
+    .action(action(async (o: AddOptions) => {
+      const client = ApiClient.fromConfig();
+      const pairs = parseSettingFlags(o.setting);
+      const fromFile = o.settingsJson ? readSettingsFile(o.settingsJson) : {};
+      const providers = pairs.length > 0 || isInteractive(o.json) ? await fetchProviders(client) : [];
+      const schemaOf = (code?: string) => providers.find((p) => p.code === code)?.settings;
+      let body = { name: o.name, provider: o.provider, settings: settingsFromFlags(pairs, schemaOf(o.provider), fromFile) };
+      const requiredMissing = (schemaOf(body.provider) ?? []).some((s) => s.required && body.settings[s.key] === undefined);
+      if (isInteractive(o.json) && (!body.name || !body.provider || requiredMissing)) {
+        body = await promptForChannel(providers, body);
+      }
+      const { body: created } = await client.post<{ data: Channel }>('/v1/shipping-channels', {
+        ...body, ...(o.description !== undefined ? { description: o.description } : {}),
+      });
+      if (o.json) printJson(created.data);
+      else printChannel(created.data);
+    }));
+
+  channels.command('list')
+    .description('list shipping channels, newest first')
+    .option('--provider <code>', 'only this provider')
+    .option('--status <status>', 'only this status (pending_validation, active, error, inactive)')
+    .option('--page <n>', 'page number')
+    .option('--per-page <n>', 'channels per page (1-100)')
+    .option('--json', 'print the whole API answer ({data, meta, links})')
+    .action(action(async (o: { provider?: string; status?: string; page?: string; perPage?: string; json?: boolean }) => {
+      const query = new URLSearchParams();
+      if (o.provider) query.set('provider', o.provider);
+      if (o.status) query.set('status', o.status);
+      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
+      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
+      const { body } = await ApiClient.fromConfig().get<Page<Channel>>(`/v1/shipping-channels${query.size ? `?${query}` : ''}`);
+      if (o.json) {
+        printJson(body);
+        return;
+      }
+      printTable(
+        ['id', 'name', 'provider', 'status', 'last validated'],
+        body.data.map((c) => [c.id, c.name, c.provider, c.status, c.last_validated_at ?? 'never']),
+      );
+      printPageFooter(body.meta);
+    }));
+
+  channels.command('show')
+    .description('show one shipping channel (secret settings masked)')
+    .argument('<id>', 'channel id (ch_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().get<{ data: Channel }>(channelPath(id));
+      if (o.json) printJson(body.data);
+      else printChannel(body.data);
+    }));
+
+  channels.command('update')
+    .description('change a channel; changed settings are validated again')
+    .argument('<id>', 'channel id (ch_…)')
+    .option('--name <name>', 'new name')
+    .option('--description <text>', 'new description')
+    .option('--setting <key=value>', 'a provider setting to change; repeat for each', collect, [])
+    .option('--settings-json <file>', 'a JSON object of provider settings to change')
+    .option('--status <status>', 'active | inactive')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: UpdateOptions) => {
+      if (o.status !== undefined && o.status !== 'active' && o.status !== 'inactive') {
+        throw new CliError('--status must be active or inactive', EXIT.usage);
+      }
+      const pairs = parseSettingFlags(o.setting);
+      const fromFile = o.settingsJson ? readSettingsFile(o.settingsJson) : undefined;
+      if (o.name === undefined && o.description === undefined && o.status === undefined && pairs.length === 0 && !fromFile) {
+        throw new CliError('nothing to update: give --name, --description, --setting, --settings-json or --status', EXIT.usage);
+      }
+      const client = ApiClient.fromConfig();
+      let settings: Settings | undefined;
+      if (pairs.length > 0) {
+        const { body: current } = await client.get<{ data: Channel }>(channelPath(id));
+        const provider = (await fetchProviders(client)).find((p) => p.code === current.data.provider);
+        settings = settingsFromFlags(pairs, provider?.settings, fromFile);
+      } else if (fromFile) {
+        settings = fromFile;
+      }
+      const { body } = await client.patch<{ data: Channel }>(channelPath(id), {
+        ...(o.name !== undefined ? { name: o.name } : {}),
+        ...(o.description !== undefined ? { description: o.description } : {}),
+        ...(o.status !== undefined ? { status: o.status } : {}),
+        ...(settings ? { settings } : {}),
+      });
+      if (o.json) printJson(body.data);
+      else printChannel(body.data);
+    }));
+
+  channels.command('validate')
+    .description("check the channel's credentials with the carrier (exit 1 when they are refused)")
+    .argument('<id>', 'channel id (ch_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().post<{ data: Channel }>(`${channelPath(id)}/validate`);
+      if (o.json) printJson(body.data);
+      else printChannel(body.data);
+      if (body.data.status === 'error') {
+        throw new CliError(`validation failed: ${body.data.validation_error?.message ?? 'the carrier refused the credentials'}`, EXIT.failure);
+      }
+    }));
+
+  channels.command('remove')
+    .description('delete a shipping channel')
+    .argument('<id>', 'channel id (ch_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().delete<{ message: string }>(channelPath(id));
+      if (o.json) printJson({ id, message: body.message });
+      else process.stdout.write(`removed ${id}\n`);
+    }));
+}

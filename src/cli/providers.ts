@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { ApiClient } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { printJson, printRecord, printTable } from './output.js';
+import { action } from './run.js';
+
+/** One key of a provider's settings schema, as `GET /v1/providers` describes it. */
+export interface ProviderSetting {
+  key: string;
+  type: 'string' | 'boolean' | 'integer' | 'number';
+  required: boolean;
+  secret: boolean;
+  description: string;
+  default?: string | number | boolean;
+  enum?: string[];
+}
+
+export interface ProviderView {
+  code: string;
+  name: string;
+  regions: string[];
+  label_formats: string[];
+  cash_on_delivery: boolean;
+  multi_parcel: boolean;
+  max_parcels: number;
+  cancel: boolean;
+  adapter_available: boolean;
+  settings: ProviderSetting[];
+}
+
+export async function fetchProviders(client: ApiClient): Promise<ProviderView[]> {
+  return (await client.get<{ data: ProviderView[] }>('/v1/providers')).body.data;
+}
+
+export function findProviderOrFail(providers: ProviderView[], code: string): ProviderView {
+  const found = providers.find((p) => p.code === code);
+  if (!found) throw new CliError(`unknown provider ${code} (one of ${providers.map((p) => p.code).join(', ')})`, EXIT.notFound);
+  return found;
+}
+
+const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+function printProviderTable(providers: ProviderView[]): void {
+  printTable(
+    ['code', 'name', 'regions', 'label formats', 'COD', 'multi-parcel', 'cancel'],
+    providers.map((p) => [
+      p.code, p.name, p.regions.join(', '), p.label_formats.join(', '), yesNo(p.cash_on_delivery),
+      p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no', yesNo(p.cancel),
+    ]),
+  );
+}
+
+function printProviderDetail(p: ProviderView): void {
+  printRecord({
+    code: p.code, name: p.name, regions: p.regions.join(', '), 'label formats': p.label_formats.join(', '),
+    COD: yesNo(p.cash_on_delivery), 'multi-parcel': p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no',
+    cancel: yesNo(p.cancel), adapter: p.adapter_available ? 'available' : 'not yet',
+  });
+  process.stdout.write('\nsettings\n');
+  printTable(
+    ['key', 'type', 'required', 'secret', 'default', 'description'],
+    p.settings.map((s) => [
+      s.key, s.type, yesNo(s.required), yesNo(s.secret), s.default,
+      s.enum ? `${s.description} (one of ${s.enum.join(', ')})` : s.description,
+    ]),
+  );
+}
+
+/** `packdesk providers` (= `providers list`) and `packdesk providers show CODE`. */
+export function registerProviderCommands(program: Command): void {
+  const list = async (o: { json?: boolean }) => {
+    const providers = await fetchProviders(ApiClient.fromConfig());
+    if (o.json) printJson(providers);
+    else printProviderTable(providers);
+  };
+
+  const providers = program.command('providers')
+    .description('the carrier providers, their capabilities and settings')
+    .option('--json', 'print JSON')
+    .action(action(list));
+
+  // `--json` after a subcommand is taken by `providers` itself, hence optsWithGlobals().
+  providers.command('list')
+    .description('list the providers (same as `packdesk providers`)')
+    .option('--json', 'print JSON')
+    .action(action(async (_o: { json?: boolean }, cmd: Command) => list(cmd.optsWithGlobals())));
+
+  providers.command('show')
+    .description("a provider's capabilities and settings schema")
+    .argument('<code>', 'provider code, e.g. dhl')
+    .option('--json', 'print JSON')
+    .action(action(async (code: string, _o: { json?: boolean }, cmd: Command) => {
+      const provider = findProviderOrFail(await fetchProviders(ApiClient.fromConfig()), code);
+      if (cmd.optsWithGlobals<{ json?: boolean }>().json) printJson(provider);
+      else printProviderDetail(provider);
+    }));
+}

@@ -1,0 +1,202 @@
+import type { Command } from 'commander';
+import { ApiClient, type Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
+import { action, parsePositiveInt } from './run.js';
+
+interface Subscription {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  status: string;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DeliveryLog {
+  id: string;
+  webhook_subscription_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status: string;
+  url: string;
+  request_headers: Record<string, string>;
+  request_body: string;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  error_message: string | null;
+  next_retry_at: string | null;
+  created_at: string;
+}
+
+const subscriptionPath = (id: string) => `/v1/webhook-subscriptions/${encodeURIComponent(id)}`;
+
+/** Events from repeated `--event` and comma-separated `--events`, in order, without duplicates; undefined when none given. */
+function eventsFromFlags(event: string[], events?: string): string[] | undefined {
+  const all = [...event, ...(events ?? '').split(',')].map((e) => e.trim()).filter(Boolean);
+  return all.length > 0 ? [...new Set(all)] : undefined;
+}
+
+function pageQuery(o: { page?: string; perPage?: string }, filters: Record<string, string | undefined> = {}): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
+  if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
+  return query.size ? `?${query}` : '';
+}
+
+function printSubscription(s: Subscription): void {
+  printRecord({
+    id: s.id, name: s.name, url: s.url, events: s.events.join(', '), status: s.status, secret: s.secret,
+    created: s.created_at, updated: s.updated_at,
+  });
+}
+
+function printDeliveryLog(log: DeliveryLog): void {
+  printRecord({
+    id: log.id, subscription: log.webhook_subscription_id, event: `${log.event_type} (${log.event_id})`, attempt: log.attempt,
+    status: log.status, url: log.url, 'response status': log.response_status, 'duration ms': log.duration_ms,
+    error: log.error_message, 'next retry': log.next_retry_at, created: log.created_at,
+  });
+  process.stdout.write('\nrequest headers\n');
+  for (const [name, value] of Object.entries(log.request_headers)) process.stdout.write(`  ${name}: ${value}\n`);
+  process.stdout.write(`\nrequest body\n${log.request_body}\n`);
+  if (log.response_body) process.stdout.write(`\nresponse body\n${log.response_body}\n`);
+}
+
+interface AddOptions {
+  name?: string;
+  url?: string;
+  event: string[];
+  events?: string;
+  secret?: string;
+  paused?: boolean;
+  json?: boolean;
+}
+
+interface UpdateOptions extends AddOptions {
+  active?: boolean;
+}
+
+/** `packdesk webhooks …`: webhook subscriptions and their delivery logs over the daemon's API. */
+export function registerWebhookCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description('webhook subscriptions and their delivery logs');
+
+  webhooks.command('add')
+    .description('subscribe a URL to events')
+    .option('--name <name>', 'subscription name')
+    .option('--url <url>', 'where to POST events (https; http only to loopback unless the daemon allows it)')
+    .option('--event <name>', 'an event name or *; repeat for each', collect, [])
+    .option('--events <list>', 'comma-separated event names')
+    .option('--secret <secret>', 'signing secret (>= 16 chars); generated when absent')
+    .option('--paused', 'create it paused')
+    .option('--json', 'print JSON')
+    .action(action(async (o: AddOptions) => {
+      const { body } = await ApiClient.fromConfig().post<{ data: Subscription }>('/v1/webhook-subscriptions', {
+        name: o.name, url: o.url, events: eventsFromFlags(o.event, o.events),
+        ...(o.secret !== undefined ? { secret: o.secret } : {}),
+        ...(o.paused ? { status: 'paused' } : {}),
+      });
+      if (o.json) printJson(body.data);
+      else printSubscription(body.data);
+    }));
+
+  webhooks.command('list')
+    .description('list webhook subscriptions, newest first')
+    .option('--page <n>', 'page number')
+    .option('--per-page <n>', 'subscriptions per page (1-100)')
+    .option('--json', 'print the whole API answer ({data, meta, links})')
+    .action(action(async (o: { page?: string; perPage?: string; json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().get<Page<Subscription>>(`/v1/webhook-subscriptions${pageQuery(o)}`);
+      if (o.json) {
+        printJson(body);
+        return;
+      }
+      printTable(['id', 'name', 'url', 'events', 'status', 'created'], body.data.map((s) => [s.id, s.name, s.url, s.events.join(', '), s.status, s.created_at]));
+      printPageFooter(body.meta);
+    }));
+
+  webhooks.command('show')
+    .description('show one webhook subscription (the secret stays masked)')
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().get<{ data: Subscription }>(subscriptionPath(id));
+      if (o.json) printJson(body.data);
+      else printSubscription(body.data);
+    }));
+
+  webhooks.command('update')
+    .description('change a webhook subscription; --event/--events replace the whole list')
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--name <name>', 'new name')
+    .option('--url <url>', 'new URL')
+    .option('--event <name>', 'an event name or *; repeat for each', collect, [])
+    .option('--events <list>', 'comma-separated event names')
+    .option('--secret <secret>', 'new signing secret (>= 16 chars)')
+    .option('--paused', 'pause deliveries')
+    .option('--active', 'resume deliveries')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: UpdateOptions) => {
+      if (o.paused && o.active) throw new CliError('--paused and --active exclude each other', EXIT.usage);
+      const events = eventsFromFlags(o.event, o.events);
+      const status = o.paused ? 'paused' : o.active ? 'active' : undefined;
+      const patch = {
+        ...(o.name !== undefined ? { name: o.name } : {}),
+        ...(o.url !== undefined ? { url: o.url } : {}),
+        ...(events ? { events } : {}),
+        ...(o.secret !== undefined ? { secret: o.secret } : {}),
+        ...(status ? { status } : {}),
+      };
+      if (Object.keys(patch).length === 0) {
+        throw new CliError('nothing to update: give --name, --url, --event(s), --secret, --paused or --active', EXIT.usage);
+      }
+      const { body } = await ApiClient.fromConfig().patch<{ data: Subscription }>(subscriptionPath(id), patch);
+      if (o.json) printJson(body.data);
+      else printSubscription(body.data);
+    }));
+
+  webhooks.command('remove')
+    .description('delete a webhook subscription (pending deliveries are dropped)')
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      await ApiClient.fromConfig().delete(subscriptionPath(id));
+      if (o.json) printJson({ id, deleted: true });
+      else process.stdout.write(`removed ${id}\n`);
+    }));
+
+  webhooks.command('logs')
+    .description('delivery logs of a subscription, newest first; with LOG_ID one entry in full')
+    .argument('<id>', 'subscription id (wh_…)')
+    .argument('[log-id]', 'delivery log id (whl_…)')
+    .option('--status <status>', 'only pending, success or failed')
+    .option('--event-type <type>', 'only this event type')
+    .option('--page <n>', 'page number')
+    .option('--per-page <n>', 'entries per page (1-100)')
+    .option('--json', 'print JSON (a list prints the whole {data, meta, links})')
+    .action(action(async (id: string, logId: string | undefined, o: { status?: string; eventType?: string; page?: string; perPage?: string; json?: boolean }) => {
+      const client = ApiClient.fromConfig();
+      if (logId !== undefined) {
+        const { body } = await client.get<{ data: DeliveryLog }>(`${subscriptionPath(id)}/logs/${encodeURIComponent(logId)}`);
+        if (o.json) printJson(body.data);
+        else printDeliveryLog(body.data);
+        return;
+      }
+      const query = pageQuery(o, { status: o.status, event_type: o.eventType });
+      const { body } = await client.get<Page<DeliveryLog>>(`${subscriptionPath(id)}/logs${query}`);
+      if (o.json) {
+        printJson(body);
+        return;
+      }
+      printTable(
+        ['id', 'event', 'attempt', 'status', 'response', 'ms', 'created'],
+        body.data.map((l) => [l.id, l.event_type, l.attempt, l.status, l.response_status ?? l.error_message, l.duration_ms, l.created_at]),
+      );
+      printPageFooter(body.meta);
+    }));
+}
