@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from '../src/cli/accounts.js';
 import { registerChannelCommands } from '../src/cli/channels.js';
+import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
@@ -9,6 +10,7 @@ import { registerStatusCommand } from '../src/cli/status.js';
 import { registerWebhookCommands } from '../src/cli/webhooks.js';
 import { VERSION } from '../src/version.js';
 import { registerDaemonCommand } from '../daemon/cli.js';
+import { registerDemoCommand } from '../daemon/demo.js';
 
 const program = new Command('packdesk')
   .description('packdesk — a shipping station for warehouses')
@@ -23,6 +25,8 @@ registerStatusCommand(program);
 registerChannelCommands(program);
 registerProviderCommands(program);
 registerWebhookCommands(program);
+registerEmulateCommand(program);
+registerDemoCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,6 +8,7 @@ import { accountRoutes } from './routes/account.js';
 import { channelRoutes } from './routes/channels.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
 import { providerRoutes } from './routes/providers.js';
+import { shipmentRoutes } from './routes/shipments.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -54,6 +55,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(accountRoutes);
   await app.register(providerRoutes);
   await app.register(channelRoutes(ctx));
+  await app.register(shipmentRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.ready();
   return app as unknown as FastifyInstance;

@@ -6,6 +6,8 @@ import { closeContext, openContext } from '../src/services/open.js';
 import { DataDirLock } from '../src/store/lock.js';
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
+import { releaseOrphanedJobs } from '../src/services/jobs.js';
+import { createWorkers } from './workers/index.js';
 
 export interface DaemonOptions {
   dataDir: string;
@@ -31,8 +33,12 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   let ctx: ServiceContext | undefined;
   try {
     ctx = openContext({ dataDir: o.dataDir, log: o.log, clock: o.clock, options: { allowHttpWebhooks: o.allowHttpWebhooks ?? false } });
-    const app = await buildApp(ctx, { version: VERSION, tls: o.tls });
+    const orphaned = releaseOrphanedJobs(ctx);
+    if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
+    const workers = createWorkers(ctx);
+    const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health } });
     const url = await app.listen({ host: o.host, port: o.port });
+    workers.start();
     o.log.info({ url, data_dir: o.dataDir, version: VERSION, pid: process.pid }, 'listening');
     const opened = ctx;
     let closing: Promise<void> | undefined;
@@ -40,6 +46,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
       url, app, ctx: opened,
       close: () => (closing ??= (async () => {
         await app.close();
+        await workers.stop();
         closeContext(opened);
         lock.release();
       })()),

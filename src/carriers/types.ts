@@ -1,3 +1,6 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+
 /** What every carrier provider declares, and the adapter interface each one implements. */
 
 export type LabelFormat = 'pdf' | 'zpl' | 'epl';
@@ -31,16 +34,78 @@ export type ValidationOutcome =
   | { ok: true }
   | { ok: false; message: string; errors?: Record<string, string[]> };
 
-/** The I/O side of a provider. Later capabilities (create, cancel, track) extend it. */
+/** A party of a shipment as adapters see it. */
+export interface CarrierParty {
+  companyName: string | null;
+  /** First and last name, or null when only a company is given. */
+  personName: string | null;
+  email: string;
+  /** International format, digits only after `+`. */
+  phone: string;
+  street: string;
+  houseNumber: string;
+  apartmentNumber: string | null;
+  city: string;
+  postalCode: string;
+  countryCode: string;
+}
+
+export interface CarrierParcel {
+  parcelType: string;
+  weightKg: number;
+  lengthCm: number;
+  widthCm: number;
+  heightCm: number;
+}
+
+/** Our shipment, in units every adapter understands, for the carrier step. */
+export interface ShipmentForCarrier {
+  id: string;
+  reference: string | null;
+  shippingDate: string;
+  labelFormat: LabelFormat;
+  sender: CarrierParty;
+  recipient: CarrierParty;
+  parcels: CarrierParcel[];
+  cashOnDelivery: { amountMinor: number; currency: string } | null;
+  labelComment: string | null;
+}
+
+export interface CreatedAtCarrier {
+  providerShipmentId: string;
+  /** The carrier product actually used (after a COD switch). */
+  product: string | null;
+  /** One per parcel, in input order: its tracking number and the carrier's label bytes. */
+  parcels: { trackingNumber: string; label: Uint8Array }[];
+  totalPrice?: { amountMinor: number; currency: string };
+}
+
+/** Lets a multi-step creation save its place durably (e.g. PPL's batch id) and find it again after a crash. */
+export interface CarrierProgress {
+  load(): Record<string, unknown> | null;
+  save(progress: Record<string, unknown>): void;
+}
+
+/** The I/O side of a provider. */
 export interface CarrierAdapter {
   /** Log in / fetch a token / make a cheap authenticated read with the channel's credentials. */
   validate(settings: ChannelSettings, ctx: CarrierContext): Promise<ValidationOutcome>;
+  /** All parcels, COD and the requested label format → carrier ids, tracking numbers and label bytes. */
+  createShipment(shipment: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress }): Promise<CreatedAtCarrier>;
+  /** Present only where the carrier can cancel. */
+  cancel?(shipment: { providerShipmentId: string; trackingNumbers: string[] }, settings: ChannelSettings, ctx: CarrierContext): Promise<void>;
+  trackingUrl(trackingNumber: string): string;
+  /** The carrier's tracking number format, where one is known. */
+  trackingNumberPattern?: RegExp;
 }
 
 export interface CarrierContext {
   /** Stable key for per-channel caches (OAuth tokens). */
   channelId: string;
-  signal?: AbortSignal;
+  log: Logger;
+  clock: Clock;
+  /** Time limit of each carrier call (default 30 s). */
+  timeoutMs?: number;
 }
 
 export interface ProviderDefinition {

@@ -4,9 +4,9 @@ import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '.
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { maskSettings, resolveSettings } from '../carriers/settings.js';
-import type { ChannelSettings, ProviderDefinition, ValidationOutcome } from '../carriers/types.js';
+import type { CarrierContext, ChannelSettings, ProviderDefinition, ValidationOutcome } from '../carriers/types.js';
 import { inTransaction } from '../store/db.js';
-import { shippingChannels } from '../store/schema.js';
+import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { recordEvent } from './events.js';
 import { owned } from './ownership.js';
@@ -14,8 +14,6 @@ import { owned } from './ownership.js';
 export type ChannelRow = typeof shippingChannels.$inferSelect;
 export type ChannelStatus = ChannelRow['status'];
 export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'active', 'error', 'inactive'];
-
-const VALIDATION_TIMEOUT_MS = 30_000;
 
 export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
   const provider = findProvider(row.provider);
@@ -169,18 +167,18 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
   return presentChannel(ctx, updated);
 }
 
-/** Hooks later capabilities register to refuse deleting a channel still in use (e.g. shipments not yet created). */
-export type ChannelDeleteGuard = (ctx: ServiceContext, channelId: string) => string | undefined;
-const deleteGuards: ChannelDeleteGuard[] = [];
-export function addChannelDeleteGuard(guard: ChannelDeleteGuard): void {
-  deleteGuards.push(guard);
-}
-
 export function deleteChannel(ctx: ServiceContext, accountId: string, id: string): void {
   const row = getChannelRow(ctx, accountId, id);
-  for (const guard of deleteGuards) {
-    const reason = guard(ctx, id);
-    if (reason) throw new ValidationError({ id: [reason] }, reason);
+  const waiting = ctx.db.select({ n: count() }).from(shipments).where(and(eq(shipments.channelId, id), eq(shipments.status, 'pending'))).get()!.n;
+  if (waiting > 0) {
+    const message = `The channel has ${waiting} shipment(s) not yet created at the carrier; delete or finish them first.`;
+    throw new ValidationError({ id: [message] }, message);
+  }
+  const used = ctx.db.select({ n: count() }).from(shipments).where(eq(shipments.channelId, id)).get()!.n;
+  if (used > 0) {
+    // created shipments keep their channel for tracking and cancel: the channel can be set inactive instead
+    const message = `The channel has ${used} shipment(s); set it inactive instead of deleting it.`;
+    throw new ValidationError({ id: [message] }, message);
   }
   inTransaction(ctx.db, () => {
     emit(ctx, row, 'shipping_channel.deleted');
@@ -188,9 +186,13 @@ export function deleteChannel(ctx: ServiceContext, accountId: string, id: string
   });
 }
 
+/** What an adapter gets to work with for one channel. */
+export function carrierContext(ctx: ServiceContext, channelId: string): CarrierContext {
+  return { channelId, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+}
+
 async function callValidate(ctx: ServiceContext, provider: ProviderDefinition, row: ChannelRow): Promise<ValidationOutcome> {
-  const signal = AbortSignal.timeout(VALIDATION_TIMEOUT_MS);
-  return provider.adapter!.validate(channelSettings(ctx, row), { channelId: row.id, signal });
+  return provider.adapter!.validate(channelSettings(ctx, row), carrierContext(ctx, row.id));
 }
 
 /**

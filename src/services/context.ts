@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
@@ -12,9 +13,13 @@ export interface ServiceContext {
   ids: IdSource;
   log: Logger;
   options: ServiceOptions;
+  /** In-process notices of changes (e.g. a shipment finished its carrier step), for waiting requests. */
+  notices: EventEmitter;
 }
 
 export interface ServiceOptions {
   /** Allow plain-http webhook URLs to non-loopback hosts (`--allow-http-webhooks`). */
   allowHttpWebhooks: boolean;
+  /** Time limit of each carrier call. */
+  carrierTimeoutMs: number;
 }

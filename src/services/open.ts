@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import { DEFAULT_CARRIER_TIMEOUT_MS } from '../carriers/http.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { randomIds, type IdSource } from '../domain/ids.js';
@@ -21,7 +23,8 @@ export function openContext(o: OpenOptions): ServiceContext {
     clock: o.clock ?? systemClock,
     ids: o.ids ?? randomIds,
     log: o.log,
-    options: { allowHttpWebhooks: false, ...o.options },
+    options: { allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, ...o.options },
+    notices: new EventEmitter().setMaxListeners(0),
   };
 }
 

@@ -9,10 +9,15 @@ import { createAccount, createApiKey, type Plan } from '../../src/services/accou
 import type { ServiceContext } from '../../src/services/context.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { buildApp } from '../../daemon/app.js';
+import { createWorkers, type Workers } from '../../daemon/workers/index.js';
 
 /** A real daemon app on a real SQLite file in a temporary data directory, with a hand-moved clock and a captured log. */
 export interface TestDaemon {
   app: FastifyInstance;
+  /** Background workers, not started: tests run due jobs with `runJobs()`. */
+  workers: Workers;
+  /** Runs every job due now on the test clock, until none is left. */
+  runJobs(): Promise<void>;
   ctx: ServiceContext;
   clock: ManualClock;
   dataDir: string;
@@ -31,16 +36,23 @@ export interface TestAccount {
   request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
-export async function startTestDaemon(options: { allowHttpWebhooks?: boolean } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; carrierTimeoutMs?: number } = {}): Promise<TestDaemon> {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-test-'));
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
   const clock = new ManualClock();
   const log = createLogger({ level: 'debug', destination: sink });
-  const ctx = openContext({ dataDir, log, clock, options: { allowHttpWebhooks: options.allowHttpWebhooks ?? false } });
-  const app = await buildApp(ctx, { version: 'test' });
+  const ctx = openContext({
+    dataDir, log, clock,
+    options: { allowHttpWebhooks: options.allowHttpWebhooks ?? false, ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}) },
+  });
+  const workers = createWorkers(ctx);
+  const app = await buildApp(ctx, { version: 'test', health: { workers: workers.health } });
   return {
-    app, ctx, clock, dataDir,
+    app, ctx, clock, dataDir, workers,
+    runJobs: async () => {
+      for (const w of workers.all) await w.runDue();
+    },
     logText: () => lines.join(''),
     async account(name = 'Test warehouse', plan: Plan = 'enterprise', rateLimit: number | null = null) {
       const account = createAccount(ctx, { name, plan, rateLimit: plan === 'enterprise' ? rateLimit : undefined });

@@ -1,4 +1,5 @@
 import type { ProviderDefinition } from '../types.js';
+import { pplAdapter } from './adapter.js';
 import { pplSettings } from './settings.js';
 
 /** PPL CZ — CPL API ("MyAPI2"), REST + OAuth2 client credentials. Docs: https://ppl-cpl-api-en.apidog.io */
@@ -13,4 +14,5 @@ export const provider: ProviderDefinition = {
   capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: true },
   settings: pplSettings,
   docs: ['https://ppl-cpl-api-en.apidog.io', 'https://github.com/bohemicastudio/ppl-myapi'],
+  adapter: pplAdapter,
 };

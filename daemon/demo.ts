@@ -1,0 +1,107 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import pino from 'pino';
+import { startEmulators } from '../src/carriers/emulator/server.js';
+import { CliError, EXIT } from '../src/cli/exit-codes.js';
+import { action } from '../src/cli/run.js';
+import { createAccount, createApiKey } from '../src/services/accounts.js';
+import { closeContext, openContext } from '../src/services/open.js';
+import { startDaemon } from './main.js';
+
+interface DemoOptions {
+  dataDir?: string;
+  out?: string;
+  keepRunning?: boolean;
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** The demo shipment: Prague warehouse → a customer in Brno, two parcels, cash on delivery. */
+function demoShipment(channelId: string) {
+  return {
+    shipping_channel_id: channelId,
+    label_format: 'pdf',
+    reference_number: 'DEMO-1001',
+    sender_contact: { company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
+    recipient_contact: { first_name: 'Řehoř', last_name: 'Šťastný', email_address: 'rehor@example.cz', phone_number: '+420602333444' },
+    origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
+    destination_address: { street_name: 'Údolní', house_number: '5', city_name: 'Brno', postal_code: '60200', country_code: 'CZ' },
+    parcels: [
+      { weight_amount: 2.4, length_dimension: 40, width_dimension: 30, height_dimension: 20 },
+      { weight_amount: 0.8, length_dimension: 25, width_dimension: 20, height_dimension: 10 },
+    ],
+    cash_on_delivery_amount: 1249.9,
+    cash_on_delivery_currency: 'CZK',
+  };
+}
+
+async function call<T>(url: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: T; raw: Buffer; headers: Headers }> {
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const raw = Buffer.from(await res.arrayBuffer());
+  const json = (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(raw.toString()) : undefined;
+  if (!res.ok) throw new CliError(`${method} ${path} answered ${res.status}: ${raw.toString().slice(0, 300)}`, EXIT.failure);
+  return { status: res.status, json: json as T, raw, headers: res.headers };
+}
+
+/** `packdesk demo`: emulators + a daemon on a fresh data directory, a PPL channel, a two-parcel COD shipment, its label. */
+export function registerDemoCommand(program: Command): void {
+  program.command('demo')
+    .description('run a complete shipment against the local PPL emulator and write its merged label')
+    .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory)')
+    .option('--out <file>', 'where to write the merged label', 'packdesk-demo-label.pdf')
+    .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
+    .action(action(async (o: DemoOptions) => {
+      const dataDir = resolve(o.dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-demo-')));
+      const quiet = pino({ level: 'warn' });
+      const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
+      say(`1. Started the PPL carrier emulator at ${emulators.urls.ppl}`);
+      const setup = openContext({ dataDir, log: quiet });
+      const account = createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
+      const { apiKey } = createApiKey(setup, { accountId: account.id, name: 'demo' });
+      closeContext(setup);
+      say(`2. Created account ${account.id} and an API key in ${dataDir}`);
+      const daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log: quiet });
+      say(`3. Started the packdesk daemon at ${daemon.url}`);
+      try {
+        const channel = await call<{ data: { id: string; status: string } }>(daemon.url, apiKey, 'POST', '/v1/shipping-channels', {
+          name: 'PPL (emulator)', provider: 'ppl', settings: { clientId: 'demo-client', clientSecret: 'demo-secret', productType: 'PRIV', baseUrl: emulators.urls.ppl },
+        });
+        say(`4. Added PPL channel ${channel.json.data.id}: ${channel.json.data.status}`);
+        const created = await call<{ data: { id: string; status: string; product: string; parcels: { tracking_number: string }[]; failure: unknown } }>(
+          daemon.url, apiKey, 'POST', '/v1/shipments', demoShipment(channel.json.data.id), { prefer: 'wait=30' },
+        );
+        const s = created.json.data;
+        if (s.status !== 'created') throw new CliError(`the demo shipment is ${s.status}: ${JSON.stringify(s.failure)}`, EXIT.failure);
+        say(`5. Created shipment ${s.id} (2 parcels, COD 1249.90 CZK) → ${s.status}, PPL product ${s.product}`);
+        for (const [i, p] of s.parcels.entries()) say(`     parcel ${i + 1}: tracking number ${p.tracking_number}`);
+        const label = await call(daemon.url, apiKey, 'GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/pdf' });
+        const out = resolve(o.out ?? 'packdesk-demo-label.pdf');
+        writeFileSync(out, label.raw);
+        say(`6. Wrote the merged label (one page per parcel, ${label.raw.length} bytes) to ${out}`);
+        say();
+        say('Try next:');
+        say(`  export PACKDESK_URL=${daemon.url} PACKDESK_API_KEY=${apiKey}`);
+        say(`  packdesk shipments show ${s.id}`);
+        say(`  curl -s ${daemon.url}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`);
+        say(`  open ${daemon.url}/docs for the API reference`);
+        if (o.keepRunning) {
+          say('\nThe daemon and the emulator keep running; Ctrl-C stops them.');
+          await new Promise<void>((done) => {
+            process.once('SIGINT', () => done());
+            process.once('SIGTERM', () => done());
+          });
+        } else {
+          say('\n(The demo daemon stops now; run `packdesk demo --keep-running` to keep exploring it.)');
+        }
+      } finally {
+        await daemon.close();
+        await emulators.close();
+      }
+    }));
+}

@@ -1,0 +1,136 @@
+import { Type } from 'typebox';
+import { FieldErrorsSchema, FreeObject, Nullable, Timestamp } from '../http/schemas.js';
+
+/** JSON schemas of shipments: the creation input, the record and the list item. */
+
+const Text = (max = 255) => Type.String({ minLength: 1, maxLength: max });
+
+export const ContactSchema = Type.Object({
+  company_name: Type.Optional(Type.String({ maxLength: 255 })),
+  first_name: Type.Optional(Type.String({ maxLength: 255 })),
+  last_name: Type.Optional(Type.String({ maxLength: 255 })),
+  email_address: Text(),
+  phone_number: Type.String({ minLength: 1, maxLength: 32, description: 'International format: + and 7–15 digits' }),
+}, { description: 'company_name, or first_name and last_name, is required' });
+
+export const AddressSchema = Type.Object({
+  street_name: Text(),
+  house_number: Text(32),
+  apartment_number: Type.Optional(Type.String({ maxLength: 32 })),
+  city_name: Text(),
+  postal_code: Text(16),
+  country_code: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
+});
+
+const Positive = Type.Number({ exclusiveMinimum: 0 });
+
+export const ParcelInputSchema = Type.Object({
+  parcel_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'package' })),
+  weight_amount: Positive,
+  weight_unit: Type.Optional(Type.String({ enum: ['KG', 'G', 'LB'], default: 'KG' })),
+  length_dimension: Positive,
+  width_dimension: Positive,
+  height_dimension: Positive,
+  dimension_unit: Type.Optional(Type.String({ enum: ['CM', 'MM', 'M', 'IN'], default: 'CM' })),
+});
+
+const PrintSchema = Type.Object({
+  printer_id: Text(),
+  copies: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 1 })),
+});
+
+const creationFields = {
+  label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+  sender_contact: ContactSchema,
+  recipient_contact: ContactSchema,
+  origin_address: AddressSchema,
+  destination_address: AddressSchema,
+  parcels: Type.Array(ParcelInputSchema, { minItems: 1, maxItems: 50 }),
+  cash_on_delivery_amount: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0 }))),
+  cash_on_delivery_currency: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 3 }))),
+  shipping_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD, default today' })),
+  print: Type.Optional(Nullable(PrintSchema)),
+};
+
+const updatableFields = {
+  reference_number: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  label_comment: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  metadata: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: '≤ 16 KiB as JSON' }))),
+  enable_tracking: Type.Optional(Type.Boolean({ description: 'default true' })),
+};
+
+export const CreateShipmentBody = Type.Object({
+  shipping_channel_id: Text(),
+  ...creationFields,
+  ...updatableFields,
+});
+
+/** Any field; creation fields only while the shipment is pending and its creation failed. */
+export const PatchShipmentBody = Type.Object({
+  shipping_channel_id: Type.Optional(Text()),
+  ...Object.fromEntries(Object.entries(creationFields).map(([k, v]) => [k, Type.Optional(v)])),
+  ...updatableFields,
+});
+
+const money = Nullable(Type.Number());
+
+export const ShipmentSummarySchema = Type.Object({
+  id: Type.String({ description: 'sh_…' }),
+  reference_number: Nullable(Type.String()),
+  shipping_channel_id: Type.String(),
+  provider_shipment_id: Nullable(Type.String()),
+  status: Type.String({ enum: ['pending', 'created', 'shipped', 'delivered', 'cancelled', 'returned'] }),
+  total_price: money,
+  currency: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ShipmentSchema = Type.Object({
+  ...ShipmentSummarySchema.properties,
+  label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+  shipping_date: Type.String(),
+  is_international: Type.Boolean(),
+  cash_on_delivery_amount: money,
+  cash_on_delivery_currency: Nullable(Type.String()),
+  product: Nullable(Type.String({ description: 'The carrier product used, after the COD switch' })),
+  sender_contact: ContactSchema,
+  recipient_contact: ContactSchema,
+  origin_address: AddressSchema,
+  destination_address: AddressSchema,
+  metadata: Nullable(FreeObject),
+  label_comment: Nullable(Type.String()),
+  enable_tracking: Type.Boolean(),
+  has_label: Type.Boolean(),
+  parcels: Type.Array(Type.Object({
+    id: Type.String({ description: 'pcl_…' }),
+    parcel_type: Type.String(),
+    weight_amount: Type.Number(),
+    weight_unit: Type.String(),
+    length_dimension: Type.Number(),
+    width_dimension: Type.Number(),
+    height_dimension: Type.Number(),
+    dimension_unit: Type.String(),
+    tracking_number: Nullable(Type.String()),
+    tracking_status: Nullable(Type.String()),
+    tracking_url: Nullable(Type.String()),
+  })),
+  total_parcels_count: Type.Integer(),
+  failure: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema, attempts: Type.Integer(), at: Timestamp })),
+  next_attempt_at: Nullable(Timestamp),
+  cancelled_at: Nullable(Timestamp),
+});
+
+export const LabelSchema = Type.Object({
+  shipment_id: Type.String(),
+  reference_number: Nullable(Type.String()),
+  provider_shipment_id: Nullable(Type.String()),
+  label: Type.Object({
+    content: Type.String({ description: 'base64' }),
+    format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+    mime_type: Type.String(),
+    size: Type.Integer({ description: 'bytes' }),
+    pages: Type.Integer(),
+    source: Type.String({ enum: ['carrier', 'converted'] }),
+  }),
+});

@@ -1,0 +1,145 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../../src/services/context.js';
+import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
+import { getShipmentLabel } from '../../src/services/shipments/labels.js';
+import { listShipments } from '../../src/services/shipments/list.js';
+import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
+import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
+import { caller } from '../http/conventions.js';
+import { listBody, pageOf } from '../http/reply.js';
+import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
+import { CreateShipmentBody, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
+
+const tags = ['Shipments'];
+const WaitQuery = Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })) });
+
+/** Seconds from `Prefer: wait=N` (RFC 7240) or `?wait=N`, capped at 30. */
+function waitSeconds(request: FastifyRequest): number {
+  const fromQuery = (request.query as { wait?: number } | undefined)?.wait;
+  const prefer = /(?:^|[,;\s])wait=(\d+)/i.exec(String(request.headers.prefer ?? ''));
+  return Math.min(MAX_WAIT_SECONDS, fromQuery ?? (prefer ? Number(prefer[1]) : 0));
+}
+
+const RAW_TYPES = new Set(['application/pdf', 'application/zpl', 'application/epl', 'application/octet-stream']);
+
+export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post('/v1/shipments', {
+      config: { mergeValidation: true },
+      schema: {
+        tags, summary: 'Create a shipment (stored as pending; created at the carrier in the background)', body: CreateShipmentBody,
+        querystring: WaitQuery,
+        headers: Type.Object({ prefer: Type.Optional(Type.String({ description: 'wait=N (≤ 30): answer once the carrier step finished' })) }),
+        response: { 201: Envelope(ShipmentSchema), ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const accountId = caller(request).account.id;
+      const created = createShipment(ctx, accountId, request.body as ShipmentBody, request.fieldErrors);
+      const wait = waitSeconds(request);
+      const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
+      return reply.code(201).send({ data, message: 'Shipment created' });
+    });
+
+    app.get('/v1/shipments', {
+      schema: {
+        tags, summary: 'List shipments, newest first',
+        querystring: PageQuery(20, {
+          status: Type.Optional(Type.String({ enum: [...SHIPMENT_STATUSES] })),
+          shipping_channel_id: Type.Optional(Type.String()),
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Substring of reference, carrier id or a tracking number' })),
+          created_from: Type.Optional(Type.String({ format: 'date-time' })),
+          created_to: Type.Optional(Type.String({ format: 'date-time' })),
+        }),
+        response: { 200: ListEnvelope(ShipmentSummarySchema), ...errorResponses(401, 422, 429) },
+      },
+    }, async (request) => {
+      const page = pageOf(request);
+      const q = request.query;
+      return listBody(request, page, listShipments(ctx, caller(request).account.id, {
+        status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search,
+        createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
+      }, page));
+    });
+
+    app.get('/v1/shipments/:id', {
+      schema: {
+        tags, summary: 'Get a shipment with its parcels and tracking numbers', params: IdParams, querystring: WaitQuery,
+        response: { 200: Envelope(ShipmentSchema), ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    }, async (request) => ({
+      data: await getShipment(ctx, caller(request).account.id, request.params.id, waitSeconds(request)),
+      message: 'Shipment retrieved',
+    }));
+
+    for (const method of ['PATCH', 'PUT'] as const) {
+      app.route({
+        method, url: '/v1/shipments/:id', config: { mergeValidation: true },
+        schema: {
+          tags, summary: 'Update a shipment (creation fields only while pending after a failed creation)', params: IdParams, body: PatchShipmentBody,
+          response: { 200: Envelope(ShipmentSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
+        },
+        handler: async (request) => ({
+          data: patchShipment(ctx, caller(request).account.id, request.params.id, request.body as Record<string, unknown>, request.fieldErrors),
+          message: 'Shipment updated',
+        }),
+      });
+    }
+
+    app.post('/v1/shipments/:id/cancel', {
+      schema: {
+        tags, summary: 'Cancel at the carrier (only pending or created)', params: IdParams,
+        response: { 200: Envelope(ShipmentSchema), ...errorResponses(401, 403, 404, 422, 429, 503) },
+      },
+    }, async (request) => ({ data: await cancelShipment(ctx, caller(request).account.id, request.params.id), message: 'Shipment cancelled' }));
+
+    app.post('/v1/shipments/:id/retry', {
+      schema: {
+        tags, summary: 'Queue creation again for a pending shipment whose creation failed', params: IdParams,
+        response: { 200: Envelope(ShipmentSchema), ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    }, async (request) => ({ data: retryShipment(ctx, caller(request).account.id, request.params.id), message: 'Shipment creation queued' }));
+
+    app.delete('/v1/shipments/:id', {
+      schema: {
+        tags, summary: 'Delete a shipment not created at the carrier', params: IdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    }, async (request, reply) => {
+      deleteShipment(ctx, caller(request).account.id, request.params.id);
+      return reply.code(204).send(null);
+    });
+
+    app.get('/v1/shipments/:id/label', {
+      schema: {
+        tags, summary: "The merged label of all parcels, in the shipment's label format", params: IdParams,
+        querystring: Type.Object({
+          download: Type.Optional(Type.String({ enum: ['1', 'true'] })),
+          layout: Type.Optional(Type.String({ enum: ['a4'], description: 'pdf only: four 10×15 cm labels per A4 page' })),
+        }),
+        response: {
+          200: { ...Envelope(LabelSchema), description: 'JSON with base64 content; raw bytes with Accept: application/pdf|zpl|epl|octet-stream or ?download=1' },
+          ...errorResponses(401, 403, 404, 422, 429),
+        },
+      },
+    }, async (request, reply) => {
+      const label = await getShipmentLabel(ctx, caller(request).account.id, request.params.id, request.query.layout as 'a4' | undefined);
+      const accept = String(request.headers.accept ?? '').split(',').map((t) => t.split(';')[0]!.trim());
+      if (request.query.download || accept.some((t) => RAW_TYPES.has(t))) {
+        return reply.header('content-type', label.mimeType).header('content-disposition', `attachment; filename="${label.fileName}"`)
+          .send(label.content as never); // a Buffer is sent as it is, never through the JSON serializer
+      }
+      return {
+        data: {
+          shipment_id: label.shipmentId, reference_number: label.referenceNumber, provider_shipment_id: label.providerShipmentId,
+          label: {
+            content: label.content.toString('base64'), format: label.format, mime_type: label.mimeType, size: label.content.length,
+            pages: label.pages, source: label.source,
+          },
+        },
+        message: 'Label retrieved',
+      };
+    });
+  };
+}

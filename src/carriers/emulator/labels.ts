@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import bwipjs from 'bwip-js';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+
+/** What an emulated carrier prints on one parcel's label. */
+export interface EmulatedLabel {
+  carrier: string;
+  trackingNumber: string;
+  /** 1-based position of this parcel in its shipment. */
+  parcelIndex: number;
+  parcelCount: number;
+  reference?: string;
+  product?: string;
+  sender: string[];
+  recipient: string[];
+  cod?: { amount: string; currency: string };
+}
+
+const PT_PER_MM = 72 / 25.4;
+const PAGE = { width: 100 * PT_PER_MM, height: 150 * PT_PER_MM };
+const MARGIN = 5 * PT_PER_MM;
+const BARCODE = { maxWidth: 80 * PT_PER_MM, height: 25 * PT_PER_MM, quietModules: 10 };
+const BLACK = rgb(0, 0, 0);
+
+const require = createRequire(import.meta.url);
+let fontBytes: { regular: Buffer; bold: Buffer } | undefined;
+
+function dejaVuFonts(): { regular: Buffer; bold: Buffer } {
+  fontBytes ??= {
+    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  };
+  return fontBytes;
+}
+
+/** One 10×15 cm PDF page: addresses in DejaVu Sans (Czech/Polish letters), a vector Code 128 of the tracking number. */
+export async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
+  // No metadata update: the same label renders to the same bytes.
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  pdf.registerFontkit(fontkit);
+  const fonts = dejaVuFonts();
+  const regular = await pdf.embedFont(fonts.regular, { subset: true });
+  const bold = await pdf.embedFont(fonts.bold, { subset: true });
+  const page = pdf.addPage([PAGE.width, PAGE.height]);
+  const textWidth = PAGE.width - 2 * MARGIN;
+  const write = (text: string, x: number, y: number, size: number, font: PDFFont, maxWidth = textWidth) =>
+    page.drawText(fitText(printable(text), font, size, maxWidth), { x, y, size, font, color: BLACK });
+  const rule = (y: number) => page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE.width - MARGIN, y }, thickness: 1, color: BLACK });
+
+  let y = PAGE.height - MARGIN - 18;
+  write(label.carrier, MARGIN, y, 20, bold, textWidth / 2);
+  const parcelText = `parcel ${label.parcelIndex}/${label.parcelCount}`;
+  page.drawText(parcelText, { x: PAGE.width - MARGIN - bold.widthOfTextAtSize(parcelText, 12), y: y + 4, size: 12, font: bold });
+  if (label.product) {
+    const product = fitText(printable(label.product), regular, 8, textWidth / 2);
+    page.drawText(product, { x: PAGE.width - MARGIN - regular.widthOfTextAtSize(product, 8), y: y - 8, size: 8, font: regular });
+  }
+  y -= 16;
+  rule(y);
+
+  y -= 10;
+  write('From:', MARGIN, y, 7, bold);
+  for (const line of label.sender.slice(0, 6)) write(line, MARGIN, (y -= 10), 8, regular);
+  y -= 8;
+  rule(y);
+
+  y -= 11;
+  write('To:', MARGIN, y, 8, bold);
+  label.recipient.slice(0, 7).forEach((line, i) => write(line, MARGIN, (y -= i === 0 ? 16 : 14), i === 0 ? 13 : 11, i === 0 ? bold : regular));
+  y -= 10;
+  rule(y);
+
+  if (label.reference) write(`Ref: ${label.reference}`, MARGIN, (y -= 14), 10, regular);
+  if (label.cod) {
+    y -= 30;
+    page.drawRectangle({ x: MARGIN, y, width: textWidth, height: 24, borderColor: BLACK, borderWidth: 1.5 });
+    write(`COD ${label.cod.amount} ${label.cod.currency}`, MARGIN + 6, y + 7, 13, bold, textWidth - 12);
+  }
+
+  drawCode128(page, label.trackingNumber, MARGIN + 14);
+  const numberWidth = bold.widthOfTextAtSize(label.trackingNumber, 11);
+  page.drawText(label.trackingNumber, { x: (PAGE.width - numberWidth) / 2, y: MARGIN, size: 11, font: bold });
+  return Buffer.from(await pdf.save());
+}
+
+/** Code 128 bars as filled rectangles, centred, ≤ 8 cm wide, with ≥ 10-module quiet zones inside the page. */
+function drawCode128(page: PDFPage, value: string, bottom: number): void {
+  const pattern = code128Pattern(value);
+  const modules = pattern.reduce((sum, w) => sum + w, 0);
+  const module = Math.min(BARCODE.maxWidth / modules, PAGE.width / (modules + 2 * BARCODE.quietModules));
+  let x = (PAGE.width - module * modules) / 2;
+  pattern.forEach((width, i) => {
+    // The pattern alternates bar, space, bar, … starting with a bar.
+    if (i % 2 === 0) page.drawRectangle({ x, y: bottom, width: width * module, height: BARCODE.height, color: BLACK });
+    x += width * module;
+  });
+}
+
+/** Bar/space widths in modules, from bwip-js's encoder (start, data, check character, stop). */
+function code128Pattern(value: string): number[] {
+  const [symbol] = bwipjs.raw('code128', value, {});
+  if (!symbol || !('sbs' in symbol)) throw new Error(`cannot encode ${value} as Code 128`);
+  return symbol.sbs;
+}
+
+/** Every page of every PDF, in order, in one document. */
+export async function mergePdfLabels(pdfs: readonly Buffer[]): Promise<Buffer> {
+  const merged = await PDFDocument.create({ updateMetadata: false });
+  for (const bytes of pdfs) {
+    const source = await PDFDocument.load(bytes);
+    for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+  }
+  return Buffer.from(await merged.save());
+}
+
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+function fitText(text: string, font: PDFFont, size: number, maxWidth: number): string {
+  if (font.widthOfTextAtSize(text, size) <= maxWidth) return text;
+  let cut = text;
+  while (cut.length > 0 && font.widthOfTextAtSize(`${cut}…`, size) > maxWidth) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+const ZPL_DOTS = { width: 812, height: 1218, margin: 40 };
+
+/** One ZPL II label (203 dpi, 4×6 in, UTF-8) with a Code 128 of the tracking number in subset B. */
+export function renderZplLabel(label: EmulatedLabel): string {
+  const { width, margin } = ZPL_DOTS;
+  const lines: string[] = ['^XA', '^CI28', `^PW${width}`, `^LL${ZPL_DOTS.height}`, '^LH0,0'];
+  const text = (x: number, y: number, size: number, value: string) =>
+    lines.push(`^FO${x},${y}^A0N,${size},${size}^FH\\^FD${zplFieldData(value)}^FS`);
+  const rule = (y: number) => lines.push(`^FO${margin},${y}^GB${width - 2 * margin},3,3^FS`);
+
+  text(margin, 40, 70, label.carrier);
+  text(520, 40, 40, `parcel ${label.parcelIndex}/${label.parcelCount}`);
+  if (label.product) text(520, 90, 24, label.product.slice(0, 24));
+  rule(130);
+  text(margin, 150, 24, 'From:');
+  label.sender.slice(0, 6).forEach((line, i) => text(margin, 180 + i * 28, 24, line));
+  rule(360);
+  text(margin, 380, 28, 'To:');
+  label.recipient.slice(0, 7).forEach((line, i) => text(margin, 420 + i * 44, i === 0 ? 44 : 36, line));
+  rule(740);
+  if (label.reference) text(margin, 760, 30, `Ref: ${label.reference}`);
+  if (label.cod) {
+    lines.push(`^FO${margin},805^GB${width - 2 * margin},70,4^FS`);
+    text(margin + 20, 822, 40, `COD ${label.cod.amount} ${label.cod.currency}`);
+  }
+
+  // Subset B: start (11) + one symbol per character + check (11) + stop (13) modules.
+  const modules = 11 * (label.trackingNumber.length + 2) + 13;
+  const moduleDots = Math.max(1, Math.min(4, Math.floor((width - 2 * margin) / modules)));
+  const x = Math.max(0, Math.floor((width - modules * moduleDots) / 2));
+  lines.push(`^BY${moduleDots},3,200`, `^FO${x},910^BCN,200,Y,N,N^FD>:${zplBarcodeData(label.trackingNumber)}^FS`);
+  lines.push('^XZ');
+  return lines.join('\n') + '\n';
+}
+
+/** `^FH\` field data: ZPL's control characters written as hex escapes. */
+function zplFieldData(value: string): string {
+  return printable(value).replace(/[\\^~]/g, (c) => `\\${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** In `^BC` data `>` starts an invocation code; a literal `>` is written `><`. */
+function zplBarcodeData(value: string): string {
+  return value.replace(/>/g, '><');
+}
+
+/** One EPL2 label (203 dpi, 4×6 in) with a Code 128 of the tracking number; EPL2 text is single-byte, so ASCII. */
+export function renderEplLabel(label: EmulatedLabel): string {
+  const margin = 40;
+  const lines: string[] = ['', 'N', 'q812', 'Q1218,24'];
+  const text = (x: number, y: number, font: number, scale: number, value: string) =>
+    lines.push(`A${x},${y},0,${font},${scale},${scale},N,"${eplString(value)}"`);
+
+  text(margin, 40, 5, 1, label.carrier);
+  text(520, 50, 4, 1, `parcel ${label.parcelIndex}/${label.parcelCount}`);
+  if (label.product) text(520, 90, 2, 1, label.product.slice(0, 28));
+  lines.push(`LO${margin},130,732,3`);
+  text(margin, 150, 2, 1, 'From:');
+  label.sender.slice(0, 6).forEach((line, i) => text(margin, 175 + i * 26, 3, 1, line));
+  lines.push(`LO${margin},360,732,3`);
+  text(margin, 380, 3, 1, 'To:');
+  label.recipient.slice(0, 7).forEach((line, i) => text(margin, 415 + i * 44, 4, i === 0 ? 2 : 1, line));
+  lines.push(`LO${margin},740,732,3`);
+  if (label.reference) text(margin, 760, 3, 1, `Ref: ${label.reference}`);
+  if (label.cod) {
+    lines.push(`X${margin},805,4,772,875`);
+    text(margin + 20, 825, 4, 1, `COD ${label.cod.amount} ${label.cod.currency}`);
+  }
+  lines.push(`B${margin + 60},910,0,1,3,6,200,B,"${eplString(label.trackingNumber)}"`, 'P1');
+  return lines.join('\n') + '\n';
+}
+
+function eplString(value: string): string {
+  return asciiFold(printable(value)).replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+const NON_DECOMPOSING: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', ß: 'ss', Ø: 'O', ø: 'o' };
+
+function asciiFold(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[ŁłĐđßØø]/g, (c) => NON_DECOMPOSING[c] ?? '?')
+    .replace(/[^\x20-\x7e]/g, '?');
+}

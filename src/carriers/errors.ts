@@ -1,0 +1,18 @@
+import { CarrierUnavailableError, type FieldErrors } from '../domain/errors.js';
+
+export { CarrierUnavailableError };
+
+/** The carrier said no (a 4xx): permanent until the input changes. Field errors use our paths where known. */
+export class CarrierRefusedError extends Error {
+  constructor(message: string, readonly errors: FieldErrors = {}) {
+    super(message);
+    this.name = 'CarrierRefusedError';
+  }
+}
+
+/** Unreachable, timed out, 429 or 5xx: worth another try, not before `retryAfterMs` when the carrier said so. */
+export class CarrierTransientError extends CarrierUnavailableError {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}

@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import { CarrierTransientError } from './errors.js';
+
+export const DEFAULT_CARRIER_TIMEOUT_MS = 30_000;
+
+/** Field names whose values never reach a trace (JSON keys, form fields, XML elements). */
+const SECRET_FIELDS = /^(client_?secret|secret(Id)?|password|pass|api_?key|apiSecret|token|access_token|refresh_token|authorization)$/i;
+
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text
+    .replace(/("([A-Za-z_]+)"\s*:\s*)"[^"]*"/g, (m, head: string, key: string) => (SECRET_FIELDS.test(key) ? `${head}"[redacted]"` : m))
+    .replace(/\b([A-Za-z_]+)=([^&\s]*)/g, (m, key: string) => (SECRET_FIELDS.test(key) ? `${key}=[redacted]` : m))
+    .replace(/<([A-Za-z:_]+)>([^<]*)<\/\1>/g, (m, tag: string) => (SECRET_FIELDS.test(tag.split(':').pop()!) ? `<${tag}>[redacted]</${tag}>` : m));
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+export interface CarrierRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | URLSearchParams;
+  timeoutMs?: number;
+}
+
+export interface CarrierResponse {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  text(): string;
+  json<T>(): T;
+}
+
+/**
+ * One HTTP call to a carrier with a timeout. Network errors, timeouts, 429 and 5xx become CarrierTransientError
+ * (with the carrier's Retry-After); other statuses are returned for the adapter to read. Each call leaves a
+ * redacted trace at debug level.
+ */
+export async function carrierFetch(log: Logger, provider: string, req: CarrierRequest, secrets: readonly string[] = []): Promise<CarrierResponse> {
+  const started = Date.now();
+  const timeoutMs = req.timeoutMs ?? DEFAULT_CARRIER_TIMEOUT_MS;
+  const trace = { provider, method: req.method, url: redactText(req.url, secrets) };
+  let res: Response;
+  let body: Buffer;
+  try {
+    res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(timeoutMs) });
+    body = Buffer.from(await res.arrayBuffer());
+  } catch (err) {
+    const reason = (err as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
+    log.debug({ ...trace, ms: Date.now() - started, error: reason }, 'carrier call failed');
+    throw new CarrierTransientError(`${provider} is unreachable (${reason})`);
+  }
+  const response: CarrierResponse = {
+    status: res.status, headers: res.headers, body,
+    text: () => body.toString('utf8'),
+    json: <T>() => JSON.parse(body.toString('utf8')) as T,
+  };
+  const isText = /json|xml|text|problem/.test(res.headers.get('content-type') ?? '');
+  log.debug({
+    ...trace, status: res.status, ms: Date.now() - started,
+    request: typeof req.body === 'string' ? redactText(req.body.slice(0, 4096), secrets) : req.body ? redactText(req.body.toString(), secrets) : undefined,
+    response: isText ? redactText(response.text().slice(0, 4096), secrets) : `${body.length} bytes`,
+  }, 'carrier call');
+  if (res.status === 429 || res.status >= 500) {
+    throw new CarrierTransientError(`${provider} answered HTTP ${res.status}`, retryAfterMs(res.headers.get('retry-after')));
+  }
+  return response;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Resolves a Location header (absolute or relative to the API base) to an absolute URL. */
+export function resolveLocation(base: string, location: string): string {
+  return new URL(location, base.endsWith('/') ? base : `${base}/`).toString();
+}
+
+/** Joins an API base URL and a path without doubling slashes. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}

@@ -1,0 +1,83 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
+import { PplClient, PplCredentialsRefused } from './client.js';
+import { pplBatchRequest } from './request.js';
+import { parseBatchStatus } from './response.js';
+
+/** PPL imports a batch asynchronously: poll its state, quickly at first (clients poll every 0.5–1.5 s). */
+const POLL_DELAYS_MS = [50, 100, 200, 400, 800, 1000];
+const POLL_DEADLINE_MS = 60_000;
+
+interface PplProgress {
+  /** Set before the batch is sent: if no batch id follows, the send may have reached PPL before a crash. */
+  submittingSince?: number;
+  batchId?: string;
+}
+
+async function waitForBatch(client: PplClient, batchId: string, referenceId: string) {
+  const started = Date.now();
+  for (let i = 0; ; i++) {
+    const outcome = parseBatchStatus(await client.batchStatus(batchId), referenceId);
+    if (outcome.state !== 'processing') return outcome;
+    if (Date.now() - started > POLL_DEADLINE_MS) throw new CarrierTransientError(`PPL batch ${batchId} is still being imported`);
+    await sleep(POLL_DELAYS_MS[Math.min(i, POLL_DELAYS_MS.length - 1)]);
+  }
+}
+
+/**
+ * An earlier attempt recorded that it was sending but not which batch it got: it may have reached PPL. Cancel what
+ * PPL holds under our reference, so the shipment exists at PPL once, then send anew.
+ */
+async function voidUnrecordedAttempt(client: PplClient, referenceId: string): Promise<void> {
+  const found = await client.shipments({ customerReference: referenceId });
+  const masters = new Set(found.filter((s) => s.shipmentState !== 'Canceled').map((s) => s.shipmentNumber));
+  for (const number of masters) await client.cancel(number).catch(() => undefined);
+}
+
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const request = pplBatchRequest(s, settings);
+  const client = new PplClient(settings, ctx);
+  const progress = (ctx.progress.load() ?? {}) as PplProgress;
+  let batchId = progress.batchId;
+  if (!batchId) {
+    if (progress.submittingSince !== undefined) await voidUnrecordedAttempt(client, s.id);
+    ctx.progress.save({ submittingSince: ctx.clock.now() });
+    batchId = await client.submitBatch(request);
+    ctx.progress.save({ batchId });
+  }
+  const outcome = await waitForBatch(client, batchId, s.id);
+  if (outcome.state === 'error') throw new CarrierRefusedError(`PPL refused the shipment: ${outcome.message}`);
+  if (outcome.parcels.length !== s.parcels.length) {
+    throw new CarrierRefusedError(`PPL returned ${outcome.parcels.length} parcel numbers for ${s.parcels.length} parcels`);
+  }
+  const parcels = [];
+  for (const p of outcome.parcels) parcels.push({ trackingNumber: p.trackingNumber, label: await client.label(p.labelUrl) });
+  return { providerShipmentId: outcome.parcels[0]!.trackingNumber, product: request.shipments[0]!.productType, parcels };
+}
+
+export const pplAdapter: CarrierAdapter = {
+  async validate(settings, ctx) {
+    try {
+      await new PplClient(settings, ctx).checkCredentials();
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof PplCredentialsRefused) {
+        return { ok: false, message: `PPL refused the credentials: ${err.message}`, errors: { 'settings.clientSecret': ['refused by PPL'] } };
+      }
+      throw err;
+    }
+  },
+
+  createShipment,
+
+  async cancel(shipment, settings, ctx) {
+    await new PplClient(settings, ctx).cancel(shipment.providerShipmentId);
+  },
+
+  trackingUrl: (n) => `https://www.ppl.cz/vyhledat-zasilku?shipmentId=${encodeURIComponent(n)}`,
+  // PPL parcel numbers have 11 digits (CPL API shipment examples).
+  trackingNumberPattern: /^\d{11}$/,
+};

@@ -1,0 +1,91 @@
+import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierParty, ChannelSettings, LabelFormat, ShipmentForCarrier } from '../types.js';
+
+/** Our shipment → PPL CPL API `POST /shipment/batch` body. Pure. Docs: https://ppl-cpl-api-en.apidog.io */
+
+/** COD is a separate PPL product: each product's cash-on-delivery twin (Bohemica ProductList; PPL codelist/product). */
+export const PPL_COD_TWINS: Readonly<Record<string, string>> = {
+  PRIV: 'PRID', BUSS: 'BUSD', DOPO: 'DOPD', SMAR: 'SMAD', SMEU: 'SMED', CONN: 'COND',
+};
+
+export const PPL_DEFAULT_PRODUCT = 'PRIV';
+
+export function pplProduct(productType: string, withCod: boolean): string {
+  if (!withCod) return productType;
+  if (Object.values(PPL_COD_TWINS).includes(productType)) return productType;
+  const twin = PPL_COD_TWINS[productType];
+  if (!twin) {
+    throw new CarrierRefusedError(`PPL product ${productType} has no cash-on-delivery variant`, {
+      cash_on_delivery_amount: [`PPL product ${productType} cannot carry cash on delivery; choose another productType on the channel`],
+    });
+  }
+  return twin;
+}
+
+const LABEL_FORMATS: Record<LabelFormat, string | undefined> = { pdf: 'Pdf', zpl: 'Zpl', epl: undefined };
+
+export interface PplAddress {
+  name: string;
+  name2?: string;
+  street: string;
+  city: string;
+  zipCode: string;
+  country: string;
+  contact?: string;
+  phone: string;
+  email: string;
+}
+
+/** PPL address: name ≤ 50 and street ≤ 60 characters; the person goes to name2/contact when a company is named. */
+export function pplAddress(party: CarrierParty): PplAddress {
+  const name = (party.companyName ?? party.personName ?? '').slice(0, 50);
+  const house = party.apartmentNumber ? `${party.houseNumber}/${party.apartmentNumber}` : party.houseNumber;
+  return {
+    name,
+    ...(party.companyName && party.personName ? { name2: party.personName.slice(0, 50) } : {}),
+    street: `${party.street} ${house}`.slice(0, 60),
+    city: party.city.slice(0, 50),
+    zipCode: party.postalCode.replace(/\s+/g, ''),
+    country: party.countryCode,
+    ...(party.personName ? { contact: party.personName.slice(0, 50) } : {}),
+    phone: party.phone,
+    email: party.email,
+  };
+}
+
+/** PPL's variable symbol is numeric (≤ 10 digits): taken from the digits of our reference. */
+export function variableSymbol(reference: string | null): string | undefined {
+  const digits = (reference ?? '').replace(/\D/g, '');
+  return digits ? digits.slice(-10) : undefined;
+}
+
+export function pplBatchRequest(s: ShipmentForCarrier, settings: ChannelSettings) {
+  const format = LABEL_FORMATS[s.labelFormat];
+  if (!format) throw new CarrierRefusedError(`PPL cannot produce ${s.labelFormat} labels`, { label_format: [`PPL cannot produce ${s.labelFormat} labels`] });
+  const productType = pplProduct(String(settings.productType ?? PPL_DEFAULT_PRODUCT), s.cashOnDelivery !== null);
+  const cod = s.cashOnDelivery;
+  const varSym = variableSymbol(s.reference);
+  return {
+    returnChannel: { type: 'None' },
+    labelSettings: { format, dpi: s.labelFormat === 'zpl' ? 203 : 300, completeLabelSettings: { isCompleteLabelRequested: false } },
+    shipments: [{
+      referenceId: s.id,
+      productType,
+      ...(s.labelComment ? { note: s.labelComment.slice(0, 300) } : {}),
+      ...(settings.depot ? { depot: String(settings.depot) } : {}),
+      shipmentSet: {
+        numberOfShipments: s.parcels.length,
+        shipmentSetItems: s.parcels.map((p) => ({ weighedShipmentInfo: { weight: p.weightKg } })),
+      },
+      sender: pplAddress(s.sender),
+      recipient: pplAddress(s.recipient),
+      ...(cod ? {
+        cashOnDelivery: { codPrice: Number(formatMinorUnits(cod.amountMinor)), codCurrency: cod.currency, ...(varSym ? { codVarSym: varSym } : {}) },
+      } : {}),
+      ...(s.reference ? { externalNumbers: [{ code: 'CUST', externalNumber: s.reference.slice(0, 50) }] } : {}),
+    }],
+  };
+}
+
+export type PplBatchRequest = ReturnType<typeof pplBatchRequest>;

@@ -1,0 +1,3 @@
+export { mergeLabels, LABEL_MIME_TYPES, type MergedLabel } from './merge.js';
+export { layoutA4 } from './a4.js';
+export { LabelFormatError } from './errors.js';

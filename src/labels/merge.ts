@@ -1,0 +1,93 @@
+import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
+import type { LabelFormat } from '../carriers/types.js';
+import { LabelFormatError } from './errors.js';
+
+/** All parcels of a shipment in one printable file. */
+export interface MergedLabel {
+  content: Buffer;
+  pages: number;
+  mimeType: string;
+  extension: LabelFormat;
+}
+
+export const LABEL_MIME_TYPES: Readonly<Record<LabelFormat, string>> = {
+  pdf: 'application/pdf',
+  zpl: 'application/zpl',
+  epl: 'application/epl',
+};
+
+/** Joins the carrier labels of every parcel, in input order, without re-rendering any of them. */
+export async function mergeLabels(format: LabelFormat, parts: Uint8Array[]): Promise<MergedLabel> {
+  if (parts.length === 0) throw new LabelFormatError(null, 'No label parts to merge');
+  const { content, pages } = format === 'pdf' ? await mergePdfParts(parts) : mergeTextParts(format, parts);
+  return { content, pages, mimeType: LABEL_MIME_TYPES[format], extension: format };
+}
+
+async function mergePdfParts(parts: Uint8Array[]): Promise<{ content: Buffer; pages: number }> {
+  const sources: PDFDocument[] = [];
+  for (const [index, part] of parts.entries()) sources.push(await loadPdfPart(part, index));
+  if (sources.length === 1) return { content: Buffer.from(parts[0]!), pages: sources[0]!.getPageCount() };
+  const merged = await PDFDocument.create();
+  for (const source of sources) {
+    const copied = await merged.copyPages(source, source.getPageIndices());
+    for (const page of copied) merged.addPage(page);
+  }
+  // pdf-lib otherwise yields a setTimeout(0) (>= 1 ms) every 50 objects: ~40% of a 20-parcel merge
+  return { content: Buffer.from(await merged.save({ objectsPerTick: Infinity })), pages: merged.getPageCount() };
+}
+
+async function loadPdfPart(part: Uint8Array, index: number): Promise<PDFDocument> {
+  if (!startsWith(part, '%PDF-')) throw new LabelFormatError(index, 'is not a PDF (no %PDF- header)');
+  let doc: PDFDocument;
+  let pageCount: number;
+  try {
+    doc = await PDFDocument.load(part, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+    // pdf-lib parses garbage after a %PDF- header leniently and only fails once the page tree is read
+    pageCount = doc.getPageCount();
+  } catch (error) {
+    // pdf-lib cannot decrypt, and copying encrypted streams would print garbage
+    const reason = error instanceof EncryptedPDFError ? 'is an encrypted PDF' : `is not a readable PDF (${String(error)})`;
+    throw new LabelFormatError(index, reason);
+  }
+  if (pageCount === 0) throw new LabelFormatError(index, 'is a PDF without pages');
+  return doc;
+}
+
+/** ZPL and EPL are printer command streams: the parts' bytes are joined as they are. */
+function mergeTextParts(format: 'zpl' | 'epl', parts: Uint8Array[]): { content: Buffer; pages: number } {
+  const countPages = format === 'zpl' ? countZplLabels : countEplPrints;
+  let pages = 0;
+  const chunks: Uint8Array[] = [];
+  parts.forEach((part, index) => {
+    // latin1 maps every byte to one char, so binary graphics (^GF, GW) cannot break the scan
+    const text = Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1');
+    const partPages = countPages(text);
+    if (partPages === 0) throw new LabelFormatError(index, format === 'zpl' ? 'is not ZPL (no ^XA…^XZ label)' : 'is not EPL (no N line followed by a P print line)');
+    pages += partPages;
+    if (chunks.length > 0 && !endsWithNewline(chunks[chunks.length - 1]!)) chunks.push(NEWLINE);
+    chunks.push(part);
+  });
+  return { content: Buffer.concat(chunks), pages };
+}
+
+const NEWLINE = Uint8Array.of(0x0a);
+
+function countZplLabels(text: string): number {
+  return text.match(/\^XA[\s\S]*?\^XZ/gi)?.length ?? 0;
+}
+
+/** Counts `P<n>` print commands, but only once an `N` (clear buffer) line has started a label. */
+function countEplPrints(text: string): number {
+  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
+  const firstClear = lines.findIndex((line) => /^N\s*$/.test(line));
+  if (firstClear === -1) return 0;
+  return lines.slice(firstClear + 1).filter((line) => /^P\d+/.test(line)).length;
+}
+
+function startsWith(bytes: Uint8Array, prefix: string): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, prefix.length)).toString('latin1') === prefix;
+}
+
+function endsWithNewline(bytes: Uint8Array): boolean {
+  return bytes.byteLength > 0 && bytes[bytes.byteLength - 1] === 0x0a;
+}

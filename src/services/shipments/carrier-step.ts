@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { isoTime } from '../../domain/clock.js';
+import { normalisePhone, type Address, type Contact } from '../../domain/shipment-input.js';
+import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
+import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
+import { findProvider } from '../../carriers/registry.js';
+import type { CarrierParty, CreatedAtCarrier, ShipmentForCarrier } from '../../carriers/types.js';
+import { LabelFormatError, mergeLabels } from '../../labels/index.js';
+import { inTransaction } from '../../store/db.js';
+import { labels, parcels, shipments, shippingChannels } from '../../store/schema.js';
+import { carrierContext } from '../channels.js';
+import type { ServiceContext } from '../context.js';
+import { recordEvent } from '../events.js';
+import { backoffDelay, type JobOutcome } from '../jobs.js';
+import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
+import { indexShipmentForSearch } from './search.js';
+
+const RETRY_BASE_MS = 3 * 60_000;
+const RETRY_CAP_MS = 4 * 3600_000;
+
+function party(contact: Contact, address: Address): CarrierParty {
+  const person = [contact.first_name, contact.last_name].filter(Boolean).join(' ') || null;
+  return {
+    companyName: contact.company_name || null, personName: person, email: contact.email_address,
+    phone: normalisePhone(contact.phone_number), street: address.street_name, houseNumber: address.house_number,
+    apartmentNumber: address.apartment_number || null, city: address.city_name, postalCode: address.postal_code,
+    countryCode: address.country_code,
+  };
+}
+
+export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[]): ShipmentForCarrier {
+  return {
+    id: row.id, reference: row.referenceNumber, shippingDate: row.shippingDate, labelFormat: row.labelFormat,
+    sender: party(row.senderContact as Contact, row.originAddress as Address),
+    recipient: party(row.recipientContact as Contact, row.destinationAddress as Address),
+    parcels: parcelList.map((p) => ({
+      parcelType: p.parcelType,
+      weightKg: toKilograms(p.weightAmount, p.weightUnit as WeightUnit),
+      lengthCm: toCentimetres(p.lengthDimension, p.dimensionUnit as DimensionUnit),
+      widthCm: toCentimetres(p.widthDimension, p.dimensionUnit as DimensionUnit),
+      heightCm: toCentimetres(p.heightDimension, p.dimensionUnit as DimensionUnit),
+    })),
+    cashOnDelivery: row.codAmountMinor == null ? null : { amountMinor: row.codAmountMinor, currency: row.codCurrency! },
+    labelComment: row.labelComment,
+  };
+}
+
+function notify(ctx: ServiceContext, shipmentId: string): void {
+  ctx.notices.emit(`shipment:${shipmentId}`);
+}
+
+function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number }) {
+  const provider = findProvider(row.provider)!;
+  const now = ctx.clock.now();
+  inTransaction(ctx.db, () => {
+    created.parcels.forEach((p, i) => {
+      ctx.db.update(parcels).set({
+        trackingNumber: p.trackingNumber, trackingStatus: 'created', trackingUrl: provider.adapter!.trackingUrl(p.trackingNumber),
+      }).where(eq(parcels.id, parcelList[i]!.id)).run();
+    });
+    ctx.db.insert(labels).values({
+      shipmentId: row.id, format: row.labelFormat, content: label.content, pages: label.pages,
+      sha256: createHash('sha256').update(label.content).digest('hex'), source: 'carrier', createdAt: now,
+    }).onConflictDoNothing().run();
+    ctx.db.update(shipments).set({
+      status: 'created', providerShipmentId: created.providerShipmentId, product: created.product,
+      totalPriceMinor: created.totalPrice?.amountMinor ?? null, currency: created.totalPrice?.currency ?? null,
+      failure: null, nextAttemptAt: null, carrierProgress: null, updatedAt: now,
+    }).where(eq(shipments.id, row.id)).run();
+    indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
+    const fresh = loadShipmentRow(ctx, row.id)!;
+    recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: presentShipment(ctx, fresh), previousStatus: 'pending' });
+  });
+}
+
+function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: number, failure: { message: string; errors: Record<string, string[]> }, nextAttemptAt: number | null, clearProgress: boolean) {
+  const now = ctx.clock.now();
+  const value: ShipmentFailure = { ...failure, attempts: attempt, at: isoTime(now) };
+  inTransaction(ctx.db, () => {
+    ctx.db.update(shipments).set({
+      failure: value, attempts: attempt, nextAttemptAt, updatedAt: now, ...(clearProgress ? { carrierProgress: null } : {}),
+    }).where(eq(shipments.id, row.id)).run();
+    if (nextAttemptAt === null) {
+      recordEvent(ctx, { accountId: row.accountId, type: 'shipment.updated', resourceName: 'shipment', resource: presentShipment(ctx, loadShipmentRow(ctx, row.id)!) });
+    }
+  });
+}
+
+/**
+ * The creation job: sends a pending shipment to its carrier, merges and stores the label, marks it `created`.
+ * A refusal leaves it pending with `failure` (fixed by PATCH or retried by hand); an outage is retried with backoff.
+ */
+export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: string, attempt: number, maxAttempts: number): Promise<JobOutcome> {
+  const row = loadShipmentRow(ctx, shipmentId);
+  if (!row || row.status !== 'pending') return { result: 'done' }; // deleted, cancelled, or finished by an earlier run
+  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
+  const adapter = findProvider(row.provider)!.adapter!;
+  const parcelList = loadParcels(ctx, row.id);
+  const progress = {
+    load: () => (loadShipmentRow(ctx, row.id)?.carrierProgress as Record<string, unknown> | null) ?? null,
+    save: (p: Record<string, unknown>) => {
+      ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run();
+    },
+  };
+  try {
+    const created = await adapter.createShipment(shipmentForCarrier(row, parcelList), ctx.secrets.openJson(channel.settingsEnc), {
+      ...carrierContext(ctx, channel.id), progress,
+    });
+    const label = await mergeLabels(row.labelFormat, created.parcels.map((p) => p.label));
+    recordCreated(ctx, row, parcelList, created, label);
+    notify(ctx, row.id);
+    return { result: 'done' };
+  } catch (err) {
+    if (err instanceof CarrierRefusedError || err instanceof LabelFormatError) {
+      const errors = err instanceof CarrierRefusedError ? err.errors : {};
+      recordFailure(ctx, row, attempt, { message: err.message, errors }, null, true);
+      notify(ctx, row.id);
+      return { result: 'fail', error: err.message };
+    }
+    const message = err instanceof CarrierTransientError ? err.message : `unexpected error: ${(err as Error).message}`;
+    if (!(err instanceof CarrierTransientError)) ctx.log.error({ err, shipment_id: row.id }, 'shipment creation failed unexpectedly');
+    if (attempt >= maxAttempts) {
+      recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, null, false);
+      notify(ctx, row.id);
+      return { result: 'fail', error: message };
+    }
+    const delay = Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), (err as CarrierTransientError).retryAfterMs ?? 0);
+    const at = ctx.clock.now() + delay;
+    recordFailure(ctx, row, attempt, { message, errors: {} }, at, false);
+    notify(ctx, row.id);
+    return { result: 'retry', at, error: message };
+  }
+}

@@ -1,0 +1,133 @@
+import { eq } from 'drizzle-orm';
+import { isoTime } from '../../domain/clock.js';
+import { FieldErrorCollector } from '../../domain/errors.js';
+import { toMinorUnits } from '../../domain/money.js';
+import { checkShipmentInput, normalisePhone, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
+import { findProvider } from '../../carriers/registry.js';
+import { inTransaction } from '../../store/db.js';
+import { parcels, shipments, shippingChannels } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { recordEvent } from '../events.js';
+import { enqueueJob } from '../jobs.js';
+import { presentShipment, type ShipmentRow } from './records.js';
+import { indexShipmentForSearch, nextShipmentSeq } from './search.js';
+
+export const CREATE_AT_CARRIER = 'shipment.create';
+/** Creation at the carrier: up to 8 attempts over about 6 hours. */
+export const CREATE_MAX_ATTEMPTS = 8;
+
+export interface ParcelBody {
+  parcel_type?: string;
+  weight_amount: number;
+  weight_unit?: string;
+  length_dimension: number;
+  width_dimension: number;
+  height_dimension: number;
+  dimension_unit?: string;
+}
+
+/** The creation input after the schema's type checks. */
+export interface ShipmentBody {
+  shipping_channel_id: string;
+  label_format: 'pdf' | 'zpl' | 'epl';
+  sender_contact: Contact;
+  recipient_contact: Contact;
+  origin_address: Address;
+  destination_address: Address;
+  parcels: ParcelBody[];
+  cash_on_delivery_amount?: number | null;
+  cash_on_delivery_currency?: string | null;
+  reference_number?: string | null;
+  shipping_date?: string;
+  label_comment?: string | null;
+  metadata?: Record<string, unknown> | null;
+  enable_tracking?: boolean;
+  print?: { printer_id: string; copies?: number } | null;
+}
+
+export function todayOf(ctx: ServiceContext): string {
+  return isoTime(ctx.clock.now()).slice(0, 10);
+}
+
+/** Looks up the channel for a shipment: it must be this account's and active. */
+export function channelForShipment(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
+  if (typeof channelId !== 'string') return undefined;
+  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
+  if (!channel || channel.accountId !== accountId) {
+    errors.add('shipping_channel_id', 'is not a shipping channel of this account');
+    return undefined;
+  }
+  if (channel.status !== 'active') errors.add('shipping_channel_id', `the channel is ${channel.status}; shipments need an active channel`);
+  const provider = findProvider(channel.provider)!;
+  if (!provider.adapter) errors.add('shipping_channel_id', `no adapter for ${provider.code} yet`);
+  const caps: CreationCapabilities = {
+    provider: provider.code, labelFormats: provider.capabilities.labelFormats,
+    cashOnDelivery: provider.capabilities.cashOnDelivery, maxParcels: provider.capabilities.maxParcels,
+  };
+  return { channel, provider, caps };
+}
+
+function cleanContact(c: Contact): Contact {
+  return { ...c, phone_number: normalisePhone(c.phone_number) };
+}
+
+/** Validates a whole creation input; throws ValidationError listing every problem. */
+export function validateCreation(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors: FieldErrorCollector) {
+  const found = channelForShipment(ctx, accountId, body.shipping_channel_id, errors);
+  checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
+  // Printers are not part of this station yet: a print request cannot name one that exists.
+  if (body.print) errors.add('print.printer_id', 'no such printer');
+  errors.throwIfAny();
+  return found!;
+}
+
+/** Shipment columns that come from the creation input. */
+export function creationColumns(ctx: ServiceContext, body: ShipmentBody, provider: string) {
+  return {
+    provider,
+    channelId: body.shipping_channel_id,
+    labelFormat: body.label_format,
+    shippingDate: body.shipping_date ?? todayOf(ctx),
+    isInternational: body.origin_address.country_code !== body.destination_address.country_code,
+    codAmountMinor: body.cash_on_delivery_amount == null ? null : toMinorUnits(body.cash_on_delivery_amount)!,
+    codCurrency: body.cash_on_delivery_amount == null ? null : body.cash_on_delivery_currency ?? null,
+    senderContact: cleanContact(body.sender_contact),
+    recipientContact: cleanContact(body.recipient_contact),
+    originAddress: body.origin_address,
+    destinationAddress: body.destination_address,
+    printRequest: body.print ?? null,
+  };
+}
+
+export function parcelRows(ctx: ServiceContext, shipmentId: string, list: ParcelBody[]) {
+  return list.map((p, position) => ({
+    id: ctx.ids('parcel'), shipmentId, position, parcelType: p.parcel_type ?? 'package',
+    weightAmount: p.weight_amount, weightUnit: p.weight_unit ?? 'KG',
+    lengthDimension: p.length_dimension, widthDimension: p.width_dimension, heightDimension: p.height_dimension,
+    dimensionUnit: p.dimension_unit ?? 'CM', trackingNumber: null, trackingStatus: null, trackingUrl: null,
+  }));
+}
+
+/** Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. */
+export function createShipment(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors = new FieldErrorCollector()) {
+  const { provider } = validateCreation(ctx, accountId, body, errors);
+  const now = ctx.clock.now();
+  const id = ctx.ids('shipment');
+  return inTransaction(ctx.db, () => {
+    const row: ShipmentRow = {
+      id, seq: nextShipmentSeq(ctx), accountId, status: 'pending', ...creationColumns(ctx, body, provider.code),
+      referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
+      metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
+      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null,
+      cancelledAt: null, createdAt: now, updatedAt: now,
+    };
+    ctx.db.insert(shipments).values(row).run();
+    const rows = parcelRows(ctx, id, body.parcels);
+    ctx.db.insert(parcels).values(rows).run();
+    indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber]);
+    enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    const view = presentShipment(ctx, row, rows);
+    recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
+    return view;
+  });
+}

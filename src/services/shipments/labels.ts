@@ -1,0 +1,34 @@
+import { eq } from 'drizzle-orm';
+import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { LABEL_MIME_TYPES, layoutA4 } from '../../labels/index.js';
+import { labels } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { getShipmentRow } from './records.js';
+
+export interface StoredLabel {
+  shipmentId: string;
+  referenceNumber: string | null;
+  providerShipmentId: string | null;
+  format: 'pdf' | 'zpl' | 'epl';
+  mimeType: string;
+  content: Buffer;
+  pages: number;
+  source: 'carrier' | 'converted';
+  /** `<reference or id>.<ext>`, safe for a Content-Disposition header. */
+  fileName: string;
+}
+
+/** The stored merged label (served as stored: never merged again); `a4` lays a PDF out four to a page. */
+export async function getShipmentLabel(ctx: ServiceContext, accountId: string, id: string, layout?: 'a4'): Promise<StoredLabel> {
+  const shipment = getShipmentRow(ctx, accountId, id);
+  const row = ctx.db.select().from(labels).where(eq(labels.shipmentId, id)).get();
+  if (!row) throw new NotFoundError(`Shipment ${id} has no label yet (status ${shipment.status}).`);
+  if (layout === 'a4' && row.format !== 'pdf') throw new ValidationError({ layout: ['the a4 layout is for pdf labels only'] });
+  const content = layout === 'a4' ? await layoutA4(row.content) : row.content;
+  const base = (shipment.referenceNumber ?? shipment.id).replace(/[^A-Za-z0-9._-]+/g, '_');
+  return {
+    shipmentId: id, referenceNumber: shipment.referenceNumber, providerShipmentId: shipment.providerShipmentId,
+    format: row.format, mimeType: LABEL_MIME_TYPES[row.format], content, pages: layout === 'a4' ? Math.ceil(row.pages / 4) : row.pages,
+    source: row.source, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${row.format}`,
+  };
+}

@@ -1,0 +1,92 @@
+import { asc, eq } from 'drizzle-orm';
+import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
+import { fromMinorUnits } from '../../domain/money.js';
+import type { Address, Contact } from '../../domain/shipment-input.js';
+import { labels, parcels, shipments } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { owned } from '../ownership.js';
+
+export type ShipmentRow = typeof shipments.$inferSelect;
+export type ParcelRow = typeof parcels.$inferSelect;
+export type ShipmentStatus = ShipmentRow['status'];
+export const SHIPMENT_STATUSES: readonly ShipmentStatus[] = ['pending', 'created', 'shipped', 'delivered', 'cancelled', 'returned'];
+
+export interface ShipmentFailure {
+  message: string;
+  errors: Record<string, string[]>;
+  attempts: number;
+  at: string;
+}
+
+export function loadShipmentRow(ctx: ServiceContext, id: string): ShipmentRow | undefined {
+  return ctx.db.select().from(shipments).where(eq(shipments.id, id)).get();
+}
+
+export function getShipmentRow(ctx: ServiceContext, accountId: string, id: string): ShipmentRow {
+  return owned(loadShipmentRow(ctx, id), accountId, 'Shipment', id);
+}
+
+export function loadParcels(ctx: ServiceContext, shipmentId: string): ParcelRow[] {
+  return ctx.db.select().from(parcels).where(eq(parcels.shipmentId, shipmentId)).orderBy(asc(parcels.position)).all();
+}
+
+function hasLabel(ctx: ServiceContext, shipmentId: string): boolean {
+  return ctx.db.select({ id: labels.shipmentId }).from(labels).where(eq(labels.shipmentId, shipmentId)).get() !== undefined;
+}
+
+const money = (minor: number | null) => (minor == null ? null : fromMinorUnits(minor));
+
+/** The seed's list representation. */
+export function presentShipmentSummary(row: ShipmentRow) {
+  return {
+    id: row.id,
+    reference_number: row.referenceNumber,
+    shipping_channel_id: row.channelId,
+    provider_shipment_id: row.providerShipmentId,
+    status: row.status,
+    total_price: money(row.totalPriceMinor),
+    currency: row.currency,
+    created_at: isoTime(row.createdAt),
+    updated_at: isoTime(row.updatedAt),
+  };
+}
+
+/** The full record, as GET /v1/shipments/{id} returns it. */
+export function presentShipment(ctx: ServiceContext, row: ShipmentRow, parcelRows = loadParcels(ctx, row.id)) {
+  return {
+    ...presentShipmentSummary(row),
+    label_format: row.labelFormat,
+    shipping_date: row.shippingDate,
+    is_international: row.isInternational,
+    cash_on_delivery_amount: money(row.codAmountMinor),
+    cash_on_delivery_currency: row.codCurrency,
+    product: row.product,
+    sender_contact: row.senderContact as Contact,
+    recipient_contact: row.recipientContact as Contact,
+    origin_address: row.originAddress as Address,
+    destination_address: row.destinationAddress as Address,
+    metadata: (row.metadata as Record<string, unknown> | null) ?? null,
+    label_comment: row.labelComment,
+    enable_tracking: row.enableTracking,
+    has_label: hasLabel(ctx, row.id),
+    parcels: parcelRows.map((p) => ({
+      id: p.id,
+      parcel_type: p.parcelType,
+      weight_amount: p.weightAmount,
+      weight_unit: p.weightUnit,
+      length_dimension: p.lengthDimension,
+      width_dimension: p.widthDimension,
+      height_dimension: p.heightDimension,
+      dimension_unit: p.dimensionUnit,
+      tracking_number: p.trackingNumber,
+      tracking_status: p.trackingStatus,
+      tracking_url: p.trackingUrl,
+    })),
+    total_parcels_count: parcelRows.length,
+    failure: (row.failure as ShipmentFailure | null) ?? null,
+    next_attempt_at: isoTimeOrNull(row.nextAttemptAt),
+    cancelled_at: isoTimeOrNull(row.cancelledAt),
+  };
+}
+
+export type ShipmentView = ReturnType<typeof presentShipment>;

@@ -1,0 +1,32 @@
+import { expect } from 'vitest';
+import type { TestAccount } from './harness.js';
+
+/** A valid creation body (Prague → Brno); override what a story needs. */
+export function shipmentBody(channelId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    shipping_channel_id: channelId,
+    label_format: 'pdf',
+    reference_number: 'ORDER-1001',
+    sender_contact: { company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
+    recipient_contact: { first_name: 'Řehoř', last_name: 'Šťastný', email_address: 'rehor@example.cz', phone_number: '+420 602 333 444' },
+    origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
+    destination_address: { street_name: 'Údolní', house_number: '5', apartment_number: '3', city_name: 'Brno', postal_code: '60200', country_code: 'CZ' },
+    parcels: [{ weight_amount: 1.5, length_dimension: 30, width_dimension: 20, height_dimension: 10 }],
+    ...overrides,
+  };
+}
+
+export function parcelsOf(n: number): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, i) => ({ weight_amount: 1 + i, length_dimension: 30, width_dimension: 20, height_dimension: 10 + i }));
+}
+
+/** An active PPL channel pointed at the emulator. */
+export async function pplChannel(account: TestAccount, emulatorUrl: string, settings: Record<string, unknown> = {}): Promise<string> {
+  const res = await account.request('POST', '/v1/shipping-channels', {
+    name: `PPL ${Math.random().toString(36).slice(2, 8)}`, provider: 'ppl',
+    settings: { clientId: 'station-1', clientSecret: 'ppl-secret-value', baseUrl: emulatorUrl, ...settings },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
+  return res.json().data.id as string;
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { decodePdfBarcodes } from '../helpers/barcodes.js';
+import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { parcelsOf, shipmentBody } from '../helpers/shipments.js';
+
+/** kill -9 while shipments are being created at the carrier, then a restart: every shipment ends created, once. */
+describe('a daemon killed mid-creation', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-crash-'));
+  const env = { XDG_CONFIG_HOME: join(dataDir, 'cfg') };
+  let emu: RunningEmulators;
+  let daemon: DaemonProcess;
+  let key: string;
+
+  const api = async (path: string, method = 'GET', body?: unknown) => {
+    const res = await fetch(daemon.url + path, {
+      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
+  };
+  const fault = (body: unknown) => fetch(`${emu.url}/_emulator/ppl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    key = JSON.parse(execFileSync(process.execPath, [CLI, 'init', '--data-dir', dataDir, '--yes', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })).api_key;
+    daemon = await spawnDaemon(dataDir, env);
+  });
+  afterAll(async () => {
+    await daemon?.stop('SIGKILL');
+    await emu?.close();
+  });
+
+  it('finishes every shipment exactly once, with its label, after kill -9 and a restart', async () => {
+    const channel = await api('/v1/shipping-channels', 'POST', {
+      name: 'PPL', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'crash-secret', baseUrl: emu.urls.ppl },
+    });
+    expect(channel.body.data.status).toBe('active');
+    await fault({ mode: 'latency', ms: 300 }); // every carrier call is slow, so the kill lands mid-creation
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const res = await api('/v1/shipments', 'POST', shipmentBody(channel.body.data.id, { reference_number: `CRASH-${i}`, parcels: parcelsOf(1 + (i % 3)) }));
+      expect(res.status).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    await sleep(1000);
+    expect(await daemon.stop('SIGKILL')).toBeNull();
+    const before = await Promise.all(ids.map(async (id) => (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments.filter((s: { referenceId: string }) => s.referenceId === id).length));
+    expect(before.some((n) => n === 0), 'some shipments had not reached the carrier yet').toBe(true);
+
+    await fault({ mode: 'none' });
+    daemon = await spawnDaemon(dataDir, env);
+    const deadline = Date.now() + 45_000;
+    let statuses: string[] = [];
+    while (Date.now() < deadline) {
+      statuses = await Promise.all(ids.map(async (id) => (await api(`/v1/shipments/${id}`)).body.data.status as string));
+      if (statuses.every((s) => s === 'created')) break;
+      await sleep(200);
+    }
+    expect(statuses).toEqual(ids.map(() => 'created'));
+    const atCarrier = (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments as { referenceId: string; state: string; shipmentNumbers: string[] }[];
+    for (const [i, id] of ids.entries()) {
+      const live = atCarrier.filter((s) => s.referenceId === id && s.state !== 'Canceled');
+      expect(live, `${id} at the carrier`).toHaveLength(1);
+      const record = (await api(`/v1/shipments/${id}`)).body.data;
+      const numbers = record.parcels.map((p: { tracking_number: string }) => p.tracking_number);
+      expect(numbers).toEqual(live[0]!.shipmentNumbers);
+      expect(numbers).toHaveLength(1 + (i % 3));
+      const label = await api(`/v1/shipments/${id}/label?download=1`);
+      expect(await decodePdfBarcodes(label.body as Buffer)).toEqual(numbers.map((n: string) => [n]));
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shipments } from '../../src/store/schema.js';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
+
+interface EmulatedShipment { referenceId: string; shipmentNumbers: string[]; state: string; productType: string }
+
+describe('shipments end to end with PPL', () => {
+  let d: TestDaemon;
+  let emu: RunningEmulators;
+  let a: TestAccount;
+  let channel: string;
+
+  const emulated = async (): Promise<EmulatedShipment[]> => (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments;
+  const fault = (body: Record<string, unknown>) => fetch(`${emu.url}/_emulator/ppl/faults`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const get = async (id: string) => (await a.request('GET', `/v1/shipments/${id}`)).json().data;
+
+  beforeAll(async () => {
+    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    d = await startTestDaemon({ carrierTimeoutMs: 1500 });
+    a = await d.account('PPL shop');
+    channel = await pplChannel(a, emu.urls.ppl!);
+  });
+  afterAll(async () => {
+    await d.close();
+    await emu.close();
+  });
+  beforeEach(async () => {
+    await fault({ mode: 'none' });
+  });
+
+  it('creates a one-parcel shipment: pending, then created with a tracking number and a PDF label that scans', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'ONE-1' }));
+    expect(res.statusCode, res.body).toBe(201);
+    const pending = res.json().data;
+    expect(pending).toMatchObject({ status: 'pending', has_label: false, reference_number: 'ONE-1', total_parcels_count: 1, is_international: false });
+    expect(pending.id).toMatch(/^sh_/);
+    expect(pending.parcels[0]).toMatchObject({ tracking_number: null, weight_amount: 1.5, weight_unit: 'KG', dimension_unit: 'CM', parcel_type: 'package' });
+    await d.runJobs();
+    const created = await get(pending.id);
+    expect(created).toMatchObject({ status: 'created', has_label: true, product: 'PRIV', failure: null });
+    const number = created.parcels[0].tracking_number as string;
+    expect(number).toMatch(/^\d{11}$/);
+    expect(created.provider_shipment_id).toBe(number);
+    expect(created.parcels[0].tracking_url).toContain(number);
+    const label = (await a.request('GET', `/v1/shipments/${pending.id}/label`)).json().data.label;
+    expect(label).toMatchObject({ format: 'pdf', mime_type: 'application/pdf', pages: 1, source: 'carrier' });
+    expect(await decodePdfBarcodes(Buffer.from(label.content, 'base64'))).toEqual([[number]]);
+  });
+
+  it('creates a three-parcel COD shipment with the COD product, one number per parcel, one page per parcel', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, {
+      reference_number: 'COD-3', parcels: parcelsOf(3), cash_on_delivery_amount: 1299.5, cash_on_delivery_currency: 'CZK',
+    }));
+    expect(res.statusCode, res.body).toBe(201);
+    await d.runJobs();
+    const s = await get(res.json().data.id);
+    expect(s).toMatchObject({ status: 'created', product: 'PRID', cash_on_delivery_amount: 1299.5, cash_on_delivery_currency: 'CZK', total_parcels_count: 3 });
+    const numbers = s.parcels.map((p: { tracking_number: string }) => p.tracking_number);
+    expect(new Set(numbers).size).toBe(3);
+    const raw = await a.request('GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/pdf' });
+    expect(raw.headers['content-type']).toBe('application/pdf');
+    expect(raw.headers['content-disposition']).toBe('attachment; filename="COD-3.pdf"');
+    expect(await decodePdfBarcodes(raw.rawPayload)).toEqual(numbers.map((n: string) => [n]));
+    const atCarrier = (await emulated()).filter((e) => e.referenceId === s.id);
+    expect(atCarrier).toHaveLength(1);
+    expect(atCarrier[0]).toMatchObject({ productType: 'PRID', shipmentNumbers: numbers });
+  });
+
+  it('merges ZPL labels block by block and every barcode decodes to its parcel', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'ZPL-2', label_format: 'zpl', parcels: parcelsOf(2) }));
+    await d.runJobs();
+    const s = await get(res.json().data.id);
+    const numbers = s.parcels.map((p: { tracking_number: string }) => p.tracking_number);
+    const raw = await a.request('GET', `/v1/shipments/${s.id}/label?download=1`);
+    expect(raw.headers['content-type']).toBe('application/zpl');
+    const zpl = raw.body;
+    expect(zpl.match(/\^XA/g)).toHaveLength(2);
+    expect(await decodeZplBarcodes(zpl)).toEqual(numbers.map((n: string) => [n]));
+  });
+
+  it('refuses EPL for PPL with a 422 naming the format, and COD without a currency', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { label_format: 'epl', cash_on_delivery_amount: 10.123 }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({
+      label_format: ['provider ppl cannot produce epl labels (it can: pdf, zpl)'],
+      cash_on_delivery_amount: ['must have at most 2 decimals'],
+      cash_on_delivery_currency: ['is required with cash_on_delivery_amount'],
+    });
+  });
+
+  it('keeps a shipment the carrier refused pending with failure on our field paths; PATCH fixes it and it is created', async () => {
+    const body = shipmentBody(channel, { reference_number: 'ZIP-BAD' });
+    (body.destination_address as Record<string, string>).postal_code = '00000';
+    const id = (await a.request('POST', '/v1/shipments', body)).json().data.id;
+    await d.runJobs();
+    const failed = await get(id);
+    expect(failed.status).toBe('pending');
+    expect(failed.failure.errors).toHaveProperty(['destination_address.postal_code']);
+    expect(failed.failure.attempts).toBe(1);
+    expect(failed.next_attempt_at).toBeNull();
+    const fix = await a.request('PATCH', `/v1/shipments/${id}`, { destination_address: { ...(body.destination_address as object), postal_code: '60200' } });
+    expect(fix.statusCode, fix.body).toBe(200);
+    expect(fix.json().data).toMatchObject({ status: 'pending', failure: null });
+    await d.runJobs();
+    expect((await get(id)).status).toBe('created');
+    expect((await emulated()).filter((e) => e.referenceId === id && e.state !== 'Canceled')).toHaveLength(1);
+  });
+
+  it('retries through 500s, 429s, timeouts and expired tokens and creates the shipment exactly once at the carrier', async () => {
+    const faults = [
+      { mode: 'error500', count: 2, failedAttempts: 2 }, { mode: 'rate_limit', count: 1, failedAttempts: 1 },
+      { mode: 'timeout', count: 1, ms: 3000, failedAttempts: 1 },
+      { mode: 'expire_tokens', failedAttempts: 0 }, // a refused token is renewed within the same attempt
+    ];
+    for (const { failedAttempts, ...f } of faults) {
+      await fault(f);
+      const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: `FAULT-${f.mode}` }))).json().data.id;
+      for (let round = 0; round < 6 && (await get(id)).status === 'pending'; round++) {
+        await d.runJobs();
+        d.clock.advance(5 * 3600_000); // past any backoff
+      }
+      const s = await get(id);
+      expect(s.status, `${f.mode}: ${JSON.stringify(s.failure)}`).toBe('created');
+      expect((await emulated()).filter((e) => e.referenceId === id), f.mode).toHaveLength(1);
+      const row = d.ctx.db.select().from(shipments).where(eq(shipments.id, id)).get()!;
+      expect(row.attempts, f.mode).toBe(failedAttempts);
+    }
+  });
+
+  it('answers Prefer: wait with the created shipment once the carrier step finished', async () => {
+    d.workers.start();
+    try {
+      const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'WAIT-1' }), { prefer: 'wait=10' });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data).toMatchObject({ status: 'created', has_label: true });
+    } finally {
+      await d.workers.stop();
+    }
+  });
+});
