@@ -106,15 +106,6 @@ function code128Pattern(value: string): number[] {
 }
 
 /** Every page of every PDF, in order, in one document. */
-export async function mergePdfLabels(pdfs: readonly Buffer[]): Promise<Buffer> {
-  const merged = await PDFDocument.create({ updateMetadata: false });
-  for (const bytes of pdfs) {
-    const source = await PDFDocument.load(bytes);
-    for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
-  }
-  return Buffer.from(await merged.save());
-}
-
 function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }

@@ -1,7 +1,8 @@
 /** In-memory state of the PPL CPL API emulator: tokens, batches, parcels, labels and tracking events. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../domain/clock.js';
-import { mergePdfLabels, renderPdfLabel, renderZplLabel, type EmulatedLabel } from '../emulator/labels.js';
+import { mergeLabels } from '../../labels/index.js';
+import { renderPdfLabel, renderZplLabel, type EmulatedLabel } from '../emulator/labels.js';
 import type { AdvanceOutcome, AdvanceTarget, EmulatedShipmentRecord } from '../emulator/server.js';
 import {
   CANCELLED_STATUS, DATA_RECEIVED_STATUS, PPL_ADVANCE_PATHS, PPL_NEXT_STATUSES, PPL_PRODUCTS, PPL_STATUSES,
@@ -171,7 +172,7 @@ export class PplEmulatorState {
   async completeLabel(batch: PplBatch, offset: number, limit: number): Promise<Buffer> {
     const parcels = batch.shipments.flatMap((shipment) => shipment.parcels.map((parcel) => ({ shipment, parcel })));
     const labels = await Promise.all(parcels.slice(offset, offset + limit).map((p) => this.label(p)));
-    return batch.labelFormat === 'Zpl' ? Buffer.concat(labels) : mergePdfLabels(labels);
+    return (await mergeLabels(batch.labelFormat === 'Zpl' ? 'zpl' : 'pdf', labels)).content;
   }
 
   /** Cancels the parcel's whole shipment (or just the parcel where PPL split an international set). */
