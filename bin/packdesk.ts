@@ -6,6 +6,8 @@ import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
+import { registerShipCommand } from '../src/cli/ship.js';
+import { registerShipmentCommands } from '../src/cli/shipments.js';
 import { registerStatusCommand } from '../src/cli/status.js';
 import { registerWebhookCommands } from '../src/cli/webhooks.js';
 import { VERSION } from '../src/version.js';
@@ -25,6 +27,8 @@ registerStatusCommand(program);
 registerChannelCommands(program);
 registerProviderCommands(program);
 registerWebhookCommands(program);
+registerShipCommand(program);
+registerShipmentCommands(program);
 registerEmulateCommand(program);
 registerDemoCommand(program);
 

@@ -24,33 +24,50 @@ export class ApiClient {
   }
 
   async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    let res: Response;
+    const res = await this.send(method, path, {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    }, body !== undefined ? JSON.stringify(body) : undefined);
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    if (!res.ok) throw ApiClient.failure(res.status, parsed);
+    return { status: res.status, body: parsed as T };
+  }
+
+  /** Like `request` without a body, but answers the raw bytes (e.g. a label file) with the response headers. */
+  async requestRaw(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
+    const res = await this.send(method, path, headers);
+    const body = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) {
+      const text = body.toString('utf8');
+      let parsed: unknown = text;
+      if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+      throw ApiClient.failure(res.status, parsed);
+    }
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  private async send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
     try {
-      res = await fetch(this.baseUrl + path, {
+      return await fetch(this.baseUrl + path, {
         method,
-        headers: {
-          authorization: `Bearer ${this.apiKey}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
+        headers: { authorization: `Bearer ${this.apiKey}`, ...headers },
+        body,
         signal: AbortSignal.timeout(60_000),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
       throw new CliError(`cannot reach the packdesk daemon at ${this.baseUrl} (${cause}); is \`packdesk daemon\` running?`, EXIT.unreachable);
     }
-    const text = await res.text();
-    let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    if (!res.ok) {
-      const envelope = parsed as { message?: string; errors?: Record<string, string[]> };
-      const message = envelope?.message ?? `HTTP ${res.status}`;
-      // 503 means a carrier is unreachable, not the daemon: that is a plain failure here
-      const code = res.status === 404 ? EXIT.notFound : EXIT.failure;
-      throw new CliError(message, code, envelope?.errors);
-    }
-    return { status: res.status, body: parsed as T };
+  }
+
+  private static failure(status: number, parsed: unknown): CliError {
+    const envelope = parsed as { message?: string; errors?: Record<string, string[]> };
+    const message = envelope?.message ?? `HTTP ${status}`;
+    // 503 means a carrier is unreachable, not the daemon: that is a plain failure here
+    const code = status === 404 ? EXIT.notFound : EXIT.failure;
+    return new CliError(message, code, envelope?.errors);
   }
 
   get<T = unknown>(path: string) {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { randomBase62 } from '../domain/ids.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { statement } from '../store/db.js';
 import { accounts, apiKeys } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -97,14 +98,13 @@ export interface Caller {
 /** Resolves a bearer key to its account; unknown, malformed or revoked keys are all the same 401. */
 export function authenticate(ctx: ServiceContext, presented: string | undefined): Caller {
   if (!presented || !KEY_PATTERN.test(presented)) throw new UnauthorizedError();
-  const found = ctx.db
-    .select({ key: apiKeys, account: accounts })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(and(eq(apiKeys.keyHash, hashApiKey(presented)), isNull(apiKeys.revokedAt)))
-    .get();
+  // every request passes here: one prepared statement, no query building
+  const found = statement(ctx.db, `SELECT k.id AS keyId, k.scope, a.id, a.name, a.plan, a.rate_limit AS rateLimit, a.created_at AS createdAt
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`)
+    .get(hashApiKey(presented)) as (AccountRow & { keyId: string; scope: KeyScope }) | undefined;
   if (!found) throw new UnauthorizedError();
-  return { account: found.account, keyId: found.key.id, scope: found.key.scope };
+  const { keyId, scope, ...account } = found;
+  return { account, keyId, scope };
 }
 
 export function presentAccount(row: AccountRow) {

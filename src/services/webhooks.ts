@@ -81,7 +81,7 @@ export async function createSubscription(ctx: ServiceContext, accountId: string,
     id: ctx.ids('webhook'), accountId, name: String(input.name).trim(), url: String(input.url),
     events: JSON.stringify([...new Set(input.events as string[])]), status: (input.status as SubscriptionRow['status']) ?? 'active',
     secretEnc: ctx.secrets.seal(typeof input.secret === 'string' ? input.secret : generateWebhookSecret()),
-    createdAt: now, updatedAt: now,
+    failingSince: null, createdAt: now, updatedAt: now,
   };
   ctx.db.insert(webhookSubscriptions).values(row).run();
   return presentSubscription(row);

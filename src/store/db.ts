@@ -38,3 +38,14 @@ export function openDb(dataDir: string): Db {
 export function inTransaction<T>(db: Db, fn: () => T): T {
   return db.$client.transaction(fn).immediate();
 }
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per connection: for hot paths where building a query each time costs too much. */
+export function statement(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db.$client);
+  if (!cache) statements.set(db.$client, (cache = new Map()));
+  let prepared = cache.get(sql);
+  if (!prepared) cache.set(sql, (prepared = db.$client.prepare(sql)));
+  return prepared;
+}

@@ -52,6 +52,8 @@ export const webhookSubscriptions = sqliteTable('webhook_subscriptions', {
   events: text('events').notNull(),
   status: text('status', { enum: ['active', 'paused', 'disabled'] }).notNull(),
   secretEnc: text('secret_enc').notNull(),
+  /** Start of an unbroken run of failed deliveries (null after any success); 5 days of it disables the subscription. */
+  failingSince: integer('failing_since'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [index('webhook_subscriptions_account_created').on(t.accountId, t.createdAt)]);
@@ -198,3 +200,160 @@ export const shipmentCounts = sqliteTable('shipment_counts', {
   status: text('status').notNull(),
   n: integer('n').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.channelId, t.status] })]);
+
+/** One event to deliver to one subscription: the delivery queue (each attempt is a row of webhook_deliveries). */
+export const webhookQueue = sqliteTable('webhook_queue', {
+  id: text('id').primaryKey(),
+  seq: integer('seq').notNull(),
+  subscriptionId: text('subscription_id').notNull().references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+  eventId: text('event_id').notNull().references(() => events.id),
+  /** `<resource type>:<resource id>`: deliveries of one resource to one subscription go in event order. */
+  resourceKey: text('resource_key').notNull(),
+  status: text('status', { enum: ['pending', 'delivering', 'delivered', 'failed'] }).notNull(),
+  attempts: integer('attempts').notNull(),
+  nextAttemptAt: integer('next_attempt_at').notNull(),
+  leaseUntil: integer('lease_until'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [
+  uniqueIndex('webhook_queue_seq').on(t.seq),
+  uniqueIndex('webhook_queue_subscription_event').on(t.subscriptionId, t.eventId),
+  index('webhook_queue_due').on(t.status, t.nextAttemptAt),
+  index('webhook_queue_order').on(t.subscriptionId, t.resourceKey, t.seq),
+]);
+
+export const trackingParcels = sqliteTable('tracking_parcels', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  provider: text('provider').notNull(),
+  /** Null for parcels tracked from a number given through the API. */
+  shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'cascade' }),
+  parcelId: text('parcel_id').references(() => parcels.id, { onDelete: 'cascade' }),
+  trackingNumber: text('tracking_number').notNull(),
+  origin: text('origin', { enum: ['external', 'shipment'] }).notNull(),
+  status: text('status').notNull(),
+  recipientName: text('recipient_name'),
+  recipientEmail: text('recipient_email'),
+  recipientPhone: text('recipient_phone'),
+  checkDelayHours: integer('check_delay_hours').notNull(),
+  maxChecks: integer('max_checks').notNull(),
+  checksDone: integer('checks_done').notNull(),
+  /** Null once tracking stopped (terminal status, max checks, deleted). */
+  nextCheckAt: integer('next_check_at'),
+  lastCheckedAt: integer('last_checked_at'),
+  /** While a poller holds the parcel: another poller may take it after this (the holder died). */
+  leaseUntil: integer('lease_until'),
+  externalData: text('external_data', { mode: 'json' }),
+  trackingUrl: text('tracking_url'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [
+  uniqueIndex('tracking_parcels_channel_number').on(t.channelId, t.trackingNumber),
+  index('tracking_parcels_account_created').on(t.accountId, t.createdAt),
+  index('tracking_parcels_due').on(t.nextCheckAt),
+  index('tracking_parcels_shipment').on(t.shipmentId),
+]);
+
+export const trackingUpdates = sqliteTable('tracking_updates', {
+  id: text('id').primaryKey(),
+  trackingParcelId: text('tracking_parcel_id').notNull().references(() => trackingParcels.id, { onDelete: 'cascade' }),
+  status: text('status').notNull(),
+  /** The carrier's raw code and text. */
+  carrierCode: text('carrier_code').notNull(),
+  carrierText: text('carrier_text'),
+  location: text('location'),
+  description: text('description'),
+  occurredAt: integer('occurred_at').notNull(),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('tracking_updates_event').on(t.trackingParcelId, t.carrierCode, t.occurredAt),
+  index('tracking_updates_parcel_time').on(t.trackingParcelId, t.occurredAt),
+]);
+
+export const printers = sqliteTable('printers', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  name: text('name').notNull(),
+  uri: text('uri').notNull(),
+  /** JSON array of `zpl`, `epl`, `pdf`. */
+  formats: text('formats', { mode: 'json' }).notNull(),
+  /** JSON array: formats for which this printer is the account's default. */
+  defaultFor: text('default_for', { mode: 'json' }).notNull(),
+  status: text('status', { enum: ['ready', 'offline', 'unknown'] }).notNull(),
+  /** What the printer last said (paper out, head open, paused, IPP state reasons …) as JSON. */
+  statusDetail: text('status_detail', { mode: 'json' }),
+  lastSeenAt: integer('last_seen_at'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [uniqueIndex('printers_account_name').on(t.accountId, t.name), index('printers_account_created').on(t.accountId, t.createdAt)]);
+
+export const printJobs = sqliteTable('print_jobs', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'set null' }),
+  printerId: text('printer_id').notNull().references(() => printers.id, { onDelete: 'cascade' }),
+  format: text('format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
+  copies: integer('copies').notNull(),
+  /** What to print when it is not a shipment's stored label (e.g. a test label). */
+  content: blob('content', { mode: 'buffer' }),
+  /** `a4` for the office layout of a PDF label. */
+  layout: text('layout'),
+  status: text('status', { enum: ['queued', 'printing', 'printed', 'failed'] }).notNull(),
+  attempts: integer('attempts').notNull(),
+  error: text('error'),
+  nextAttemptAt: integer('next_attempt_at'),
+  /** Retried until this time (24 h after queuing), then failed. */
+  expiresAt: integer('expires_at').notNull(),
+  leaseUntil: integer('lease_until'),
+  createdAt: integer('created_at').notNull(),
+  printedAt: integer('printed_at'),
+}, (t) => [
+  index('print_jobs_account_created').on(t.accountId, t.createdAt),
+  index('print_jobs_due').on(t.status, t.nextAttemptAt),
+  index('print_jobs_printer').on(t.printerId, t.status),
+  index('print_jobs_shipment').on(t.shipmentId),
+]);
+
+export const watchedFolders = sqliteTable('watched_folders', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  path: text('path').notNull(),
+  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  labelFormat: text('label_format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
+  printerId: text('printer_id').references(() => printers.id, { onDelete: 'set null' }),
+  /** A preset name or a column mapping object, as JSON. */
+  mapping: text('mapping', { mode: 'json' }),
+  status: text('status', { enum: ['active', 'paused'] }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [uniqueIndex('watched_folders_path').on(t.path), index('watched_folders_account_created').on(t.accountId, t.createdAt)]);
+
+/** One CSV file taken in (from a watched folder or `packdesk import`). */
+export const imports = sqliteTable('imports', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  watchedFolderId: text('watched_folder_id').references(() => watchedFolders.id, { onDelete: 'set null' }),
+  fileName: text('file_name').notNull(),
+  sha256: text('sha256').notNull(),
+  rows: integer('rows').notNull(),
+  shipmentsCreated: integer('shipments_created').notNull(),
+  failedRows: integer('failed_rows').notNull(),
+  status: text('status', { enum: ['processing', 'done', 'failed'] }).notNull(),
+  resultPath: text('result_path'),
+  errorsPath: text('errors_path'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  finishedAt: integer('finished_at'),
+}, (t) => [index('imports_account_created').on(t.accountId, t.createdAt), index('imports_source_sha').on(t.watchedFolderId, t.sha256)]);
+
+/** Exactly once: an order of a file (source, file hash, reference) becomes at most one shipment. */
+export const importedOrders = sqliteTable('imported_orders', {
+  /** The watched folder id, or `cli:<account id>` for `packdesk import`. */
+  source: text('source').notNull(),
+  sha256: text('sha256').notNull(),
+  referenceNumber: text('reference_number').notNull(),
+  importId: text('import_id').notNull().references(() => imports.id, { onDelete: 'cascade' }),
+  shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'set null' }),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] })]);

@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
+
+/** Parsing DejaVu takes most of a label's time: parse each font file once and reuse it for every label. */
+const parsedFonts = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
+const cachedFontkit: typeof fontkit = {
+  create: (data: Uint8Array) => {
+    let font = parsedFonts.get(data);
+    if (!font) parsedFonts.set(data, (font = fontkit.create(data)));
+    return font;
+  },
+};
 import bwipjs from 'bwip-js';
-import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 
 /** What an emulated carrier prints on one parcel's label. */
 export interface EmulatedLabel {
@@ -35,14 +45,32 @@ function dejaVuFonts(): { regular: Buffer; bold: Buffer } {
   return fontBytes;
 }
 
+/** Text of the label that may hold letters outside Latin-1 (names, addresses, references). */
+function variableText(label: EmulatedLabel): string {
+  return [label.carrier, label.product ?? '', label.reference ?? '', ...label.sender, ...label.recipient].join('');
+}
+
+/**
+ * Helvetica (built into every PDF reader, nothing to embed) when all text fits its WinAnsi encoding, as most
+ * Western names do; DejaVu Sans, subset-embedded, when a name needs more (ř, ł, ő …). Embedding is most of a label's cost.
+ */
+async function labelFonts(pdf: PDFDocument, label: EmulatedLabel): Promise<{ regular: PDFFont; bold: PDFFont }> {
+  const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
+  try {
+    helvetica.encodeText(printable(variableText(label)));
+    return { regular: helvetica, bold: await pdf.embedFont(StandardFonts.HelveticaBold) };
+  } catch {
+    pdf.registerFontkit(cachedFontkit);
+    const fonts = dejaVuFonts();
+    return { regular: await pdf.embedFont(fonts.regular, { subset: true }), bold: await pdf.embedFont(fonts.bold, { subset: true }) };
+  }
+}
+
 /** One 10×15 cm PDF page: addresses in DejaVu Sans (Czech/Polish letters), a vector Code 128 of the tracking number. */
 export async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
   // No metadata update: the same label renders to the same bytes.
   const pdf = await PDFDocument.create({ updateMetadata: false });
-  pdf.registerFontkit(fontkit);
-  const fonts = dejaVuFonts();
-  const regular = await pdf.embedFont(fonts.regular, { subset: true });
-  const bold = await pdf.embedFont(fonts.bold, { subset: true });
+  const { regular, bold } = await labelFonts(pdf, label);
   const page = pdf.addPage([PAGE.width, PAGE.height]);
   const textWidth = PAGE.width - 2 * MARGIN;
   const write = (text: string, x: number, y: number, size: number, font: PDFFont, maxWidth = textWidth) =>
@@ -82,7 +110,7 @@ export async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
   drawCode128(page, label.trackingNumber, MARGIN + 14);
   const numberWidth = bold.widthOfTextAtSize(label.trackingNumber, 11);
   page.drawText(label.trackingNumber, { x: (PAGE.width - numberWidth) / 2, y: MARGIN, size: 11, font: bold });
-  return Buffer.from(await pdf.save());
+  return Buffer.from(await pdf.save({ objectsPerTick: Infinity })); // no setTimeout yield every 50 objects
 }
 
 /** Code 128 bars as filled rectangles, centred, ≤ 8 cm wide, with ≥ 10-module quiet zones inside the page. */

@@ -6,7 +6,7 @@ import { pplBatchRequest } from './request.js';
 import { parseBatchStatus } from './response.js';
 
 /** PPL imports a batch asynchronously: poll its state, quickly at first (clients poll every 0.5–1.5 s). */
-const POLL_DELAYS_MS = [50, 100, 200, 400, 800, 1000];
+const POLL_DELAYS_MS = [20, 50, 100, 200, 400, 800, 1000];
 const POLL_DEADLINE_MS = 60_000;
 
 interface PplProgress {

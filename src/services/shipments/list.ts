@@ -1,8 +1,7 @@
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { shipments } from '../../store/schema.js';
+import { statement } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
-import { presentShipmentSummary, type ShipmentStatus } from './records.js';
+import { presentShipmentSummary, type ShipmentRow, type ShipmentStatus } from './records.js';
 
 export interface ShipmentFilters {
   status?: ShipmentStatus;
@@ -12,18 +11,24 @@ export interface ShipmentFilters {
   createdTo?: number;
 }
 
-/** Shipments whose reference, carrier id or a parcel tracking number contains `term` (case-insensitive). */
+/** The list shows only these columns: reading them alone keeps the hot list query narrow. */
+const SUMMARY_COLUMNS = `id, reference_number AS referenceNumber, channel_id AS channelId, provider_shipment_id AS providerShipmentId,
+  status, total_price_minor AS totalPriceMinor, currency, created_at AS createdAt, updated_at AS updatedAt`;
+
+type SummaryRow = Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * Shipments whose reference, carrier id or a parcel tracking number contains `term`, case-insensitively. The trigram
+ * index answers `LIKE '%term%'` (3+ characters) without a scan; `%` and `_` in the term widen that match, so the
+ * candidates are checked against the plain substring afterwards.
+ */
 function searchSeqs(ctx: ServiceContext, accountId: string, term: string): number[] {
-  const db = ctx.db.$client;
-  if (term.length >= 3) {
-    // the trigram index answers LIKE '%term%' without scanning; a match on account_id keeps accounts apart
-    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return (db.prepare("SELECT rowid AS seq FROM shipment_search WHERE terms LIKE ? ESCAPE '\\' AND account_id = ?")
-      .all(like, accountId) as { seq: number }[]).map((r) => r.seq);
-  }
-  const like = `%${term.toLowerCase()}%`;
-  return (db.prepare('SELECT rowid AS seq FROM shipment_search WHERE account_id = ? AND lower(terms) LIKE ?').all(accountId, like) as { seq: number }[])
-    .map((r) => r.seq);
+  const needle = term.toLowerCase();
+  const sql = term.length >= 3
+    ? 'SELECT rowid AS seq, terms FROM shipment_search WHERE terms LIKE ? AND account_id = ?'
+    : 'SELECT rowid AS seq, terms FROM shipment_search WHERE account_id = ?2 AND terms LIKE ?1';
+  const rows = statement(ctx.db, sql).all(`%${term}%`, accountId) as { seq: number; terms: string }[];
+  return rows.filter((r) => r.terms.toLowerCase().includes(needle)).map((r) => r.seq);
 }
 
 /** Total from the trigger-kept counters when only account, status and channel filter (no scan). */
@@ -32,25 +37,27 @@ function countedTotal(ctx: ServiceContext, accountId: string, f: ShipmentFilters
   const params: string[] = [accountId];
   if (f.status) { clauses.push('status = ?'); params.push(f.status); }
   if (f.channelId) { clauses.push('channel_id = ?'); params.push(f.channelId); }
-  const row = ctx.db.$client.prepare(`SELECT ifnull(sum(n), 0) AS n FROM shipment_counts WHERE ${clauses.join(' AND ')}`).get(...params) as { n: number };
-  return row.n;
+  const sql = `SELECT ifnull(sum(n), 0) AS n FROM shipment_counts WHERE ${clauses.join(' AND ')}`;
+  return (statement(ctx.db, sql).get(...params) as { n: number }).n;
 }
 
 export function listShipments(ctx: ServiceContext, accountId: string, f: ShipmentFilters, page: PageRequest) {
-  const where: SQL[] = [eq(shipments.accountId, accountId)];
-  if (f.status) where.push(eq(shipments.status, f.status));
-  if (f.channelId) where.push(eq(shipments.channelId, f.channelId));
-  if (f.createdFrom !== undefined) where.push(gte(shipments.createdAt, f.createdFrom));
-  if (f.createdTo !== undefined) where.push(lte(shipments.createdAt, f.createdTo));
+  const clauses = ['account_id = ?'];
+  const params: (string | number)[] = [accountId];
+  if (f.status) { clauses.push('status = ?'); params.push(f.status); }
+  if (f.channelId) { clauses.push('channel_id = ?'); params.push(f.channelId); }
+  if (f.createdFrom !== undefined) { clauses.push('created_at >= ?'); params.push(f.createdFrom); }
+  if (f.createdTo !== undefined) { clauses.push('created_at <= ?'); params.push(f.createdTo); }
   if (f.search) {
     const seqs = searchSeqs(ctx, accountId, f.search);
     if (seqs.length === 0) return { items: [], total: 0 };
-    where.push(inArray(shipments.seq, seqs));
+    clauses.push(`seq IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(seqs));
   }
-  const condition = and(...where);
+  const where = clauses.join(' AND ');
   const scanless = !f.search && f.createdFrom === undefined && f.createdTo === undefined;
-  const total = scanless ? countedTotal(ctx, accountId, f) : ctx.db.select({ n: sql<number>`count(*)` }).from(shipments).where(condition).get()!.n;
-  const rows = ctx.db.select().from(shipments).where(condition)
-    .orderBy(desc(shipments.createdAt), desc(shipments.seq)).limit(page.perPage).offset(offsetOf(page)).all();
+  const total = scanless ? countedTotal(ctx, accountId, f) : (statement(ctx.db, `SELECT count(*) AS n FROM shipments WHERE ${where}`).get(...params) as { n: number }).n;
+  const rows = statement(ctx.db, `SELECT ${SUMMARY_COLUMNS} FROM shipments WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`)
+    .all(...params, page.perPage, offsetOf(page)) as SummaryRow[];
   return { items: rows.map(presentShipmentSummary), total };
 }

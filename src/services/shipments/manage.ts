@@ -16,10 +16,11 @@ import { dropShipmentFromSearch, indexShipmentForSearch } from './search.js';
 
 export const MAX_WAIT_SECONDS = 30;
 
-/** The record; with `waitSeconds`, first waits (≤ 30 s) for a pending shipment's carrier step to finish. */
+/** The record; with `waitSeconds`, first waits (≤ 30 s) for the next outcome of a pending shipment's carrier step. */
 export async function getShipment(ctx: ServiceContext, accountId: string, id: string, waitSeconds = 0) {
   let row = getShipmentRow(ctx, accountId, id);
-  if (waitSeconds > 0 && row.status === 'pending' && row.failure === null) {
+  const finished = row.status !== 'pending' || (row.failure !== null && row.nextAttemptAt === null);
+  if (waitSeconds > 0 && !finished) {
     const deadline = AbortSignal.timeout(Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000);
     await once(ctx.notices, `shipment:${id}`, { signal: deadline }).catch(() => undefined);
     row = getShipmentRow(ctx, accountId, id);

@@ -37,7 +37,7 @@ function hasLabel(ctx: ServiceContext, shipmentId: string): boolean {
 const money = (minor: number | null) => (minor == null ? null : fromMinorUnits(minor));
 
 /** The seed's list representation. */
-export function presentShipmentSummary(row: ShipmentRow) {
+export function presentShipmentSummary(row: Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency' | 'createdAt' | 'updatedAt'>) {
   return {
     id: row.id,
     reference_number: row.referenceNumber,

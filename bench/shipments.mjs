@@ -1,0 +1,126 @@
+// Shipments benchmarks: (a) list and search over 1,000,000 stored shipments beside a bare fastify route,
+// (b) creation through the zero-latency PPL emulator with labels stored, and the daemon's RSS afterwards.
+// Needs `npm run build`. Prints one JSON line per figure.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pino from 'pino';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = (p) => join(root, 'dist', p);
+const { openContext, closeContext } = await import(dist('src/services/open.js'));
+const { createAccount, createApiKey, listAccounts } = await import(dist('src/services/accounts.js'));
+const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
+const { seedShipments } = await import('./seed-shipments.mjs');
+
+const COUNT = Number(process.env.BENCH_SHIPMENTS ?? 1_000_000);
+const CREATE = Number(process.env.BENCH_CREATE ?? 1000);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const dataDir = join(root, 'bench', '.data', `shipments-${COUNT}`);
+const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+const log = (m) => process.stderr.write(`# ${m}\n`);
+
+function startProcess(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let started = false;
+    child.stdout.on('data', (chunk) => {
+      if (started) return; // keep reading the log so the daemon never blocks on a full pipe, but keep none of it
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        try {
+          const parsed = JSON.parse(line);
+          if (parsed.msg === 'listening') {
+            started = true;
+            buffer = '';
+            resolve({ child, url: parsed.url });
+          }
+        } catch { /* not a complete JSON line */ }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+}
+
+async function load(url, headers) {
+  const r = await autocannon({ url, connections: 32, pipelining: 1, duration: DURATION, headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99 };
+}
+
+mkdirSync(dataDir, { recursive: true });
+const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
+
+// account, key and an active PPL channel (through the daemon so the channel is validated at the emulator)
+const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+const account = listAccounts(ctx).find((a) => a.name === 'bench') ?? createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const { apiKey } = createApiKey(ctx, { accountId: account.id });
+closeContext(ctx);
+const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+
+let daemon = await startProcess([dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], { PACKDESK_LOG_LEVEL: 'info' });
+const api = async (method, path, body, extra = {}) => {
+  const res = await fetch(daemon.url + path, { method, headers: { ...headers, ...extra }, body: body ? JSON.stringify(body) : undefined });
+  return res.json();
+};
+let channel = (await api('GET', '/v1/shipping-channels?provider=ppl&status=active')).data[0];
+if (!channel) channel = (await api('POST', '/v1/shipping-channels', { name: 'PPL bench', provider: 'ppl', settings: { clientId: 'b', clientSecret: 's', baseUrl: emulators.urls.ppl } })).data;
+else channel = (await api('PATCH', `/v1/shipping-channels/${channel.id}`, { settings: { baseUrl: emulators.urls.ppl } })).data;
+
+const existing = (await api('GET', '/v1/shipments?per_page=1')).meta.total;
+if (existing < COUNT) {
+  daemon.child.kill('SIGTERM');
+  await new Promise((r) => daemon.child.once('exit', r));
+  log(`seeding ${COUNT - existing} shipments into ${dataDir} (done once, kept for later runs)`);
+  const started = Date.now();
+  seedShipments(join(dataDir, 'packdesk.sqlite'), { accountId: account.id, channelId: channel.id, count: COUNT, log });
+  log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
+  daemon = await startProcess([dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], { PACKDESK_LOG_LEVEL: 'info' });
+}
+
+// (a) list and search beside a bare fastify route
+const bare = await startProcess([join(root, 'bench', 'bare-server.mjs')]);
+const bareResult = await load(`${bare.url}/bare`, {});
+bare.child.kill('SIGTERM');
+const listResult = await load(`${daemon.url}/v1/shipments?per_page=20`, headers);
+const searchResult = await load(`${daemon.url}/v1/shipments?search=${encodeURIComponent('ORD-0765')}`, headers);
+const total = (await api('GET', '/v1/shipments?per_page=1')).meta.total;
+print({ bench: 'bare-fastify-route', ...bareResult });
+print({ bench: 'shipments-list', shipments: total, per_page: 20, ...listResult, vs_bare: +(listResult.rps / bareResult.rps).toFixed(2), target_vs_bare: 0.5 });
+print({ bench: 'shipments-search', shipments: total, search: 'ORD-0765', ...searchResult, target_p99_ms: 20 });
+
+// (b) creation through the zero-latency emulator, labels merged and stored
+const body = JSON.parse(readFileSync(join(root, 'examples', 'shipment.json'), 'utf8'));
+body.shipping_channel_id = channel.id;
+body.parcels = body.parcels.slice(0, 1); // the common case: one parcel per shipment
+const started = Date.now();
+const ids = [];
+const queue = Array.from({ length: CREATE }, (_, i) => i);
+await Promise.all(Array.from({ length: 16 }, async () => {
+  for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+    const res = await api('POST', '/v1/shipments', { ...body, reference_number: `BENCH-${started}-${i}` });
+    ids.push(res.data.id);
+  }
+}));
+for (;;) {
+  const pending = (await api('GET', '/v1/shipments?status=pending&per_page=1')).meta.total;
+  if (pending === 0) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+const seconds = (Date.now() - started) / 1000;
+const sample = await api('GET', `/v1/shipments/${ids[ids.length - 1]}`);
+if (sample.data.status !== 'created' || !sample.data.has_label) throw new Error(`shipment not created: ${JSON.stringify(sample.data)}`);
+print({ bench: 'shipment-creation', shipments: CREATE, parcels_each: body.parcels.length, seconds: +seconds.toFixed(2), per_second: Math.round(CREATE / seconds), target_per_second: 200 });
+print({ bench: 'daemon-rss', after: 'list, search and creation', rss_mb: rssMb(daemon.child.pid), target_mb: 250 });
+
+daemon.child.kill('SIGTERM');
+await new Promise((r) => daemon.child.once('exit', r));
+await emulators.close();

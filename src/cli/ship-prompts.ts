@@ -1,0 +1,190 @@
+import type { ApiClient, Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { fetchProviders, type ProviderView } from './providers.js';
+import {
+  codCurrencyFor, DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, splitName, type Json, type Sender,
+} from './ship-body.js';
+
+/** The questions of `packdesk ship` on a terminal: only what the flags did not already give. */
+
+interface ChannelItem {
+  id: string;
+  name: string;
+  provider: string;
+  status: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+\d{7,15}$/;
+const MAX_PARCELS = 50;
+
+type Validate = (text: string) => true | string;
+
+const required: Validate = (text) => (text.trim() === '' ? 'required' : true);
+const email: Validate = (text) => (EMAIL.test(text.trim()) ? true : 'an e-mail address, e.g. name@example.cz');
+const phone: Validate = (text) => (PHONE.test(text.replace(/[\s()-]/g, '')) ? true : 'international format: + and 7 to 15 digits, e.g. +420 601 111 222');
+const country: Validate = (text) => (/^[A-Za-z]{2}$/.test(text.trim()) ? true : 'a two-letter country code, e.g. CZ');
+const usageMessage = (fn: () => unknown): true | string => {
+  try {
+    fn();
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+const asObject = (v: unknown): Json => (isObject(v) ? { ...v } : {});
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+
+async function prompts() {
+  return import('@inquirer/prompts');
+}
+
+/** Asks for a contact and an address (the sender's or the recipient's), keeping what is already known. */
+async function askContact(who: string, given: Json, companyFirst: boolean): Promise<Json> {
+  const { input } = await prompts();
+  const contact = { ...given };
+  const hasName = text(contact.company_name) || text(contact.last_name);
+  if (!hasName) {
+    const askCompany = async (mandatory: boolean) => (await input({
+      message: `${who} company${mandatory ? '' : ' (optional)'}`, validate: mandatory ? required : undefined,
+    })).trim();
+    const askPerson = async (mandatory: boolean) => (await input({
+      message: `${who} name, First Last${mandatory ? '' : ' (optional)'}`, validate: mandatory ? required : undefined,
+    })).trim();
+    if (companyFirst) {
+      const company = await askCompany(false);
+      const person = await askPerson(company === '');
+      if (company) contact.company_name = company;
+      if (person) Object.assign(contact, splitName(person));
+    } else {
+      const person = await askPerson(false);
+      const company = await askCompany(person === '');
+      if (person) Object.assign(contact, splitName(person));
+      if (company) contact.company_name = company;
+    }
+  }
+  contact.email_address = text(contact.email_address) ?? (await input({ message: `${who} e-mail`, validate: email })).trim();
+  contact.phone_number = text(contact.phone_number) ?? (await input({ message: `${who} phone`, validate: phone })).trim();
+  return contact;
+}
+
+async function askAddress(who: string, given: Json): Promise<Json> {
+  const { input } = await prompts();
+  const address = { ...given };
+  address.street_name = text(address.street_name) ?? (await input({ message: `${who} street`, validate: required })).trim();
+  address.house_number = text(address.house_number) ?? (await input({ message: `${who} house number`, validate: required })).trim();
+  address.city_name = text(address.city_name) ?? (await input({ message: `${who} city`, validate: required })).trim();
+  address.postal_code = text(address.postal_code) ?? (await input({ message: `${who} postal code`, validate: required })).trim();
+  address.country_code = text(address.country_code)
+    ?? (await input({ message: `${who} country`, default: DEFAULT_COUNTRY, validate: country })).trim().toUpperCase();
+  return address;
+}
+
+/** The desk's sender, asked once; the caller stores it. */
+export async function promptSender(): Promise<Sender> {
+  process.stdout.write('No sender stored yet: who sends these parcels? (asked once, then kept for every shipment)\n');
+  const contact = await askContact('Sender', {}, true);
+  const address = await askAddress('Sender', {});
+  return { contact: contact as unknown as Sender['contact'], address: address as unknown as Sender['address'] };
+}
+
+async function pickChannel(client: ApiClient): Promise<ChannelItem> {
+  const { select } = await prompts();
+  const { body } = await client.get<Page<ChannelItem>>('/v1/shipping-channels?status=active&per_page=100');
+  if (body.data.length === 0) throw new CliError('no active shipping channel: add one with `packdesk channels add`', EXIT.failure);
+  const id = await select({
+    message: 'Shipping channel',
+    choices: body.data.map((c) => ({ value: c.id, name: `${c.name} (${c.provider})`, description: c.id })),
+  });
+  return body.data.find((c) => c.id === id)!;
+}
+
+async function askParcels(): Promise<Json[]> {
+  const { input } = await prompts();
+  const count = Number(await input({
+    message: 'How many parcels?', default: '1',
+    validate: (t) => (/^\d+$/.test(t.trim()) && Number(t) >= 1 && Number(t) <= MAX_PARCELS ? true : `a whole number from 1 to ${MAX_PARCELS}`),
+  }));
+  const parcels: Json[] = [];
+  let weight = '1';
+  let dims = '30x20x10';
+  for (let i = 1; i <= count; i++) {
+    const label = count > 1 ? `Parcel ${i}: ` : '';
+    weight = (await input({
+      message: `${label}weight in kg`, default: weight,
+      validate: (t) => usageMessage(() => parseParcel(`${t}x1x1x1`, 'the weight')),
+    })).trim();
+    dims = (await input({
+      message: `${label}length × width × height in cm`, default: dims,
+      validate: (t) => usageMessage(() => parseParcel(`1x${t}`, 'the dimensions')),
+    })).trim();
+    parcels.push(parseParcel(`${weight}x${dims}`));
+  }
+  return parcels;
+}
+
+/** Which flags of the form were given explicitly (so their question is skipped even when the value is empty). */
+export interface GivenFlags {
+  format: boolean;
+  cod: boolean;
+  reference: boolean;
+}
+
+/** Completes a creation body on a terminal: channel, label format, recipient, address, parcels, COD and reference. */
+export async function promptShipment(client: ApiClient, start: Json, given: GivenFlags): Promise<Json> {
+  const { confirm, input, select } = await prompts();
+  const body: Json = { ...start };
+  let provider: ProviderView | undefined;
+  const providers = await fetchProviders(client);
+  if (typeof body.shipping_channel_id === 'string' && body.shipping_channel_id !== '') {
+    const { body: channel } = await client.get<{ data: ChannelItem }>(`/v1/shipping-channels/${encodeURIComponent(body.shipping_channel_id)}`);
+    provider = providers.find((p) => p.code === channel.data.provider);
+  } else {
+    const channel = await pickChannel(client);
+    body.shipping_channel_id = channel.id;
+    provider = providers.find((p) => p.code === channel.provider);
+  }
+
+  if (!given.format && body.label_format === undefined) {
+    const formats = provider?.label_formats.length ? provider.label_formats : ['pdf'];
+    body.label_format = formats.length === 1 ? formats[0] : await select({
+      message: 'Label format', choices: formats.map((f) => ({ value: f })), default: formats.includes('pdf') ? 'pdf' : formats[0],
+    });
+  }
+
+  body.recipient_contact = await askContact('Recipient', asObject(body.recipient_contact), false);
+  body.destination_address = await askAddress('Recipient', asObject(body.destination_address));
+  if (!Array.isArray(body.parcels) || body.parcels.length === 0) body.parcels = await askParcels();
+
+  if (!given.cod && body.cash_on_delivery_amount == null && provider?.cash_on_delivery !== false) {
+    if (await confirm({ message: 'Cash on delivery?', default: false })) {
+      body.cash_on_delivery_amount = parseCodAmount(await input({ message: 'COD amount', validate: (t) => usageMessage(() => parseCodAmount(t, 'the amount')) }));
+      const fallback = codCurrencyFor(asObject(body.destination_address).country_code) ?? 'CZK';
+      body.cash_on_delivery_currency = (await input({
+        message: 'COD currency', default: text(body.cash_on_delivery_currency) ?? fallback,
+        validate: (t) => (/^[A-Za-z]{3}$/.test(t.trim()) ? true : 'a three-letter currency code, e.g. CZK'),
+      })).trim().toUpperCase();
+    }
+  }
+
+  if (!given.reference && body.reference_number == null) {
+    const reference = (await input({ message: 'Reference, e.g. the order number (optional)' })).trim();
+    if (reference) body.reference_number = reference;
+  }
+  return body;
+}
+
+/** A few lines that say what is about to be created, then a yes/no. */
+export async function confirmShipment(body: Json, parcelsLine: string): Promise<boolean> {
+  const { confirm } = await prompts();
+  const contact = asObject(body.recipient_contact);
+  const address = asObject(body.destination_address);
+  const who = [text(contact.company_name), [contact.first_name, contact.last_name].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const cod = body.cash_on_delivery_amount != null ? `, COD ${String(body.cash_on_delivery_amount)} ${String(body.cash_on_delivery_currency ?? '')}` : '';
+  process.stdout.write(
+    `\nTo:      ${who}, ${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}\n`
+    + `Parcels: ${parcelsLine}${cod}\nLabel:   ${String(body.label_format)}${body.reference_number ? `, reference ${String(body.reference_number)}` : ''}\n\n`,
+  );
+  return confirm({ message: 'Create the shipment?', default: true });
+}

@@ -1,0 +1,356 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../dist/bin/packdesk.js', import.meta.url));
+const TRACKING = /\b\d{11}\b/g;
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+type Env = Record<string, string>;
+
+interface Shipment {
+  id: string;
+  reference_number: string | null;
+  status: string;
+  product: string | null;
+  label_format: string;
+  cash_on_delivery_amount: number | null;
+  cash_on_delivery_currency: string | null;
+  sender_contact: Record<string, string>;
+  recipient_contact: Record<string, string>;
+  destination_address: Record<string, string>;
+  parcels: { tracking_number: string | null; weight_amount: number; length_dimension: number }[];
+  failure: { message: string; errors: Record<string, string[]> } | null;
+  has_label: boolean;
+  label_file?: { path: string; format: string; pages: number; size: number } | null;
+}
+
+interface ListBody<T> {
+  data: T[];
+  meta: { total: number };
+}
+
+interface Running {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  line: string;
+}
+
+let tmp: string;
+let work: string;
+let baseEnv: Env;
+
+/** The environment of the test runner without any packdesk settings, so only what a test passes counts. */
+function isolatedEnv(): Env {
+  const env: Env = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('PACKDESK_')) env[key] = value;
+  return env;
+}
+
+function cli(args: string[], options: { env?: Env; cwd?: string; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...baseEnv, ...options.env }, cwd: options.cwd ?? work, stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+async function cliJson<T>(args: string[], options: { env?: Env; cwd?: string; input?: string } = {}): Promise<T> {
+  const result = await cli(args, options);
+  if (result.code !== 0) throw new Error(`packdesk ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Spawns a long-running packdesk command and waits for the first stdout line that `ready` accepts. */
+function startProcess(args: string[], ready: (line: string) => boolean): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`packdesk ${args[0]} did not start:\n${output}`)), 20_000);
+    void exited.then((code) => reject(new Error(`packdesk ${args[0]} exited with ${code}:\n${output}`)));
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n').find(ready);
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, exited, line });
+      }
+    });
+  });
+}
+
+const SENDER = {
+  contact: { company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
+  address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
+};
+
+describe('packdesk ship and packdesk shipments against a real daemon and the PPL emulator', () => {
+  let emulator: Running;
+  let daemon: Running;
+  let daemonUrl: string;
+  let env: Env;
+  let apiKey: string;
+  let channelId: string;
+  let senderFile: string;
+  let codShipment: Shipment;
+  let zplShipment: Shipment;
+
+  /** Flags of a valid two-parcel shipment to Brno; `extra` flags come last and win. */
+  const shipFlags = (reference: string, extra: string[] = []) => [
+    'ship', '--channel', channelId, '--reference', reference, '--recipient-name', 'Řehoř Šťastný',
+    '--recipient-email', 'rehor@example.cz', '--recipient-phone', '+420 602 333 444',
+    '--street', 'Údolní', '--house-number', '5', '--city', 'Brno', '--postal-code', '60200',
+    '--parcel', '2.5x30x20x10', '--parcel', '1x20x15x10', '--sender-json', senderFile, ...extra,
+  ];
+
+  const rawLabel = async (id: string): Promise<{ body: Buffer; disposition: string | null }> => {
+    const res = await fetch(`${daemonUrl}/v1/shipments/${id}/label?download=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    return { body: Buffer.from(await res.arrayBuffer()), disposition: res.headers.get('content-disposition') };
+  };
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-ship-'));
+    work = join(tmp, 'desk');
+    mkdirSync(work);
+    const dataDir = join(tmp, 'data');
+    baseEnv = { ...isolatedEnv(), XDG_CONFIG_HOME: join(tmp, 'cfg'), CI: 'true' };
+    senderFile = join(tmp, 'sender.json');
+    writeFileSync(senderFile, JSON.stringify(SENDER));
+
+    emulator = await startProcess(['emulate', '--providers', 'ppl', '--port', '0', '--json'], (l) => l.trim().startsWith('{'));
+    const pplUrl = (JSON.parse(emulator.line) as { ppl: string }).ppl;
+    expect(pplUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ppl$/);
+
+    apiKey = (await cliJson<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'])).api_key;
+    daemon = await startProcess(['daemon', '--data-dir', dataDir, '--port', '0'], (l) => l.includes('"msg":"listening"'));
+    daemonUrl = (JSON.parse(daemon.line) as { url: string }).url;
+    env = { PACKDESK_URL: daemonUrl, PACKDESK_API_KEY: apiKey };
+
+    const channel = await cliJson<{ id: string; status: string }>([
+      'channels', 'add', '--name', 'PPL', '--provider', 'ppl', '--setting', 'clientId=c1', '--setting', 'clientSecret=s3cret',
+      '--setting', `baseUrl=${pplUrl}`, '--json',
+    ], { env });
+    expect(channel.status).toBe('active');
+    channelId = channel.id;
+  });
+
+  afterAll(async () => {
+    if (daemon) {
+      daemon.child.kill('SIGTERM');
+      expect(await daemon.exited).toBe(0);
+    }
+    if (emulator) {
+      emulator.child.kill('SIGTERM');
+      await emulator.exited;
+    }
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('ship with flags: two parcels with COD, the PDF label saved as <reference>.pdf in the current directory', async () => {
+    const result = await cli(shipFlags('COD-2', ['--cod', '1299.50']), { env });
+    expect(result.code, result.stderr).toBe(0);
+    const numbers = result.stdout.match(TRACKING) ?? [];
+    expect(new Set(numbers).size).toBe(2);
+    const file = join(work, 'COD-2.pdf');
+    expect(result.stdout).toContain(file);
+    expect(result.stdout).toMatch(/status\s+created/);
+    expect(result.stdout).toContain('2 pages');
+    expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(result.stdout + result.stderr).not.toContain(apiKey);
+  });
+
+  it('ship --json prints the created shipment with the COD product and where the label went', async () => {
+    const out = join(tmp, 'labels-cod.pdf');
+    codShipment = await cliJson<Shipment>(shipFlags('COD-JSON', ['--cod', '450', '--cod-currency', 'czk', '--out', out, '--json']), { env });
+    expect(codShipment).toMatchObject({
+      status: 'created', product: 'PRID', label_format: 'pdf', reference_number: 'COD-JSON',
+      cash_on_delivery_amount: 450, cash_on_delivery_currency: 'CZK', failure: null,
+      recipient_contact: { first_name: 'Řehoř', last_name: 'Šťastný' }, destination_address: { country_code: 'CZ' },
+      sender_contact: SENDER.contact,
+    });
+    expect(codShipment.parcels.map((p) => [p.weight_amount, p.length_dimension])).toEqual([[2.5, 30], [1, 20]]);
+    for (const p of codShipment.parcels) expect(p.tracking_number).toMatch(/^\d{11}$/);
+    expect(codShipment.label_file).toMatchObject({ path: out, format: 'pdf', pages: 2 });
+    expect(statSync(out).size).toBe(codShipment.label_file!.size);
+    expect(readFileSync(out).equals((await rawLabel(codShipment.id)).body)).toBe(true);
+  });
+
+  it('ship --from-json - takes a ZPL body on stdin, flags override its fields, and writes a .zpl file with two labels', async () => {
+    const body = {
+      shipping_channel_id: channelId, label_format: 'zpl', reference_number: 'FROM-FILE',
+      sender_contact: SENDER.contact, origin_address: SENDER.address,
+      recipient_contact: { company_name: 'Pekárna Brno', email_address: 'pekarna@example.cz', phone_number: '+420603444555' },
+      destination_address: { street_name: 'Masarykova', house_number: '1', city_name: 'Brno', postal_code: '60200', country_code: 'CZ' },
+      parcels: [
+        { weight_amount: 3, length_dimension: 40, width_dimension: 30, height_dimension: 20 },
+        { weight_amount: 4, length_dimension: 40, width_dimension: 30, height_dimension: 25 },
+      ],
+    };
+    const result = await cli(['ship', '--from-json', '-', '--reference', 'ZPL-2', '--json'], { env, input: JSON.stringify(body) });
+    expect(result.code, result.stderr).toBe(0);
+    zplShipment = JSON.parse(result.stdout) as Shipment;
+    expect(zplShipment).toMatchObject({ status: 'created', product: 'PRIV', label_format: 'zpl', reference_number: 'ZPL-2' });
+    const file = join(work, 'ZPL-2.zpl');
+    expect(zplShipment.label_file).toMatchObject({ path: file, format: 'zpl', pages: 2 });
+    const zpl = readFileSync(file, 'latin1');
+    expect(zpl.match(/\^XA/g)).toHaveLength(2);
+    for (const p of zplShipment.parcels) expect(zpl).toContain(p.tracking_number!);
+  });
+
+  it('ship --from-json FILE reads a body from a file', async () => {
+    const file = join(tmp, 'body.json');
+    writeFileSync(file, JSON.stringify({
+      shipping_channel_id: channelId, label_format: 'pdf', reference_number: 'FILE-1',
+      recipient_contact: { first_name: 'Jana', last_name: 'Nováková', email_address: 'jana@example.cz', phone_number: '+420604555666' },
+      destination_address: { street_name: 'Nádražní', house_number: '7', city_name: 'Ostrava', postal_code: '70200', country_code: 'CZ' },
+      parcels: [{ weight_amount: 1, length_dimension: 20, width_dimension: 20, height_dimension: 20 }],
+    }));
+    const shipped = await cliJson<Shipment>(['ship', '--from-json', file, '--sender-json', senderFile, '--out', join(tmp, 'file-1.pdf'), '--json'], { env });
+    expect(shipped).toMatchObject({ status: 'created', reference_number: 'FILE-1', sender_contact: SENDER.contact });
+    expect(existsSync(join(tmp, 'file-1.pdf'))).toBe(true);
+  });
+
+  it('ship takes the sender stored in $XDG_CONFIG_HOME/packdesk/sender.json, and without any sender exits 2', async () => {
+    const cfg = join(tmp, 'cfg-with-sender');
+    mkdirSync(join(cfg, 'packdesk'), { recursive: true });
+    writeFileSync(join(cfg, 'packdesk', 'sender.json'), JSON.stringify(SENDER));
+    const withoutFlag = shipFlags('STORED-1', ['--out', join(tmp, 'stored.pdf'), '--json']).filter((a, i, all) => a !== '--sender-json' && all[i - 1] !== '--sender-json');
+    const shipped = await cliJson<Shipment>(withoutFlag, { env: { ...env, XDG_CONFIG_HOME: cfg } });
+    expect(shipped).toMatchObject({ status: 'created', sender_contact: SENDER.contact });
+
+    const none = await cli(withoutFlag, { env: { ...env, XDG_CONFIG_HOME: join(tmp, 'cfg-empty') } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--sender-json');
+  });
+
+  it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
+    const parcel = await cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']), { env });
+    expect(parcel.code).toBe(2);
+    expect(parcel.stderr).toContain('WEIGHTxLENGTHxWIDTHxHEIGHT');
+    const cod = await cli(shipFlags('BAD-2', ['--cod', '-5']), { env });
+    expect(cod.code).toBe(2);
+    const wait = await cli(shipFlags('BAD-3', ['--wait', '31']), { env });
+    expect(wait.code).toBe(2);
+  });
+
+  it('shipments list --json holds both shipments; --search by reference finds one; the table shows them', async () => {
+    const list = await cliJson<ListBody<{ id: string; reference_number: string; status: string }>>(['shipments', 'list', '--json'], { env });
+    const ids = list.data.map((s) => s.id);
+    expect(ids).toContain(codShipment.id);
+    expect(ids).toContain(zplShipment.id);
+    const found = await cliJson<ListBody<{ id: string }>>(['shipments', 'list', '--search', 'ZPL-2', '--json'], { env });
+    expect(found.data.map((s) => s.id)).toEqual([zplShipment.id]);
+    expect(found.meta.total).toBe(1);
+    const byStatus = await cliJson<ListBody<{ status: string }>>(['shipments', 'list', '--status', 'created', '--channel', channelId, '--per-page', '2', '--json'], { env });
+    expect(byStatus.data).toHaveLength(2);
+    expect(byStatus.data.every((s) => s.status === 'created')).toBe(true);
+    const table = await cli(['shipments', 'list', '--search', 'COD-JSON'], { env });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(codShipment.id);
+    expect(table.stdout).toContain('page 1 of 1, 1 in all');
+  });
+
+  it('shipments show --json returns the record; the human form lists the parcels with their tracking numbers', async () => {
+    const shown = await cliJson<Shipment>(['shipments', 'show', codShipment.id, '--json'], { env });
+    expect(shown).toMatchObject({
+      id: codShipment.id, status: 'created', product: 'PRID', reference_number: 'COD-JSON', has_label: true,
+      parcels: codShipment.parcels.map((p) => ({ tracking_number: p.tracking_number })),
+    });
+    expect(shown).not.toHaveProperty('label_file');
+    const human = await cli(['shipments', 'show', zplShipment.id, '--wait', '1'], { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('Pekárna Brno');
+    for (const p of zplShipment.parcels) expect(human.stdout).toContain(p.tracking_number!);
+    expect(human.stdout).toContain('40×30×25 CM');
+  });
+
+  it('shipments label --out writes the same bytes as the raw label of the API', async () => {
+    const out = join(tmp, 'again.zpl');
+    const saved = await cliJson<{ path: string; format: string; pages: number; size: number }>(['shipments', 'label', zplShipment.id, '--out', out, '--json'], { env });
+    const raw = await rawLabel(zplShipment.id);
+    expect(saved).toEqual({ path: out, format: 'zpl', pages: 2, size: raw.body.length });
+    expect(readFileSync(out).equals(raw.body)).toBe(true);
+
+    const human = await cli(['shipments', 'label', codShipment.id], { env });
+    expect(human.code, human.stderr).toBe(0);
+    expect(raw.disposition).toBe('attachment; filename="ZPL-2.zpl"');
+    expect(human.stdout).toContain(join(work, 'COD-JSON.pdf'));
+    expect(readFileSync(join(work, 'COD-JSON.pdf')).equals((await rawLabel(codShipment.id)).body)).toBe(true);
+
+    const a4 = await cliJson<{ format: string; pages: number }>(['shipments', 'label', codShipment.id, '--a4', '--out', join(tmp, 'a4.pdf'), '--json'], { env });
+    expect(a4).toMatchObject({ format: 'pdf', pages: 1 });
+  });
+
+  it('shipments retry of a created shipment exits 1 and says only a failed pending one can be retried', async () => {
+    const result = await cli(['shipments', 'retry', zplShipment.id], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('only a pending shipment whose creation failed can be retried');
+  });
+
+  it('shipments cancel turns a created shipment cancelled', async () => {
+    const cancelled = await cliJson<Shipment>(['shipments', 'cancel', zplShipment.id, '--json'], { env });
+    expect(cancelled).toMatchObject({ id: zplShipment.id, status: 'cancelled' });
+    expect((await cliJson<Shipment>(['shipments', 'show', zplShipment.id, '--json'], { env })).status).toBe('cancelled');
+  });
+
+  it('ship with an unknown postal code exits 1 with the carrier failure naming destination_address.postal_code; delete then removes it', async () => {
+    const result = await cli(shipFlags('BAD-ZIP', ['--postal-code', '00000']), { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('destination_address.postal_code');
+    const id = /shipment (sh_\w+) was not created/.exec(result.stdout)?.[1];
+    expect(id).toMatch(/^sh_/);
+    const failed = await cliJson<Shipment>(['shipments', 'show', id!, '--json'], { env });
+    expect(failed.status).toBe('pending');
+    expect(Object.keys(failed.failure!.errors)).toContain('destination_address.postal_code');
+    const deleted = await cli(['shipments', 'delete', id!], { env });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await cli(['shipments', 'show', id!], { env })).code).toBe(3);
+  });
+
+  it('ship without a recipient e-mail exits 1 with the API field error on stderr', async () => {
+    const args = shipFlags('NO-MAIL').filter((a, i, all) => a !== '--recipient-email' && all[i - 1] !== '--recipient-email');
+    const result = await cli(args, { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^ {2}recipient_contact\.email_address: /m);
+  });
+
+  it('ship --format epl on a PPL channel exits 1 naming epl', async () => {
+    const result = await cli(shipFlags('EPL-1', ['--format', 'epl']), { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('label_format');
+    expect(result.stderr).toContain('epl');
+  });
+
+  it('shipments show of an unknown id exits 3', async () => {
+    const result = await cli(['shipments', 'show', 'sh_nope'], { env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+  });
+
+  it('an unreachable daemon exits 4', async () => {
+    const result = await cli(['shipments', 'list'], { env: { PACKDESK_URL: 'http://127.0.0.1:9', PACKDESK_API_KEY: apiKey } });
+    expect(result.code).toBe(4);
+  });
+});
