@@ -4,11 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
 import { getShipmentLabel } from '../../src/services/shipments/labels.js';
-import { listShipments } from '../../src/services/shipments/list.js';
+import { listShipments, shipmentListVersion } from '../../src/services/shipments/list.js';
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
+import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { CreateShipmentBody, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
 
@@ -25,6 +26,8 @@ function waitSeconds(request: FastifyRequest): number {
 const RAW_TYPES = new Set(['application/pdf', 'application/zpl', 'application/epl', 'application/octet-stream']);
 
 export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
+  // List pages are read far more often than shipments change (packing desks and ERPs poll them)
+  const listCache = new VersionedCache(2000);
   return async (app) => {
     app.post('/v1/shipments', {
       config: { mergeValidation: true },
@@ -54,13 +57,21 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         }),
         response: { 200: ListEnvelope(ShipmentSummarySchema), ...errorResponses(401, 422, 429) },
       },
-    }, async (request) => {
-      const page = pageOf(request);
-      const q = request.query;
-      return listBody(request, page, listShipments(ctx, caller(request).account.id, {
-        status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search,
-        createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
-      }, page));
+    }, async (request, reply) => {
+      const accountId = caller(request).account.id;
+      const version = shipmentListVersion(ctx, accountId);
+      const key = `${accountId} ${request.protocol}://${request.host}${request.url}`;
+      let body = listCache.get(key, version);
+      if (body === undefined) {
+        const page = pageOf(request);
+        const q = request.query;
+        body = reply.serialize(listBody(request, page, listShipments(ctx, accountId, {
+          status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search,
+          createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
+        }, page))) as string;
+        listCache.set(key, version, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body as never);
     });
 
     app.get('/v1/shipments/:id', {

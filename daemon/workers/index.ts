@@ -3,25 +3,37 @@ import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
 import { JobWorker } from './runner.js';
+import { DEFAULT_TRACKING_POLLER_OPTIONS, TrackingPoller, type TrackingPollerOptions } from './tracking-poller.js';
+import { WebhookDispatcher, type DispatcherOptions } from './webhook-dispatcher.js';
+
+/** What every background worker offers: the JobWorker shape (the webhook dispatcher has it too). */
+export type BackgroundWorker = Pick<JobWorker, 'name' | 'state' | 'runDue' | 'start' | 'wake' | 'stop'>;
 
 export interface Workers {
-  all: JobWorker[];
+  all: BackgroundWorker[];
+  webhooks: WebhookDispatcher;
   shipments: JobWorker;
+  tracking: TrackingPoller;
   start(): void;
   stop(): Promise<void>;
   health(): Record<string, string>;
 }
 
 /** The daemon's background workers, each claiming durable jobs from the store. */
-export function createWorkers(ctx: ServiceContext, options: { shipmentConcurrency?: number } = {}): Workers {
+export function createWorkers(ctx: ServiceContext, options: {
+  shipmentConcurrency?: number; webhooks?: DispatcherOptions; tracking?: Partial<TrackingPollerOptions>;
+} = {}): Workers {
   const shipments = new JobWorker(ctx, {
-    name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 16, leaseMs: 5 * 60_000,
+    name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 5 * 60_000,
     handle: (job) => createShipmentAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
   });
-  const all = [shipments];
+  const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });
+  // the dispatcher runs last, so a test's runJobs() delivers the events the other workers just recorded
+  const webhooks = new WebhookDispatcher(ctx, options.webhooks);
+  const all: BackgroundWorker[] = [shipments, tracking, webhooks];
   const wake = () => setImmediate(() => all.forEach((w) => w.wake()));
   return {
-    all, shipments,
+    all, shipments, tracking, webhooks,
     start: () => {
       ctx.notices.on(JOBS_QUEUED, wake);
       all.forEach((w) => w.start());

@@ -1,4 +1,5 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { inTransaction } from '../store/db.js';
 import { jobs } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -56,14 +57,14 @@ export function claimJobs(ctx: ServiceContext, kinds: readonly string[], limit: 
     and(eq(jobs.state, 'queued'), lte(jobs.runAt, now)),
     and(eq(jobs.state, 'running'), lte(jobs.leaseUntil, now)),
   );
-  return ctx.db.$client.transaction(() => {
+  return inTransaction(ctx.db, () => {
     const ids = ctx.db.select({ id: jobs.id }).from(jobs).where(and(inArray(jobs.kind, [...kinds]), due))
       .orderBy(jobs.runAt).limit(limit).all().map((r) => r.id);
     if (ids.length === 0) return [];
     return ctx.db.update(jobs)
       .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, leaseUntil: now + leaseMs, updatedAt: now })
       .where(inArray(jobs.id, ids)).returning().all();
-  }).immediate();
+  });
 }
 
 /** The job's work is done: its row goes. */

@@ -34,9 +34,13 @@ export function openDb(dataDir: string): Db {
   return db;
 }
 
+const transactionRunners = new WeakMap<Database.Database, Database.Transaction<(fn: () => unknown) => unknown>>();
+
 /** Runs `fn` in one immediate transaction (the writer lock is taken up front, so no upgrade deadlocks). */
 export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.$client.transaction(fn).immediate();
+  let runner = transactionRunners.get(db.$client);
+  if (!runner) transactionRunners.set(db.$client, (runner = db.$client.transaction((body: () => unknown) => body())));
+  return runner.immediate(fn) as T;
 }
 
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();

@@ -43,7 +43,7 @@ describe('a daemon killed mid-creation', () => {
     expect(channel.body.data.status).toBe('active');
     await fault({ mode: 'latency', ms: 300 }); // every carrier call is slow, so the kill lands mid-creation
     const ids: string[] = [];
-    for (let i = 0; i < 24; i++) {
+    for (let i = 0; i < 48; i++) {
       const res = await api('/v1/shipments', 'POST', shipmentBody(channel.body.data.id, { reference_number: `CRASH-${i}`, parcels: parcelsOf(1 + (i % 3)) }));
       expect(res.status).toBe(201);
       ids.push(res.body.data.id);

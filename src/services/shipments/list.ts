@@ -61,3 +61,9 @@ export function listShipments(ctx: ServiceContext, accountId: string, f: Shipmen
     .all(...params, page.perPage, offsetOf(page)) as SummaryRow[];
   return { items: rows.map(presentShipmentSummary), total };
 }
+
+/** Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. */
+export function shipmentListVersion(ctx: ServiceContext, accountId: string): number {
+  const row = statement(ctx.db, 'SELECT version FROM shipment_list_versions WHERE account_id = ?').get(accountId) as { version: number } | undefined;
+  return row?.version ?? 0;
+}

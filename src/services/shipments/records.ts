@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { fromMinorUnits } from '../../domain/money.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
+import type { Db } from '../../store/db.js';
 import { labels, parcels, shipments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { owned } from '../ownership.js';
@@ -18,8 +19,23 @@ export interface ShipmentFailure {
   at: string;
 }
 
+/** The reads every shipment step makes, prepared once per connection. */
+function buildReads(db: Db) {
+  return {
+    shipment: db.select().from(shipments).where(eq(shipments.id, sql.placeholder('id'))).prepare(),
+    parcels: db.select().from(parcels).where(eq(parcels.shipmentId, sql.placeholder('id'))).orderBy(asc(parcels.position)).prepare(),
+    hasLabel: db.select({ id: labels.shipmentId }).from(labels).where(eq(labels.shipmentId, sql.placeholder('id'))).prepare(),
+  };
+}
+const preparedReads = new WeakMap<Db, ReturnType<typeof buildReads>>();
+function reads(ctx: ServiceContext) {
+  let r = preparedReads.get(ctx.db);
+  if (!r) preparedReads.set(ctx.db, (r = buildReads(ctx.db)));
+  return r;
+}
+
 export function loadShipmentRow(ctx: ServiceContext, id: string): ShipmentRow | undefined {
-  return ctx.db.select().from(shipments).where(eq(shipments.id, id)).get();
+  return reads(ctx).shipment.get({ id });
 }
 
 export function getShipmentRow(ctx: ServiceContext, accountId: string, id: string): ShipmentRow {
@@ -27,11 +43,11 @@ export function getShipmentRow(ctx: ServiceContext, accountId: string, id: strin
 }
 
 export function loadParcels(ctx: ServiceContext, shipmentId: string): ParcelRow[] {
-  return ctx.db.select().from(parcels).where(eq(parcels.shipmentId, shipmentId)).orderBy(asc(parcels.position)).all();
+  return reads(ctx).parcels.all({ id: shipmentId });
 }
 
 function hasLabel(ctx: ServiceContext, shipmentId: string): boolean {
-  return ctx.db.select({ id: labels.shipmentId }).from(labels).where(eq(labels.shipmentId, shipmentId)).get() !== undefined;
+  return reads(ctx).hasLabel.get({ id: shipmentId }) !== undefined;
 }
 
 const money = (minor: number | null) => (minor == null ? null : fromMinorUnits(minor));
