@@ -133,6 +133,73 @@ describe('shipments end to end with PPL', () => {
     }
   });
 
+  it('cancels a created shipment at PPL, refuses to delete it, and refuses changes to its creation fields', async () => {
+    const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'CANCEL-1', parcels: parcelsOf(2) }))).json().data.id;
+    await d.runJobs();
+    const del = await a.request('DELETE', `/v1/shipments/${id}`);
+    expect(del.statusCode).toBe(422);
+    expect(del.json().message).toBe('Cannot delete a shipment created at the carrier; cancel it');
+    const patch = await a.request('PATCH', `/v1/shipments/${id}`, { label_format: 'zpl', reference_number: 'CANCEL-1b' });
+    expect(patch.statusCode).toBe(422);
+    expect(patch.json().errors.label_format[0]).toMatch(/already created at the carrier/);
+    expect((await a.request('PATCH', `/v1/shipments/${id}`, { reference_number: 'CANCEL-1b', metadata: { order: 7 } })).json().data)
+      .toMatchObject({ reference_number: 'CANCEL-1b', metadata: { order: 7 } });
+    const cancelled = await a.request('POST', `/v1/shipments/${id}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().data).toMatchObject({ status: 'cancelled' });
+    expect(cancelled.json().data.cancelled_at).toMatch(/Z$/);
+    expect((await emulated()).find((e) => e.referenceId === id)?.state).toBe('Canceled');
+    expect((await a.request('POST', `/v1/shipments/${id}/cancel`)).statusCode).toBe(422);
+    expect((await a.request('POST', `/v1/shipments/${id}/retry`)).statusCode).toBe(422);
+  });
+
+  it('deletes a refused pending shipment (204) and retries one by hand', async () => {
+    const bad = shipmentBody(channel, { reference_number: 'DEL-1' });
+    (bad.destination_address as Record<string, string>).postal_code = '00000';
+    const doomed = (await a.request('POST', '/v1/shipments', bad)).json().data.id;
+    const retried = (await a.request('POST', '/v1/shipments', bad)).json().data.id;
+    await d.runJobs();
+    const del = await a.request('DELETE', `/v1/shipments/${doomed}`);
+    expect(del.statusCode).toBe(204);
+    expect((await a.request('GET', `/v1/shipments/${doomed}`)).statusCode).toBe(404);
+    const again = await a.request('POST', `/v1/shipments/${retried}/retry`);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.next_attempt_at).not.toBeNull();
+    await d.runJobs();
+    expect((await get(retried)).failure.attempts).toBe(1); // the carrier refused again: still a refusal, not a retry loop
+  });
+
+  it('lists with filters and finds shipments by a substring of reference, carrier id or tracking number', async () => {
+    const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'FIND-ME-4711' }))).json().data.id;
+    await d.runJobs();
+    const number = (await get(id)).parcels[0].tracking_number as string;
+    for (const term of ['me-47', 'FIND-ME-4711', number.slice(3, 9)]) {
+      const found = (await a.request('GET', `/v1/shipments?search=${encodeURIComponent(term)}`)).json();
+      expect(found.data.map((s: { id: string }) => s.id), term).toContain(id);
+      expect(found.meta.total, term).toBe(found.data.length);
+    }
+    expect((await a.request('GET', '/v1/shipments?search=zz-no-such')).json()).toMatchObject({ data: [], meta: { total: 0 } });
+    const created = (await a.request('GET', '/v1/shipments?status=created&per_page=100')).json();
+    expect(created.data.every((s: { status: string }) => s.status === 'created')).toBe(true);
+    expect(created.data[0]).toEqual(expect.objectContaining({ id: expect.any(String), provider_shipment_id: expect.any(String), total_price: null }));
+    const byChannel = (await a.request('GET', `/v1/shipments?shipping_channel_id=${channel}&per_page=1`)).json();
+    expect(byChannel.meta.total).toBe((await a.request('GET', '/v1/shipments?per_page=1')).json().meta.total);
+    const other = await d.account('Other shop');
+    expect((await other.request('GET', `/v1/shipments/${id}`)).statusCode).toBe(403);
+    expect((await other.request('GET', '/v1/shipments?search=FIND-ME')).json().data).toEqual([]);
+  });
+
+  it('lays the PDF label out four to an A4 page on request', async () => {
+    const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'A4-5', parcels: parcelsOf(5) }))).json().data.id;
+    await d.runJobs();
+    const numbers = (await get(id)).parcels.map((p: { tracking_number: string }) => p.tracking_number);
+    const a4 = await a.request('GET', `/v1/shipments/${id}/label?layout=a4&download=1`);
+    expect(a4.headers['content-disposition']).toBe('attachment; filename="A4-5-a4.pdf"');
+    const pages = await decodePdfBarcodes(a4.rawPayload);
+    expect(pages).toHaveLength(2);
+    expect(pages.flat().sort()).toEqual([...numbers].sort());
+  });
+
   it('answers Prefer: wait with the created shipment once the carrier step finished', async () => {
     d.workers.start();
     try {
