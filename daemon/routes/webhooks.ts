@@ -6,6 +6,7 @@ import {
   clearDeliveries, createSubscription, deleteSubscription, getDelivery, getSubscriptionRow, listDeliveries, listSubscriptions,
   presentSubscription, updateSubscription, SUBSCRIPTION_STATUSES,
 } from '../../src/services/webhooks.js';
+import { redeliverLoggedEvent, sendTestWebhook } from '../../src/services/webhook-send.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, Timestamp } from '../http/schemas.js';
@@ -119,6 +120,16 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       return reply.code(204).send(null);
     });
 
+    app.post('/v1/webhook-subscriptions/:id/test', {
+      schema: {
+        tags, summary: 'Send a webhook.test event to the subscription now (logged like any delivery, not retried)', params: IdParams,
+        response: { 200: Envelope(DeliveryLogSchema), ...errorResponses(401, 403, 404, 429) },
+      },
+    }, async (request) => ({
+      data: await sendTestWebhook(ctx, caller(request).account.id, request.params.id),
+      message: 'Test webhook sent',
+    }));
+
     app.get('/v1/webhook-subscriptions/:id/logs', {
       schema: {
         tags, summary: 'List delivery logs, newest first', params: IdParams,
@@ -153,5 +164,15 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       clearDeliveries(ctx, caller(request).account.id, request.params.id);
       return { message: 'Webhook logs cleared' };
     });
+
+    app.post('/v1/webhook-subscriptions/:id/logs/:log_id/redeliver', {
+      schema: {
+        tags, summary: 'Send the logged event again now (a new log entry)', params: LogParams,
+        response: { 200: Envelope(DeliveryLogSchema), ...errorResponses(401, 403, 404, 429) },
+      },
+    }, async (request) => ({
+      data: await redeliverLoggedEvent(ctx, caller(request).account.id, request.params.id, request.params.log_id),
+      message: 'Webhook redelivered',
+    }));
   };
 }

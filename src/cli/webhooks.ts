@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { revealSecret } from '../services/webhooks.js';
+import { action, parsePositiveInt, withStore } from './run.js';
 
 interface Subscription {
   id: string;
@@ -199,4 +200,54 @@ export function registerWebhookCommands(program: Command): void {
       );
       printPageFooter(body.meta);
     }));
+
+  webhooks.command('test')
+    .description('send a webhook.test event to the subscription now and show the logged attempt')
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--json', 'print the delivery log entry as JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().post<{ data: DeliveryLog }>(`${subscriptionPath(id)}/test`);
+      printAttempt(body.data, o.json);
+    }));
+
+  webhooks.command('redeliver')
+    .description('send a logged event again now (a new log entry)')
+    .argument('<id>', 'subscription id (wh_…)')
+    .argument('<log-id>', 'delivery log id (whl_…)')
+    .option('--json', 'print the new delivery log entry as JSON')
+    .action(action(async (id: string, logId: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().post<{ data: DeliveryLog }>(`${subscriptionPath(id)}/logs/${encodeURIComponent(logId)}/redeliver`);
+      printAttempt(body.data, o.json);
+    }));
+
+  webhooks.command('clear-logs')
+    .description('delete every delivery log entry of a subscription')
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().delete<{ message: string }>(`${subscriptionPath(id)}/logs`);
+      if (o.json) printJson(body);
+      else process.stdout.write(`${body.message}\n`);
+    }));
+
+  webhooks.command('secret')
+    .description("print a subscription's signing secret (reads the local store; the API never returns it)")
+    .argument('<id>', 'subscription id (wh_…)')
+    .option('--data-dir <dir>', 'data directory')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { dataDir?: string; json?: boolean }) => {
+      const secret = await withStore(o.dataDir, (ctx) => revealSecret(ctx, id));
+      if (o.json) printJson({ id, secret });
+      else process.stdout.write(`${secret}\n`);
+    }));
+}
+
+/** A one-off attempt (test, redeliver): the outcome in one line, the exit code 1 when the receiver did not take it. */
+function printAttempt(log: DeliveryLog, json?: boolean): void {
+  if (json) printJson(log);
+  else {
+    const outcome = log.status === 'success' ? `delivered (HTTP ${log.response_status}, ${log.duration_ms} ms)` : `failed: ${log.error_message ?? `HTTP ${log.response_status}`}`;
+    process.stdout.write(`${log.event_type} ${log.event_id} to ${log.url}: ${outcome}\nlog ${log.id}\n`);
+  }
+  if (log.status !== 'success') process.exitCode = EXIT.failure;
 }

@@ -28,5 +28,9 @@ export function recordEvent(ctx: ServiceContext, input: EventInput): string {
     id, accountId: input.accountId, type: input.type, resourceType: input.resourceName, resourceId: input.resource.id,
     payload: JSON.stringify(payload), createdAt, dispatchedAt: null,
   }).run();
+  ctx.notices.emit(EVENT_RECORDED);
   return id;
 }
+
+/** Notice sent when an event was written; listeners must not touch the store synchronously (its transaction is open). */
+export const EVENT_RECORDED = 'events:recorded';

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /** Link-local and cloud metadata addresses a webhook must never reach (SSRF). */
-function isForbiddenAddress(address: string): boolean {
+export function isForbiddenAddress(address: string): boolean {
   const v = isIP(address);
   if (v === 4) {
     const [a, b] = address.split('.').map(Number);

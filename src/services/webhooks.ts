@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError } from '../domain/errors.js';
 import { EVENT_TYPES } from '../domain/events.js';
@@ -101,7 +101,7 @@ export function listSubscriptions(ctx: ServiceContext, accountId: string, page: 
 }
 
 export async function updateSubscription(ctx: ServiceContext, accountId: string, id: string, input: SubscriptionInput, errors = new FieldErrorCollector()) {
-  getSubscriptionRow(ctx, accountId, id);
+  const row = getSubscriptionRow(ctx, accountId, id);
   await checkInput(ctx, input, errors);
   errors.throwIfAny();
   const patch: Partial<SubscriptionRow> = { updatedAt: ctx.clock.now() };
@@ -109,6 +109,8 @@ export async function updateSubscription(ctx: ServiceContext, accountId: string,
   if (typeof input.url === 'string') patch.url = input.url;
   if (Array.isArray(input.events)) patch.events = JSON.stringify([...new Set(input.events as string[])]);
   if (typeof input.status === 'string') patch.status = input.status as SubscriptionRow['status'];
+  // switched back on by the user: the 5-day failure count starts again
+  if (input.status === 'active' && row.status !== 'active') patch.failingSince = null;
   if (typeof input.secret === 'string') patch.secretEnc = ctx.secrets.seal(input.secret);
   ctx.db.update(webhookSubscriptions).set(patch).where(eq(webhookSubscriptions.id, id)).run();
   return presentSubscription(getSubscriptionRow(ctx, accountId, id));
@@ -143,7 +145,7 @@ export function listDeliveries(ctx: ServiceContext, accountId: string, subscript
   const condition = and(...where);
   const total = ctx.db.select({ n: count() }).from(webhookDeliveries).where(condition).get()!.n;
   const rows = ctx.db.select().from(webhookDeliveries).where(condition)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.attempt)).limit(page.perPage).offset(offsetOf(page)).all();
+    .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentDelivery), total };
 }
 

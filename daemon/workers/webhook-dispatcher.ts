@@ -1,0 +1,150 @@
+import type { ServiceContext } from '../../src/services/context.js';
+import { EVENT_RECORDED } from '../../src/services/events.js';
+import { postWebhook, WEBHOOK_TIMEOUT_MS } from '../../src/services/webhook-http.js';
+import {
+  claimDueDeliveries, fanOutEvents, nextDeliveryDueAt, recordQueuedAttempt, releaseInterruptedDeliveries, type ClaimedDelivery, type ClaimMemory,
+} from '../../src/services/webhook-outbox.js';
+
+export interface DispatcherOptions {
+  /** Attempts in flight at once, over all subscriptions. */
+  concurrency?: number;
+  /** Attempts in flight at once to one subscription: a slow receiver holds only these. */
+  perSubscription?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  /** Jitter source of the retry schedule, in [0, 1); tests pin it. */
+  random?: () => number;
+}
+
+/** Longest sleep between looks at the outbox when nothing is due (events written by this process wake it at once). */
+const IDLE_POLL_MS = 1000;
+/** Events fanned out per transaction, so deliveries interleave with a large fan-out. */
+const FAN_OUT_BATCH = 500;
+
+/**
+ * Delivers the outbox: fans events out to matching subscriptions and POSTs each queued delivery, signed, with
+ * bounded concurrency. The same shape as JobWorker: `runDue()` for tests on a manual clock, `start()`/`stop()`.
+ */
+export class WebhookDispatcher {
+  readonly name = 'webhook_dispatcher';
+  private readonly running = new Set<Promise<void>>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly memory: ClaimMemory = { idleUntil: new Map(), cursor: new Map(), turn: 0 };
+  private readonly concurrency: number;
+  private readonly perSubscription: number;
+  private readonly leaseMs: number;
+  private readonly timeoutMs: number;
+  private readonly random: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private active = false;
+  private pumpQueued = false;
+  /** Undispatched events may exist (an event was recorded, a poll came, or the last fan-out batch was full). */
+  private eventsWaiting = true;
+  private readonly onEvent = () => {
+    this.eventsWaiting = true;
+    this.wake();
+  };
+
+  constructor(private readonly ctx: ServiceContext, options: DispatcherOptions = {}) {
+    this.concurrency = options.concurrency ?? 64;
+    this.perSubscription = options.perSubscription ?? 4;
+    this.leaseMs = options.leaseMs ?? 4 * (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
+    this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+    this.random = options.random ?? Math.random;
+  }
+
+  get state(): string {
+    return this.active ? `running (${this.running.size} in flight)` : 'stopped';
+  }
+
+  private async attempt(claimed: ClaimedDelivery): Promise<void> {
+    const result = await postWebhook(claimed.request, { allowHttp: this.ctx.options.allowHttpWebhooks, timeoutMs: this.timeoutMs, now: this.ctx.clock.now() });
+    const outcome = recordQueuedAttempt(this.ctx, claimed, result, this.random);
+    if (result.ok && !this.ctx.log.isLevelEnabled('debug')) return;
+    const fields = { webhook_subscription_id: claimed.subscriptionId, event_id: claimed.log.eventId, attempt: claimed.attempt, outcome };
+    if (result.ok) this.ctx.log.debug({ ...fields, ms: result.durationMs }, 'webhook delivered');
+    else this.ctx.log.info({ ...fields, status: result.responseStatus, error: result.errorMessage }, 'webhook attempt failed');
+  }
+
+  private launch(claimed: ClaimedDelivery): void {
+    const sub = claimed.subscriptionId;
+    this.inFlight.set(sub, (this.inFlight.get(sub) ?? 0) + 1);
+    const tracked: Promise<void> = this.attempt(claimed)
+      .catch((err: unknown) => this.ctx.log.error({ err, queue_id: claimed.queueId }, 'webhook attempt could not be recorded; its lease will expire'))
+      .finally(() => {
+        this.running.delete(tracked);
+        this.memory.idleUntil.delete(sub); // its queue changed: a retry time, or the next event of the resource is due
+        const n = (this.inFlight.get(sub) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(sub, n);
+        else this.inFlight.delete(sub);
+        this.wake();
+      });
+    this.running.add(tracked);
+  }
+
+  /** One fan-out batch, then claims what fits in the free slots; returns whether more fan-out is waiting. */
+  private step(): boolean {
+    if (this.eventsWaiting) {
+      const fanOut = fanOutEvents(this.ctx, FAN_OUT_BATCH);
+      for (const sub of fanOut.subscriptions) this.memory.idleUntil.delete(sub);
+      this.eventsWaiting = fanOut.events === FAN_OUT_BATCH;
+    }
+    const claimed = claimDueDeliveries(this.ctx, {
+      limit: this.concurrency - this.running.size, perSubscription: this.perSubscription, inFlight: this.inFlight, leaseMs: this.leaseMs,
+      memory: this.memory,
+    });
+    for (const c of claimed) this.launch(c);
+    return this.eventsWaiting;
+  }
+
+  /** Delivers everything due now, and what becomes due while doing so, until nothing is left (tests, manual clock). */
+  async runDue(): Promise<void> {
+    for (;;) {
+      this.eventsWaiting = true;
+      while (this.step());
+      if (this.running.size === 0) return;
+      await Promise.race(this.running);
+    }
+  }
+
+  start(): void {
+    const released = releaseInterruptedDeliveries(this.ctx);
+    if (released > 0) this.ctx.log.info({ deliveries: released }, 'resuming webhook deliveries of a previous run');
+    this.active = true;
+    this.ctx.notices.on(EVENT_RECORDED, this.onEvent);
+    this.wake();
+  }
+
+  /** Looks at the outbox soon; calls within one turn of the event loop share one look. */
+  wake(): void {
+    if (!this.active || this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      if (this.active) this.pump();
+    });
+  }
+
+  private pump(): void {
+    let more = false;
+    try {
+      more = this.step();
+    } catch (err) {
+      this.ctx.log.error({ err }, 'webhook dispatcher step failed');
+    }
+    if (more) return this.wake();
+    clearTimeout(this.timer);
+    const due = nextDeliveryDueAt(this.ctx);
+    const wait = due === undefined ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, due - this.ctx.clock.now()));
+    this.timer = setTimeout(this.onEvent, wait); // also finds events written by other processes
+    this.timer.unref();
+  }
+
+  /** Stops claiming and waits for attempts in flight (each ends within its timeout). */
+  async stop(): Promise<void> {
+    this.active = false;
+    this.ctx.notices.off(EVENT_RECORDED, this.onEvent);
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.running]);
+  }
+}

@@ -1,0 +1,251 @@
+import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
+import { inTransaction, statement } from '../store/db.js';
+import type { ServiceContext } from './context.js';
+import { finishAttempt, startAttempt } from './webhook-attempts.js';
+import type { AttemptResult, WebhookRequest } from './webhook-http.js';
+import type { DeliveryRow } from './webhooks.js';
+
+/**
+ * The webhook outbox, in three steps that each run in one transaction:
+ * fan-out (undispatched events → one `webhook_queue` row per matching subscription), claim (due rows → `delivering`
+ * with a lease, plus a `pending` log entry), and record (an attempt's outcome → log, queue row, subscription).
+ *
+ * Per-resource order: of the undelivered rows of one (subscription, resource), only the earliest is ever due; the
+ * others wait with `next_attempt_at = WAITING_FOR_EARLIER` and the next one is made due when it finishes, so a
+ * claim never has to look behind a line's head. A delivered row is deleted (its log entries and the event's
+ * `dispatched_at` keep the history): the queue holds only work still to do, or given up (`failed`).
+ */
+export const WAITING_FOR_EARLIER = Number.MAX_SAFE_INTEGER;
+
+/** Events that go only where they are sent explicitly, never to subscriptions by name. */
+const NOT_FANNED_OUT = new Set(['webhook.test']);
+
+interface ActiveSubscription {
+  id: string;
+  account_id: string;
+  url: string;
+  secret_enc: string;
+  events: string;
+}
+
+function activeSubscriptions(ctx: ServiceContext): ActiveSubscription[] {
+  return statement(ctx.db, `SELECT id, account_id, url, secret_enc, events FROM webhook_subscriptions WHERE status = 'active'`).all() as ActiveSubscription[];
+}
+
+export interface FanOutResult {
+  events: number;
+  /** Subscriptions that got new deliveries. */
+  subscriptions: Set<string>;
+}
+
+/** Moves up to `limit` undispatched events into the delivery queue. */
+export function fanOutEvents(ctx: ServiceContext, limit = 500): FanOutResult {
+  return inTransaction(ctx.db, () => {
+    const pending = statement(ctx.db, `SELECT id, account_id, type, resource_type, resource_id FROM events
+      WHERE dispatched_at IS NULL ORDER BY created_at, rowid LIMIT ?`).all(limit) as
+      { id: string; account_id: string; type: string; resource_type: string; resource_id: string }[];
+    const touched = new Set<string>();
+    if (pending.length === 0) return { events: 0, subscriptions: touched };
+    const byAccount = new Map<string, { id: string; events: Set<string> }[]>();
+    for (const s of activeSubscriptions(ctx)) {
+      const list = byAccount.get(s.account_id) ?? [];
+      list.push({ id: s.id, events: new Set(JSON.parse(s.events) as string[]) });
+      byAccount.set(s.account_id, list);
+    }
+    const now = ctx.clock.now();
+    let seq = (statement(ctx.db, 'SELECT coalesce(max(seq), 0) AS seq FROM webhook_queue').get() as { seq: number }).seq;
+    const lineBusy = statement(ctx.db, `SELECT 1 FROM webhook_queue WHERE subscription_id = ? AND resource_key = ?
+      AND status IN ('pending', 'delivering') LIMIT 1`);
+    const insert = statement(ctx.db, `INSERT INTO webhook_queue (id, seq, subscription_id, event_id, resource_key, status, attempts,
+      next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)
+      ON CONFLICT (subscription_id, event_id) DO NOTHING`);
+    const dispatched = statement(ctx.db, 'UPDATE events SET dispatched_at = ? WHERE id = ?');
+    for (const event of pending) {
+      if (!NOT_FANNED_OUT.has(event.type)) {
+        const resourceKey = `${event.resource_type}:${event.resource_id}`;
+        for (const sub of byAccount.get(event.account_id) ?? []) {
+          if (!sub.events.has(event.type) && !sub.events.has('*')) continue;
+          const dueAt = lineBusy.get(sub.id, resourceKey) ? WAITING_FOR_EARLIER : now;
+          insert.run(ctx.ids('job'), ++seq, sub.id, event.id, resourceKey, dueAt, now, now);
+          touched.add(sub.id);
+        }
+      }
+      dispatched.run(now, event.id);
+    }
+    return { events: pending.length, subscriptions: touched };
+  });
+}
+
+/** A queued delivery claimed for one attempt. */
+export interface ClaimedDelivery {
+  queueId: string;
+  subscriptionId: string;
+  resourceKey: string;
+  attempt: number;
+  log: DeliveryRow;
+  request: WebhookRequest;
+}
+
+/** What the claimer remembers between claims (in memory: the queue rows stay the truth). */
+export interface ClaimMemory {
+  /** Per subscription: nothing of it is due before this time. Forget it when the subscription's queue changes. */
+  idleUntil: Map<string, number>;
+  /** Per subscription: the resource line claimed last; the next claim starts after it, so every resource gets its turn. */
+  cursor: Map<string, string>;
+  /** Which subscription is asked first next time, so the overall limit favours none of them. */
+  turn: number;
+}
+
+export interface ClaimLimits {
+  /** Attempts to start now. */
+  limit: number;
+  perSubscription: number;
+  /** Attempts this process already has in flight, by subscription. */
+  inFlight: ReadonlyMap<string, number>;
+  leaseMs: number;
+  memory: ClaimMemory;
+}
+
+/**
+ * Picks due heads of one subscription's resource lines, round robin from its cursor, through the
+ * (subscription, resource, seq) index: the work is proportional to what this subscription has queued, never to
+ * another's backlog. A scan that comes up short records when the subscription's next delivery is due.
+ */
+function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory): string[] {
+  const after = memory.cursor.get(subscriptionId) ?? '';
+  const scan = (condition: string) => statement(ctx.db, `SELECT id, resource_key, next_attempt_at FROM webhook_queue INDEXED BY webhook_queue_order
+    WHERE subscription_id = ? AND resource_key ${condition} ? AND status = 'pending' AND next_attempt_at < ? ORDER BY resource_key, seq`)
+    .iterate(subscriptionId, after, WAITING_FOR_EARLIER) as Iterable<{ id: string; resource_key: string; next_attempt_at: number }>;
+  const picked: string[] = [];
+  let nextDue = Infinity;
+  for (const part of ['>', '<=']) {
+    for (const row of scan(part)) {
+      if (row.next_attempt_at > now) {
+        nextDue = Math.min(nextDue, row.next_attempt_at);
+        continue;
+      }
+      picked.push(row.id);
+      memory.cursor.set(subscriptionId, row.resource_key);
+      if (picked.length === slots) return picked;
+    }
+  }
+  memory.idleUntil.set(subscriptionId, nextDue);
+  return picked;
+}
+
+/**
+ * Claims due deliveries of active subscriptions, at most `perSubscription` in flight for any one subscription, so
+ * a slow receiver holds only its own slots. A `delivering` row whose lease ran out belongs to a process that died
+ * and is claimed again.
+ */
+export function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): ClaimedDelivery[] {
+  if (limits.limit <= 0) return [];
+  const { memory } = limits;
+  return inTransaction(ctx.db, () => {
+    const now = ctx.clock.now();
+    const subs = activeSubscriptions(ctx);
+    if (subs.length === 0) return [];
+    const byId = new Map(subs.map((s) => [s.id, s]));
+    const taken = new Map(limits.inFlight);
+    const picked: string[] = [];
+    const expired = statement(ctx.db, `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`)
+      .all(now) as { id: string; subscription_id: string }[];
+    for (const row of expired) {
+      if (picked.length >= limits.limit || !byId.has(row.subscription_id)) continue;
+      taken.set(row.subscription_id, (taken.get(row.subscription_id) ?? 0) + 1);
+      picked.push(row.id);
+    }
+    memory.turn = (memory.turn + 1) % subs.length;
+    for (let i = 0; i < subs.length && picked.length < limits.limit; i++) {
+      const sub = subs[(memory.turn + i) % subs.length]!;
+      const slots = Math.min(limits.perSubscription - (taken.get(sub.id) ?? 0), limits.limit - picked.length);
+      if (slots <= 0 || (memory.idleUntil.get(sub.id) ?? -Infinity) > now) continue;
+      picked.push(...pickDue(ctx, sub.id, slots, now, memory));
+    }
+    const claim = statement(ctx.db, `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?,
+      next_attempt_at = ?, updated_at = ? WHERE id = ? RETURNING subscription_id, event_id, resource_key, attempts`);
+    const eventOf = statement(ctx.db, 'SELECT id, type, payload FROM events WHERE id = ?');
+    return picked.map((queueId) => {
+      // the lease's end doubles as the due time, so an expired lease shows in the due index
+      const row = claim.get(now + limits.leaseMs, now + limits.leaseMs, now, queueId) as { subscription_id: string; event_id: string; resource_key: string; attempts: number };
+      const sub = byId.get(row.subscription_id)!;
+      const event = eventOf.get(row.event_id) as { id: string; type: string; payload: string };
+      const { log, request } = startAttempt(ctx, { subscriptionId: sub.id, url: sub.url, secretEnc: sub.secret_enc }, event, row.attempts);
+      return { queueId, subscriptionId: sub.id, resourceKey: row.resource_key, attempt: row.attempts, log, request };
+    });
+  });
+}
+
+/** The earliest future time a queued delivery becomes due (to sleep until then), if any. */
+export function nextDeliveryDueAt(ctx: ServiceContext): number | undefined {
+  const row = statement(ctx.db, `SELECT min(next_attempt_at) AS at FROM webhook_queue WHERE status = 'pending'
+    AND next_attempt_at > ? AND next_attempt_at < ?`).get(ctx.clock.now(), WAITING_FOR_EARLIER) as { at: number | null };
+  return row.at ?? undefined;
+}
+
+/** Makes the next waiting delivery of the same (subscription, resource) due, once the one before it finished. */
+function releaseNextInLine(ctx: ServiceContext, subscriptionId: string, resourceKey: string, now: number): void {
+  statement(ctx.db, `UPDATE webhook_queue SET next_attempt_at = ?, updated_at = ? WHERE id = (
+      SELECT id FROM webhook_queue WHERE subscription_id = ? AND resource_key = ? AND status = 'pending' ORDER BY seq LIMIT 1
+    ) AND next_attempt_at = ?`).run(now, now, subscriptionId, resourceKey, WAITING_FOR_EARLIER);
+}
+
+export type QueuedOutcome = 'delivered' | 'retry' | 'failed' | 'dropped';
+
+/**
+ * Records one attempt of a queued delivery in one transaction: its log entry, its queue row (gone when delivered,
+ * rescheduled, or `failed` after the schedule), and the subscription's health — a 410, or 5 days of nothing but
+ * failures, disables it and fails everything it still had queued.
+ */
+export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, result: AttemptResult, random: () => number): QueuedOutcome {
+  return inTransaction(ctx.db, () => {
+    const now = ctx.clock.now();
+    const sub = statement(ctx.db, 'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ?')
+      .get(claimed.subscriptionId) as { status: string; failing_since: number | null } | undefined;
+    if (!sub) return 'dropped'; // deleted meanwhile: its queue and logs went with it
+    const queue = (sql: string, ...args: unknown[]) => statement(ctx.db, sql).run(...args);
+    if (result.ok) {
+      finishAttempt(ctx, claimed.log, result, null);
+      queue('DELETE FROM webhook_queue WHERE id = ?', claimed.queueId);
+      releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
+      if (sub.failing_since !== null) queue('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ?', claimed.subscriptionId);
+      return 'delivered';
+    }
+    const failingSince = sub.failing_since ?? now;
+    const disableBecause = result.gone ? 'the receiver answered 410 Gone'
+      : now - failingSince >= DISABLE_AFTER_FAILING_MS ? 'deliveries failed for 5 days' : null;
+    const delay = disableBecause || sub.status === 'disabled' ? undefined : retryDelayMs(claimed.attempt, random, result.retryAfterMs);
+    if (delay !== undefined) {
+      finishAttempt(ctx, claimed.log, result, now + delay);
+      queue(`UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ? WHERE id = ?`, now + delay, now, claimed.queueId);
+    } else {
+      const note = disableBecause ? `subscription disabled: ${disableBecause}` : sub.status === 'disabled' ? 'subscription disabled' : 'no attempts left';
+      finishAttempt(ctx, claimed.log, result, null, note);
+      queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE id = ?`, now, claimed.queueId);
+      releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
+    }
+    if (sub.failing_since === null) queue('UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?', now, claimed.subscriptionId);
+    if (disableBecause) {
+      queue(`UPDATE webhook_subscriptions SET status = 'disabled', updated_at = ? WHERE id = ?`, now, claimed.subscriptionId);
+      queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE subscription_id = ? AND status = 'pending'`, now, claimed.subscriptionId);
+      ctx.log.warn({ webhook_subscription_id: claimed.subscriptionId, reason: disableBecause }, 'webhook subscription disabled');
+    }
+    return delay !== undefined ? 'retry' : 'failed';
+  });
+}
+
+/**
+ * At start-up every `delivering` row belongs to a process that is gone (one daemon per data directory): its
+ * attempt is logged as interrupted and the delivery is due again at once.
+ */
+export function releaseInterruptedDeliveries(ctx: ServiceContext): number {
+  return inTransaction(ctx.db, () => {
+    const now = ctx.clock.now();
+    // a queued delivery is due again now; a one-off send (test, redeliver) is not retried
+    statement(ctx.db, `UPDATE webhook_deliveries SET status = 'failed', error_message = 'interrupted: the daemon stopped during this attempt',
+      next_retry_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_queue q WHERE q.subscription_id = webhook_deliveries.subscription_id
+        AND q.event_id = webhook_deliveries.event_id AND q.status = 'delivering') THEN ? END WHERE status = 'pending'`).run(now);
+    return statement(ctx.db, `UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ?
+      WHERE status = 'delivering'`).run(now, now).changes;
+  });
+}
