@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
+import type { TrackingStatus } from '../domain/tracking.js';
 
 /** What every carrier provider declares, and the adapter interface each one implements. */
 
@@ -97,7 +98,30 @@ export interface CarrierAdapter {
   trackingUrl(trackingNumber: string): string;
   /** The carrier's tracking number format, where one is known. */
   trackingNumberPattern?: RegExp;
+  /** Present where the carrier's tracking can be read: one result per asked number, in any order. */
+  track?(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]>;
+  /** How many numbers one `track` call takes (PPL: 100); 1 when absent. */
+  trackBatchSize?: number;
 }
+
+/** One tracking event as the carrier reported it, with the standard status its raw code means. */
+export interface TrackingEventFromCarrier {
+  /** The carrier's raw code, as text. */
+  code: string;
+  /** The carrier's own wording of the code. */
+  text: string | null;
+  /** Null when the adapter's table does not know the code (the tracking service applies SPEC §3.2 then). */
+  status: TrackingStatus | null;
+  location: string | null;
+  description: string | null;
+  /** Unix ms. */
+  occurredAt: number;
+}
+
+/** What the carrier knows of one number: not found, or its events (oldest first). */
+export type TrackResult =
+  | { trackingNumber: string; found: false }
+  | { trackingNumber: string; found: true; events: TrackingEventFromCarrier[] };
 
 export interface CarrierContext {
   /** Stable key for per-channel caches (OAuth tokens). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
@@ -37,8 +37,9 @@ export function channelSettings(ctx: ServiceContext, row: ChannelRow): ChannelSe
   return ctx.secrets.openJson<ChannelSettings>(row.settingsEnc);
 }
 
+/** A channel the API can see: deleted ones are gone for it (they stay for the shipments that used them). */
 function loadRow(ctx: ServiceContext, id: string): ChannelRow | undefined {
-  return ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, id)).get();
+  return ctx.db.select().from(shippingChannels).where(and(eq(shippingChannels.id, id), isNull(shippingChannels.deletedAt))).get();
 }
 
 export function getChannelRow(ctx: ServiceContext, accountId: string, id: string): ChannelRow {
@@ -47,7 +48,7 @@ export function getChannelRow(ctx: ServiceContext, accountId: string, id: string
 
 function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
   const row = ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
-    .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.name, name))).get();
+    .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.name, name), isNull(shippingChannels.deletedAt))).get();
   return row !== undefined && row.id !== exceptId;
 }
 
@@ -81,7 +82,7 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
   const row: ChannelRow = {
     id: ctx.ids('channel'), accountId, name: input.name.trim(), provider: provider!.code,
     description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
-    lastValidatedAt: null, validationError: null, createdAt: now, updatedAt: now,
+    lastValidatedAt: null, validationError: null, deletedAt: null, createdAt: now, updatedAt: now,
   };
   inTransaction(ctx.db, () => {
     ctx.db.insert(shippingChannels).values(row).run();
@@ -104,7 +105,7 @@ export interface ChannelFilters {
 }
 
 export function listChannels(ctx: ServiceContext, accountId: string, filters: ChannelFilters, page: PageRequest) {
-  const where: SQL[] = [eq(shippingChannels.accountId, accountId)];
+  const where: SQL[] = [eq(shippingChannels.accountId, accountId), isNull(shippingChannels.deletedAt)];
   if (filters.provider) where.push(eq(shippingChannels.provider, filters.provider));
   if (filters.status) where.push(eq(shippingChannels.status, filters.status as ChannelStatus));
   const condition = and(...where);
@@ -174,15 +175,11 @@ export function deleteChannel(ctx: ServiceContext, accountId: string, id: string
     const message = `The channel has ${waiting} shipment(s) not yet created at the carrier; delete or finish them first.`;
     throw new ValidationError({ id: [message] }, message);
   }
-  const used = ctx.db.select({ n: count() }).from(shipments).where(eq(shipments.channelId, id)).get()!.n;
-  if (used > 0) {
-    // created shipments keep their channel for tracking and cancel: the channel can be set inactive instead
-    const message = `The channel has ${used} shipment(s); set it inactive instead of deleting it.`;
-    throw new ValidationError({ id: [message] }, message);
-  }
   inTransaction(ctx.db, () => {
     emit(ctx, row, 'shipping_channel.deleted');
-    ctx.db.delete(shippingChannels).where(eq(shippingChannels.id, id)).run();
+    // kept as a row: created shipments and their tracking still use the channel's credentials
+    const now = ctx.clock.now();
+    ctx.db.update(shippingChannels).set({ deletedAt: now, updatedAt: now }).where(eq(shippingChannels.id, id)).run();
   });
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
@@ -36,10 +37,12 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   lastValidatedAt: integer('last_validated_at'),
   /** JSON `{message, errors}` or null. */
   validationError: text('validation_error'),
+  /** A deleted channel is gone from the API but stays for the shipments and tracking that used it. */
+  deletedAt: integer('deleted_at'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
-  uniqueIndex('shipping_channels_account_name').on(t.accountId, t.name),
+  uniqueIndex('shipping_channels_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} IS NULL`),
   index('shipping_channels_account_created').on(t.accountId, t.createdAt),
 ]);
 

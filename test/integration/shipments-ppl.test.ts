@@ -200,6 +200,21 @@ describe('shipments end to end with PPL', () => {
     expect(pages.flat().sort()).toEqual([...numbers].sort());
   });
 
+  it('deletes a channel only once its shipments are created, and its shipments can still be read and cancelled', async () => {
+    const own = await pplChannel(a, emu.urls.ppl!);
+    const id = (await a.request('POST', '/v1/shipments', shipmentBody(own, { reference_number: 'CH-DEL' }))).json().data.id;
+    const early = await a.request('DELETE', `/v1/shipping-channels/${own}`);
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toMatch(/not yet created at the carrier/);
+    await d.runJobs();
+    const late = await a.request('DELETE', `/v1/shipping-channels/${own}`);
+    expect(late.statusCode, late.body).toBe(200);
+    expect((await a.request('GET', `/v1/shipping-channels/${own}`)).statusCode).toBe(404);
+    expect((await a.request('POST', '/v1/shipments', shipmentBody(own))).json().errors.shipping_channel_id).toEqual(['is not a shipping channel of this account']);
+    expect((await get(id)).status).toBe('created');
+    expect((await a.request('POST', `/v1/shipments/${id}/cancel`)).json().data.status).toBe('cancelled');
+  });
+
   it('answers Prefer: wait with the created shipment once the carrier step finished', async () => {
     d.workers.start();
     try {

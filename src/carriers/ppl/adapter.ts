@@ -3,11 +3,13 @@ import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
 import { PplClient, PplCredentialsRefused } from './client.js';
 import { pplBatchRequest } from './request.js';
-import { parseBatchStatus } from './response.js';
+import { parseBatchStatus, parseTrackedShipments } from './response.js';
 
 /** PPL imports a batch asynchronously: poll its state, quickly at first (clients poll every 0.5–1.5 s). */
 const POLL_DELAYS_MS = [20, 50, 100, 200, 400, 800, 1000];
 const POLL_DEADLINE_MS = 60_000;
+/** `GET /shipment` takes at most 100 shipment numbers per call. */
+const PPL_TRACK_BATCH = 100;
 
 interface PplProgress {
   /** Set before the batch is sent: if no batch id follows, the send may have reached PPL before a crash. */
@@ -76,6 +78,17 @@ export const pplAdapter: CarrierAdapter = {
   async cancel(shipment, settings, ctx) {
     await new PplClient(settings, ctx).cancel(shipment.providerShipmentId);
   },
+
+  async track(trackingNumbers, settings, ctx) {
+    const client = new PplClient(settings, ctx);
+    const results = [];
+    for (let i = 0; i < trackingNumbers.length; i += PPL_TRACK_BATCH) {
+      const asked = trackingNumbers.slice(i, i + PPL_TRACK_BATCH);
+      results.push(...parseTrackedShipments(await client.shipments({ shipmentNumbers: asked }), asked));
+    }
+    return results;
+  },
+  trackBatchSize: PPL_TRACK_BATCH,
 
   trackingUrl: (n) => `https://www.ppl.cz/vyhledat-zasilku?shipmentId=${encodeURIComponent(n)}`,
   // PPL parcel numbers have 11 digits (CPL API shipment examples).

@@ -79,7 +79,9 @@ export const PPL_NEXT_STATUSES: Readonly<Record<number, readonly number[]>> = {
   150: [500],
   500: [300],
   300: [400, 343, 460],
-  400: [450, 460],
-  460: [400, 464],
-  343: [450],
+  400: [450, 460, 464],
+  // after a failed attempt PPL tries again, leaves the parcel at a ParcelShop, or sends it back
+  460: [400, 343, 464],
+  // a parcel nobody collects from the pickup point goes back to the sender
+  343: [450, 464],
 };

@@ -1,4 +1,6 @@
 import type { FieldErrors } from '../../domain/errors.js';
+import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { pplEventStatusToStandard, pplShipmentStateToStandard } from './statuses.js';
 
 /** PPL CPL API responses → our results. Pure. Docs: https://ppl-cpl-api-en.apidog.io */
 
@@ -78,8 +80,44 @@ export function parseProblem(problem: ProblemDetails, status: number): { message
   return { message, errors };
 }
 
+export interface PplTrackingEvent {
+  statusId?: number;
+  code?: string;
+  name?: string;
+  eventDate?: string;
+  phase?: string;
+  group?: string;
+}
+
 export interface PplTrackedShipment {
   shipmentNumber: string;
   shipmentState?: string;
-  trackAndTrace?: { events?: { statusId?: number; code?: string; name?: string; eventDate?: string; phase?: string }[] };
+  lastUpdateDate?: string;
+  trackAndTrace?: { events?: PplTrackingEvent[] };
+}
+
+/** `GET /shipment?ShipmentNumbers=…` → one result per asked number (a number PPL does not return is not found). */
+export function parseTrackedShipments(found: readonly PplTrackedShipment[], asked: readonly string[]): TrackResult[] {
+  const byNumber = new Map(found.map((s) => [s.shipmentNumber, s]));
+  return asked.map((trackingNumber) => {
+    const shipment = byNumber.get(trackingNumber);
+    return shipment ? { trackingNumber, found: true, events: trackingEvents(shipment) } : { trackingNumber, found: false };
+  });
+}
+
+/** Events oldest first; a parcel without events yet is described by its `shipmentState` at `lastUpdateDate`. */
+function trackingEvents(shipment: PplTrackedShipment): TrackingEventFromCarrier[] {
+  const events: TrackingEventFromCarrier[] = [];
+  for (const e of shipment.trackAndTrace?.events ?? []) {
+    const code = e.statusId !== undefined ? String(e.statusId) : e.code;
+    const occurredAt = Date.parse(e.eventDate ?? '');
+    if (!code || Number.isNaN(occurredAt)) continue;
+    events.push({ code, text: e.name ?? null, status: pplEventStatusToStandard(code), location: null, description: e.name ?? null, occurredAt });
+  }
+  const stateAt = Date.parse(shipment.lastUpdateDate ?? '');
+  if (events.length === 0 && shipment.shipmentState && !Number.isNaN(stateAt)) {
+    const state = shipment.shipmentState;
+    events.push({ code: state, text: state, status: pplShipmentStateToStandard(state), location: null, description: null, occurredAt: stateAt });
+  }
+  return events.sort((a, b) => a.occurredAt - b.occurredAt);
 }

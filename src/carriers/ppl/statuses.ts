@@ -32,3 +32,14 @@ export const PPL_SHIPMENT_STATES: Readonly<Record<string, TrackingStatus>> = {
   BackToSender: 'returned',
   Canceled: 'cancelled',
 };
+
+/** A PPL event's status id (as text) → standard status; null when the id is not in the table. */
+export function pplEventStatusToStandard(code: string): TrackingStatus | null {
+  const id = Number(code);
+  return Number.isInteger(id) && Object.hasOwn(PPL_EVENT_STATUSES, id) ? PPL_EVENT_STATUSES[id]! : null;
+}
+
+/** A PPL `shipmentState` → standard status; null when unknown. */
+export function pplShipmentStateToStandard(state: string): TrackingStatus | null {
+  return Object.hasOwn(PPL_SHIPMENT_STATES, state) ? PPL_SHIPMENT_STATES[state]! : null;
+}

@@ -9,6 +9,7 @@ import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
 import { enqueueJob } from '../jobs.js';
+import { checkPrintRequest } from '../printing/print-jobs.js';
 import { presentShipment, type ShipmentRow } from './records.js';
 import { indexShipmentForSearch, nextShipmentSeq } from './search.js';
 
@@ -53,7 +54,7 @@ export function todayOf(ctx: ServiceContext): string {
 export function channelForShipment(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
   if (typeof channelId !== 'string') return undefined;
   const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
-  if (!channel || channel.accountId !== accountId) {
+  if (!channel || channel.accountId !== accountId || channel.deletedAt !== null) {
     errors.add('shipping_channel_id', 'is not a shipping channel of this account');
     return undefined;
   }
@@ -75,8 +76,7 @@ function cleanContact(c: Contact): Contact {
 export function validateCreation(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors: FieldErrorCollector) {
   const found = channelForShipment(ctx, accountId, body.shipping_channel_id, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
-  // Printers are not part of this station yet: a print request cannot name one that exists.
-  if (body.print) errors.add('print.printer_id', 'no such printer');
+  if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return found!;
 }

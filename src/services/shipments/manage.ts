@@ -11,6 +11,7 @@ import { cancelJob, enqueueJob, findJob } from '../jobs.js';
 import {
   CREATE_AT_CARRIER, CREATE_MAX_ATTEMPTS, creationColumns, parcelRows, validateCreation, type ShipmentBody,
 } from './create.js';
+import { cancelShipmentTracking, setShipmentTracking } from '../tracking/shipment-parcels.js';
 import { getShipmentRow, loadParcels, loadShipmentRow, presentShipment, type ShipmentRow } from './records.js';
 import { dropShipmentFromSearch, indexShipmentForSearch } from './search.js';
 
@@ -85,6 +86,7 @@ export function patchShipment(ctx: ServiceContext, accountId: string, id: string
     const fresh = loadShipmentRow(ctx, id)!;
     if ('reference_number' in patch) indexShipmentForSearch(ctx, fresh.seq, accountId, [fresh.referenceNumber, fresh.providerShipmentId, ...loadParcels(ctx, id).map((p) => p.trackingNumber)]);
     if (correcting) enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    if (fresh.enableTracking !== row.enableTracking) setShipmentTracking(ctx, id, fresh.enableTracking);
     const view = presentShipment(ctx, fresh);
     recordEvent(ctx, { accountId, type: 'shipment.updated', resourceName: 'shipment', resource: view });
     return view;
@@ -151,6 +153,7 @@ export async function cancelShipment(ctx: ServiceContext, accountId: string, id:
   return inTransaction(ctx.db, () => {
     ctx.db.update(shipments).set({ status: 'cancelled', cancelledAt: now, updatedAt: now, nextAttemptAt: null }).where(eq(shipments.id, id)).run();
     cancelJob(ctx, CREATE_AT_CARRIER, id);
+    cancelShipmentTracking(ctx, id);
     const view = presentShipment(ctx, loadShipmentRow(ctx, id)!);
     recordEvent(ctx, { accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: view, previousStatus: row.status });
     return view;

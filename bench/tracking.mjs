@@ -1,0 +1,173 @@
+// Tracking benchmark: 10,000 tracking parcels due at once in a real daemon, checked against the zero-latency PPL
+// emulator, three times over (each round makes them all due again). Prints checks per second per round and the
+// daemon's RSS at the start, middle and end (memory must stay flat). Needs `npm run build`. One JSON line per figure.
+// BENCH_TRACKING (parcels), BENCH_TRACKING_ROUNDS and DAEMON_NODE_OPTIONS (e.g. --max-old-space-size=80, to tell a
+// lazily grown V8 heap from a leak) change the run.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = (p) => join(root, 'dist', p);
+const { openContext, closeContext } = await import(dist('src/services/open.js'));
+const { createAccount, createApiKey } = await import(dist('src/services/accounts.js'));
+const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
+const { inTransaction } = await import(dist('src/store/db.js'));
+const { trackingParcels } = await import(dist('src/store/schema.js'));
+
+const COUNT = Number(process.env.BENCH_TRACKING ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_TRACKING_ROUNDS ?? 3);
+const PPL_BATCH = 1000; // PPL takes at most 1000 shipments per batch request
+const CLIENT_ID = 'bench-tracking';
+const dataDir = join(root, 'bench', '.data', `tracking-${process.pid}`);
+const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+const log = (m) => process.stderr.write(`# ${m}\n`);
+
+function startDaemon() {
+  const child = spawn(process.execPath, [dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
+    env: { ...process.env, PACKDESK_LOG_LEVEL: 'info', ...(process.env.DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.DAEMON_NODE_OPTIONS } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let started = false;
+    child.stdout.on('data', (chunk) => {
+      if (started) return; // keep draining the log so the daemon never blocks on a full pipe
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        try {
+          const parsed = JSON.parse(line);
+          if (parsed.msg === 'listening') {
+            started = true;
+            resolve({ child, url: parsed.url });
+          }
+        } catch { /* not a complete JSON line */ }
+      }
+    });
+    child.once('exit', (code) => { if (!started) reject(new Error(`daemon exited with ${code}`)); });
+  });
+}
+
+async function stopDaemon(daemon) {
+  daemon.child.kill('SIGTERM');
+  await new Promise((r) => daemon.child.once('exit', r));
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
+}
+
+/** Parcels that exist at the emulator: one-parcel shipments in batches of 1000, as a client would send them. */
+async function emulatedParcels(pplUrl, count) {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: 'bench-secret', scope: 'myapi2' });
+  const token = (await (await fetch(`${pplUrl}/login/getAccessToken`, { method: 'POST', body: form })).json()).access_token;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const party = (name, city, zipCode) => ({ name, street: 'Skladová 12', city, zipCode, country: 'CZ', phone: '+420601111222', email: 'bench@example.cz' });
+  const numbers = [];
+  for (let offset = 0; offset < count; offset += PPL_BATCH) {
+    const shipments = Array.from({ length: Math.min(PPL_BATCH, count - offset) }, (_, i) => ({
+      referenceId: `TRACK-${offset + i}`, productType: 'PRIV',
+      shipmentSet: { numberOfShipments: 1, shipmentSetItems: [{ weighedShipmentInfo: { weight: 1.5 } }] },
+      sender: party('Sklad Praha', 'Praha', '11000'), recipient: party('Jana Nováková', 'Brno', '60200'),
+    }));
+    const body = JSON.stringify({ returnChannel: { type: 'None' }, labelSettings: { format: 'Pdf', dpi: 300 }, shipments });
+    const created = await fetch(`${pplUrl}/shipment/batch`, { method: 'POST', headers, body });
+    if (created.status !== 201) throw new Error(`emulator refused the batch: ${created.status} ${await created.text()}`);
+    const location = created.headers.get('location');
+    let status;
+    do status = await (await fetch(location, { headers })).json(); while (status.items[0].importState !== 'Complete');
+    numbers.push(...status.items.map((item) => item.shipmentNumber));
+  }
+  return numbers;
+}
+
+/** A realistic mix: most parcels have moved on since the last check, some are delivered, a few are unknown. */
+async function moveParcels(emulatorUrl, numbers) {
+  const targets = ['in_transit', 'out_for_delivery', 'delivered', null];
+  const queue = numbers.map((n, i) => [n, targets[i % targets.length]]).filter(([, to]) => to);
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      await fetch(`${emulatorUrl}/_emulator/ppl/parcels/${next[0]}/advance`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: next[1] }),
+      });
+    }
+  }));
+}
+
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
+log(`creating ${COUNT} parcels at the PPL emulator`);
+const known = await emulatedParcels(emulators.urls.ppl, Math.round(COUNT * 0.98));
+await moveParcels(emulators.url, known);
+const numbers = [...known, ...Array.from({ length: COUNT - known.length }, (_, i) => `8${String(i).padStart(10, '0')}`)];
+
+let ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const { apiKey } = createApiKey(ctx, { accountId: account.id });
+closeContext(ctx);
+
+let daemon = await startDaemon();
+const res = await fetch(`${daemon.url}/v1/shipping-channels`, {
+  method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'PPL bench', provider: 'ppl', settings: { clientId: CLIENT_ID, clientSecret: 'bench-secret', baseUrl: emulators.urls.ppl } }),
+});
+const channel = (await res.json()).data;
+if (channel?.status !== 'active') throw new Error(`channel not active: ${JSON.stringify(channel)}`);
+await stopDaemon(daemon);
+
+// all parcels due at once, written straight into the store while the daemon is down
+ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+const now = Date.now();
+inTransaction(ctx.db, () => {
+  for (let i = 0; i < numbers.length; i += 500) {
+    ctx.db.insert(trackingParcels).values(numbers.slice(i, i + 500).map((trackingNumber, j) => ({
+      id: `tp_bench${String(i + j).padStart(15, '0')}`, accountId: account.id, channelId: channel.id, provider: 'ppl', shipmentId: null,
+      parcelId: null, trackingNumber, origin: 'external', status: 'created', recipientName: null, recipientEmail: null, recipientPhone: null,
+      checkDelayHours: 6, maxChecks: 20, checksDone: 0, nextCheckAt: now, lastCheckedAt: null, leaseUntil: null, externalData: {},
+      trackingUrl: null, createdAt: now, updatedAt: now,
+    }))).run();
+  }
+});
+closeContext(ctx);
+
+daemon = await startDaemon();
+const store = new Database(join(dataDir, 'packdesk.sqlite'));
+store.pragma('busy_timeout = 5000');
+const checkedAtLeast = store.prepare('SELECT count(*) AS n FROM tracking_parcels WHERE checks_done >= ?');
+const rss = [rssMb(daemon.child.pid)];
+for (let round = 1; round <= ROUNDS; round++) {
+  // round 1: every parcel due since the daemon started; later rounds: all made due again at once, while it runs
+  if (round > 1) store.prepare('UPDATE tracking_parcels SET next_check_at = ?').run(Date.now());
+  log(`round ${round}: checking ${COUNT} due tracking parcels`);
+  const started = Date.now();
+  let middle;
+  for (;;) {
+    const n = checkedAtLeast.get(round).n;
+    if (middle === undefined && n >= COUNT / 2) middle = rssMb(daemon.child.pid);
+    if (n >= COUNT) break;
+    if (Date.now() - started > 300_000) throw new Error(`only ${n} of ${COUNT} parcels checked after 5 minutes`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const seconds = (Date.now() - started) / 1000;
+  rss.push(middle, rssMb(daemon.child.pid));
+  const statuses = Object.fromEntries(store.prepare('SELECT status, count(*) AS n FROM tracking_parcels GROUP BY status').all().map((r) => [r.status, r.n]));
+  const changes = store.prepare("SELECT count(*) AS n FROM events WHERE type = 'tracking_parcel.status_changed'").get().n;
+  print({
+    bench: 'tracking-poll', round, parcels: COUNT, seconds: +seconds.toFixed(2), checks_per_second: Math.round(COUNT / seconds),
+    target_per_second: 500, statuses, status_changed_events_so_far: changes,
+  });
+}
+store.close();
+print({
+  bench: 'tracking-rss', rounds: ROUNDS, checks: COUNT * ROUNDS, rss_mb_start: rss[0], rss_mb_middle: rss[Math.floor(rss.length / 2)],
+  rss_mb_end: rss[rss.length - 1], rss_mb_samples: rss,
+});
+
+await stopDaemon(daemon);
+await emulators.close();
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,26 @@
+import { eq } from 'drizzle-orm';
+import { shipmentMovesForward, shipmentStatusFromParcels } from '../../domain/tracking.js';
+import { parcels, shipments } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { recordEvent } from '../events.js';
+import { loadParcels, loadShipmentRow, presentShipment } from '../shipments/records.js';
+
+/**
+ * A shipment parcel's tracking status changed: mirror it on the parcel, then move the shipment forward when its
+ * parcels say so (SPEC §3.1). Call inside the transaction of the tracking change.
+ */
+export function followParcelTracking(ctx: ServiceContext, shipmentId: string, parcelId: string, status: string): void {
+  ctx.db.update(parcels).set({ trackingStatus: status }).where(eq(parcels.id, parcelId)).run();
+  const shipment = loadShipmentRow(ctx, shipmentId);
+  if (!shipment) return;
+  const parcelRows = loadParcels(ctx, shipmentId);
+  const next = shipmentStatusFromParcels(parcelRows.map((p) => p.trackingStatus));
+  if (!next || !shipmentMovesForward(shipment.status, next)) return;
+  const now = ctx.clock.now();
+  ctx.db.update(shipments).set({ status: next, updatedAt: now }).where(eq(shipments.id, shipmentId)).run();
+  const fresh = loadShipmentRow(ctx, shipmentId)!;
+  recordEvent(ctx, {
+    accountId: shipment.accountId, type: 'shipment.status_changed', resourceName: 'shipment',
+    resource: presentShipment(ctx, fresh, parcelRows), previousStatus: shipment.status,
+  });
+}
