@@ -8,6 +8,9 @@ import {
   type Json, type ShipFlags,
 } from './ship-body.js';
 import { confirmShipment, promptSender, promptShipment } from './ship-prompts.js';
+import { describePrintJob, type PrintJob } from './print-jobs.js';
+import type { Printer } from './printers.js';
+import { attachPrintRequest, SHIP_PRINT_WAIT_SECONDS, shipmentPrintJob, type ShipPrintFlags } from './ship-print.js';
 import {
   creationFailed, describeSize, fieldErrorLines, parseWait, saveLabel, shipmentPath, type SavedLabel, type Shipment,
 } from './shipments.js';
@@ -60,7 +63,7 @@ function printStillPending(s: Shipment, waited: number): void {
 }
 
 /** POST with `Prefer: wait=N`, then: created → save the label; refused → exit 1 with the reasons; else still pending (exit 0). */
-async function createAndSave(client: ApiClient, body: Json, o: { wait: number; out?: string; json?: boolean }): Promise<void> {
+async function createAndSave(client: ApiClient, body: Json, o: { wait: number; out?: string; json?: boolean; printer?: Printer }): Promise<void> {
   const headers: Record<string, string> = o.wait > 0 ? { prefer: `wait=${o.wait}` } : {};
   const { body: answer } = await client.post<{ data: Shipment }>('/v1/shipments', body, headers);
   const shipment = answer.data;
@@ -73,8 +76,10 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
       const reason = err instanceof CliError ? err.message : String(err);
       throw new CliError(`shipment ${shipment.id} was created, but its label could not be saved: ${reason}; try \`packdesk shipments label ${shipment.id}\``, EXIT.failure);
     }
-    if (o.json) printJson({ ...shipment, label_file: label });
+    const printJob: PrintJob | null = o.printer ? await shipmentPrintJob(client, shipment.id, SHIP_PRINT_WAIT_SECONDS) : null;
+    if (o.json) printJson({ ...shipment, label_file: label, ...(o.printer ? { print_job: printJob } : {}) });
     else printCreated(shipment, label);
+    if (printJob && !o.json) process.stdout.write(`${describePrintJob(printJob, o.printer!.name)}\n`);
     return;
   }
 
@@ -92,6 +97,7 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
 
   if (o.json) printJson({ ...shipment, label_file: null });
   else printStillPending(shipment, o.wait);
+  if (o.printer && !o.json) process.stdout.write(`Its label prints on ${o.printer.name} once the shipment is created.\n`);
 }
 
 /** `packdesk ship`: one shipment at the packing desk, from flags or a JSON body, or asked for on a terminal. */
@@ -117,8 +123,11 @@ export function registerShipCommand(program: Command): void {
     .option('--sender-json <file>', 'sender as {"contact": {...}, "address": {...}} (default: the one stored by an interactive run)')
     .option('--out <file>', 'where to save the label (default: <reference or id>.<ext> in the current directory)')
     .option('--wait <seconds>', 'how long to wait for the carrier (0-30)', String(DEFAULT_WAIT_SECONDS))
-    .option('--json', 'print the shipment as JSON, with label_file {path, format, pages, size}')
-    .action(action(async (o: ShipFlags) => {
+    .option('--printer <id>', 'print the label on this printer (default: the default printer for the label format)')
+    .option('--copies <n>', 'label copies to print, 1-20 (default 1)')
+    .option('--no-print', 'only save the label, print nothing')
+    .option('--json', 'print the shipment as JSON, with label_file {path, format, pages, size} and print_job when printing')
+    .action(action(async (o: ShipFlags & ShipPrintFlags) => {
       const wait = parseWait(o.wait);
       const client = ApiClient.fromConfig();
       let body = bodyFromFlags(o);
@@ -132,6 +141,7 @@ export function registerShipCommand(program: Command): void {
       if (prompted && !(await confirmShipment(body, parcelsLine(body)))) {
         throw new CliError('nothing created', EXIT.failure);
       }
-      await createAndSave(client, body, { wait, out: o.out, json: o.json });
+      const printer = await attachPrintRequest(client, body, o);
+      await createAndSave(client, body, { wait, out: o.out, json: o.json, printer });
     }));
 }

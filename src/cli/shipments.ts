@@ -5,6 +5,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, parsePositiveInt } from './run.js';
+import { registerShipmentPrintCommand } from './ship-print.js';
 
 export type LabelFormat = 'pdf' | 'zpl' | 'epl';
 
@@ -206,7 +207,7 @@ interface ListOptions {
 
 /** `packdesk shipments …`: list, show, cancel, retry, label and delete shipments over the daemon's API. */
 export function registerShipmentCommands(program: Command): void {
-  const shipments = program.command('shipments').description('shipments: list, show, cancel, retry, label, delete');
+  const shipments = program.command('shipments').description('shipments: list, show, cancel, retry, label, print, delete');
 
   shipments.command('list')
     .description('list shipments, newest first')
@@ -288,4 +289,6 @@ export function registerShipmentCommands(program: Command): void {
       if (o.json) printJson({ id, deleted: true });
       else process.stdout.write(`deleted ${id}\n`);
     }));
+
+  registerShipmentPrintCommand(shipments);
 }

@@ -13,6 +13,8 @@ import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
 import { backoffDelay, type JobOutcome } from '../jobs.js';
+import { queuePrintOnCreate } from '../printing/print-jobs.js';
+import { trackShipmentParcels } from '../tracking/shipment-parcels.js';
 import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
 import { indexShipmentForSearch } from './search.js';
 
@@ -71,6 +73,8 @@ function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: Parcel
     indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
     const fresh = loadShipmentRow(ctx, row.id)!;
     recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: presentShipment(ctx, fresh), previousStatus: 'pending' });
+    trackShipmentParcels(ctx, row.id);
+    queuePrintOnCreate(ctx, fresh);
   });
 }
 

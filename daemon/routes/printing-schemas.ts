@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { PRINTER_STATES } from '../../src/services/printing/printers.js';
+import { MAX_COPIES, PRINT_JOB_STATUSES } from '../../src/services/printing/print-jobs.js';
+import { Nullable, Timestamp } from '../http/schemas.js';
+
+/** JSON schemas of printers and print jobs (SPEC §2.6). */
+
+export const FormatSchema = Type.String({ enum: ['pdf', 'zpl', 'epl'] });
+const Formats = (description: string) => Type.Array(FormatSchema, { minItems: 1, maxItems: 3, uniqueItems: true, description });
+
+export const PrinterSchema = Type.Object({
+  id: Type.String({ description: 'prn_…' }),
+  name: Type.String(),
+  uri: Type.String({ description: 'tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir' }),
+  formats: Type.Array(FormatSchema),
+  default_for: Type.Array(FormatSchema, { description: "Formats for which this is the account's default printer" }),
+  status: Type.String({ enum: [...PRINTER_STATES], description: 'As last seen: ready, offline (unreachable or unable to print), unknown' }),
+  status_detail: Nullable(Type.Object({
+    reachable: Type.Boolean(),
+    problems: Type.Array(Type.String(), { description: 'e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP)' }),
+    message: Type.String(),
+  }, { additionalProperties: true, description: "What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons" })),
+  last_seen_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CreatePrinterBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  uri: Type.String({ minLength: 1, maxLength: 2048 }),
+  formats: Formats('Formats the printer takes: zpl, epl, pdf'),
+  default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true, description: 'Make it the default printer for these formats' })),
+});
+
+export const UpdatePrinterBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  uri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  formats: Type.Optional(Formats('Formats the printer takes')),
+  default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true })),
+});
+
+export const TestPrintBody = Type.Object({
+  formats: Type.Optional(Formats('Only these formats (default: every format the printer takes)')),
+});
+
+export const PrintJobSchema = Type.Object({
+  id: Type.String({ description: 'pj_…' }),
+  kind: Type.String({ enum: ['shipment_label', 'test_label'] }),
+  shipment_id: Nullable(Type.String()),
+  printer_id: Type.String(),
+  format: FormatSchema,
+  copies: Type.Integer(),
+  layout: Nullable(Type.String({ description: 'a4: four 10×15 cm labels per A4 page' })),
+  status: Type.String({ enum: [...PRINT_JOB_STATUSES] }),
+  attempts: Type.Integer(),
+  error: Nullable(Type.String()),
+  next_attempt_at: Nullable(Timestamp),
+  expires_at: Timestamp,
+  created_at: Timestamp,
+  printed_at: Nullable(Timestamp),
+});
+
+export const ShipmentPrintBody = Type.Object({
+  printer_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: "Default: the account's default printer for the label format" }))),
+  copies: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COPIES, default: 1 })),
+  layout: Type.Optional(Type.String({ enum: ['a4'], description: 'pdf only: four labels per A4 page, for office printers' })),
+});

@@ -1,0 +1,109 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** IPP over HTTP: messages encoded by the `ipp` package (loaded on first use), sent with a time limit of our own. */
+
+type IppModule = { serialize(message: object): Buffer; parse(buffer: Buffer): unknown };
+let ippModule: Promise<IppModule> | undefined;
+
+function loadIpp(): Promise<IppModule> {
+  ippModule ??= import('ipp').then((m) => ((m as { default?: IppModule }).default ?? (m as unknown as IppModule)));
+  return ippModule;
+}
+
+export type IppAttributes = Record<string, unknown>;
+
+export interface IppResponse {
+  statusCode: string;
+  operationAttributes: IppAttributes;
+  /** One entry per job group (Get-Jobs answers several). */
+  jobs: IppAttributes[];
+  printer: IppAttributes;
+}
+
+/** The request never reached the printer (nothing was delivered). */
+export class IppConnectError extends Error {}
+/** The request went out but no answer came back (it may have been acted on). */
+export class IppNoAnswerError extends Error {}
+/** The server answered with an HTTP error (wrong path, authentication required …). */
+export class IppHttpError extends Error {
+  constructor(readonly httpStatus: number) {
+    super(`the IPP server answered HTTP ${httpStatus}`);
+  }
+}
+
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL']);
+
+function groups(value: unknown): IppAttributes[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]) as IppAttributes[];
+}
+
+export class IppClient {
+  private readonly endpoint: URL;
+
+  constructor(private readonly printerUri: URL, private readonly timeoutMs: number) {
+    this.endpoint = new URL(printerUri.href.replace(/^ipp(s?):/, 'http$1:'));
+    if (!printerUri.port) this.endpoint.port = '631';
+  }
+
+  async execute(operation: string, operationAttributes: IppAttributes, extra: { job?: IppAttributes; data?: Buffer } = {}): Promise<IppResponse> {
+    const ipp = await loadIpp();
+    const message = ipp.serialize({
+      version: '2.0',
+      operation,
+      // charset and language go first (the serializer sorts them there), then printer-uri, as RFC 8011 §4.1.5 orders them
+      'operation-attributes-tag': {
+        'attributes-charset': 'utf-8', 'attributes-natural-language': 'en', 'printer-uri': this.printerUri.href,
+        'requesting-user-name': 'packdesk', ...operationAttributes,
+      },
+      ...(extra.job ? { 'job-attributes-tag': extra.job } : {}),
+      ...(extra.data ? { data: extra.data } : {}),
+    });
+    const parsed = ipp.parse(await this.post(message)) as Record<string, unknown>;
+    return {
+      statusCode: String(parsed.statusCode ?? 'unknown'),
+      operationAttributes: (parsed['operation-attributes-tag'] as IppAttributes | undefined) ?? {},
+      jobs: groups(parsed['job-attributes-tag']),
+      printer: groups(parsed['printer-attributes-tag'])[0] ?? {},
+    };
+  }
+
+  private post(body: Buffer): Promise<Buffer> {
+    const secure = this.endpoint.protocol === 'https:';
+    const send = secure ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      let sent = false;
+      const req = send(this.endpoint, {
+        method: 'POST',
+        // a fresh connection per request, so "connected" tells whether the request could have reached the printer
+        agent: false,
+        headers: { 'content-type': 'application/ipp', 'content-length': body.length },
+        // printers serve self-signed certificates; like CUPS, we encrypt without pinning a CA
+        ...(secure ? { rejectUnauthorized: false } : {}),
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          if (res.statusCode !== 200) reject(new IppHttpError(res.statusCode ?? 0));
+          else resolve(Buffer.concat(chunks));
+        });
+        res.on('error', (err) => reject(new IppNoAnswerError(err.message)));
+      });
+      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      req.on('socket', (socket) => socket.once('connect', () => { sent = true; }));
+      req.on('error', (err: Error & { code?: string }) => {
+        clearTimeout(timer);
+        const reason = err.code ?? err.message;
+        if (!sent || NOT_DELIVERED.has(err.code ?? '')) reject(new IppConnectError(`cannot reach ${this.endpoint.host} (${reason})`));
+        else reject(new IppNoAnswerError(`${this.endpoint.host} gave no answer (${reason})`));
+      });
+      req.end(body);
+    });
+  }
+}
+
+export function isSuccess(statusCode: string): boolean {
+  return statusCode.startsWith('successful-ok');
+}

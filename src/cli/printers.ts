@@ -1,0 +1,156 @@
+import type { Command } from 'commander';
+import { ApiClient, type Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
+import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
+import { action, parsePositiveInt } from './run.js';
+
+/** A printer as the API answers it. */
+export interface Printer {
+  id: string;
+  name: string;
+  uri: string;
+  formats: string[];
+  default_for: string[];
+  status: 'ready' | 'offline' | 'unknown';
+  status_detail: ({ reachable: boolean; problems: string[]; message: string } & Record<string, unknown>) | null;
+  last_seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const FORMATS = ['zpl', 'epl', 'pdf'];
+export const printerPath = (id: string) => `/v1/printers/${encodeURIComponent(id)}`;
+
+/** `--format zpl --format epl` or `--format zpl,epl`. */
+function parseFormats(values: string[]): string[] {
+  const formats = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean))];
+  const unknown = formats.filter((f) => !FORMATS.includes(f));
+  if (unknown.length) throw new CliError(`--format must be zpl, epl or pdf (not ${unknown.join(', ')})`, EXIT.usage);
+  return formats;
+}
+
+/** "ready", or "offline: paper out" — what the printer said last. */
+export function describePrinterStatus(p: Printer): string {
+  const message = p.status_detail?.message;
+  if (p.status === 'ready') return 'ready';
+  return message ? `${p.status}: ${message}` : p.status;
+}
+
+function printPrinter(p: Printer): void {
+  const detail = p.status_detail ?? { reachable: false, problems: [], message: '' };
+  const { reachable: _r, problems, message: _m, protocol, ...facts } = detail;
+  printRecord({
+    id: p.id, name: p.name, uri: p.uri, formats: p.formats.join(', '), 'default for': p.default_for.join(', ') || '-',
+    status: describePrinterStatus(p), ...(problems.length ? { problems: problems.join(', ') } : {}),
+    ...(protocol ? { 'status from': String(protocol) } : {}),
+    ...Object.fromEntries(Object.entries(facts).map(([k, v]) => [k.replace(/_/g, ' '), typeof v === 'boolean' ? (v ? 'yes' : 'no') : v])),
+    'last seen': p.last_seen_at ?? 'never', created: p.created_at, updated: p.updated_at,
+  });
+}
+
+interface AddOptions {
+  name?: string;
+  uri?: string;
+  format: string[];
+  default?: boolean;
+  json?: boolean;
+}
+
+/** `packdesk printers …`: label printers (raw socket, IPP, file) over the daemon's API. */
+export function registerPrinterCommands(program: Command): void {
+  const printers = program.command('printers').description('printers: Zebra and thermal printers over raw sockets, IPP printers, folders');
+
+  printers.command('add')
+    .description('add a printer (its status is checked at once)')
+    .requiredOption('--name <name>', 'printer name, unique in the account')
+    .requiredOption('--uri <uri>', 'tcp://host:9100 (ZPL/EPL), ipp://host:631/ipp/print or ipps://… (PDF, or ZPL to a CUPS raw queue), file:///dir')
+    .option('--format <format>', 'a format it takes: zpl, epl or pdf; repeat or separate with commas', collect, [])
+    .option('--default', 'make it the default printer for its formats')
+    .option('--json', 'print JSON')
+    .action(action(async (o: AddOptions) => {
+      const formats = parseFormats(o.format);
+      if (formats.length === 0) throw new CliError('give at least one --format (zpl, epl or pdf)', EXIT.usage);
+      const { body } = await ApiClient.fromConfig().post<{ data: Printer }>('/v1/printers', {
+        name: o.name, uri: o.uri, formats, ...(o.default ? { default_for: formats } : {}),
+      });
+      if (o.json) printJson(body.data);
+      else printPrinter(body.data);
+    }));
+
+  printers.command('list')
+    .description('list printers with their status as last seen')
+    .option('--format <format>', 'only printers that take this format')
+    .option('--page <n>', 'page number')
+    .option('--per-page <n>', 'printers per page (1-100)')
+    .option('--json', 'print the whole API answer ({data, meta, links})')
+    .action(action(async (o: { format?: string; page?: string; perPage?: string; json?: boolean }) => {
+      const query = new URLSearchParams();
+      if (o.format) query.set('format', parseFormats([o.format])[0]!);
+      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
+      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
+      const { body } = await ApiClient.fromConfig().get<Page<Printer>>(`/v1/printers${query.size ? `?${query}` : ''}`);
+      if (o.json) {
+        printJson(body);
+        return;
+      }
+      printTable(
+        ['id', 'name', 'uri', 'formats', 'default for', 'status', 'last seen'],
+        body.data.map((p) => [p.id, p.name, p.uri, p.formats.join(','), p.default_for.join(',') || '-', describePrinterStatus(p), p.last_seen_at ?? 'never']),
+      );
+      printPageFooter(body.meta);
+    }));
+
+  printers.command('show')
+    .description('ask a printer for its status now (paper out, head open, paused; IPP state and reasons) and show it')
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--cached', 'the status as last seen, without asking the printer')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { cached?: boolean; json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().get<{ data: Printer }>(`${printerPath(id)}${o.cached ? '?refresh=false' : ''}`);
+      if (o.json) printJson(body.data);
+      else printPrinter(body.data);
+    }));
+
+  printers.command('test')
+    .description("print a test label (a barcode and the station's name) in each format the printer takes")
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--format <format>', 'only this format; repeat for more', collect, [])
+    .option('--wait <seconds>', 'wait up to this many seconds for the labels to print', '10')
+    .option('--json', 'print the print jobs as JSON')
+    .action(action(async (id: string, o: { format: string[]; wait: string; json?: boolean }) => {
+      const wait = parsePrintWait(o.wait);
+      const formats = parseFormats(o.format);
+      const client = ApiClient.fromConfig();
+      const { body } = await client.post<{ data: PrintJob[] }>(`${printerPath(id)}/test`, formats.length ? { formats } : undefined);
+      const jobs = await waitForPrintJobs(client, body.data, wait);
+      if (o.json) printJson(jobs);
+      else for (const job of jobs) process.stdout.write(`${describePrintJob(job)}\n`);
+      failIfAnyFailed(jobs);
+    }));
+
+  printers.command('default')
+    .description('make a printer the default for its formats (or only those given)')
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--format <format>', 'only this format; repeat for more', collect, [])
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { format: string[]; json?: boolean }) => {
+      const client = ApiClient.fromConfig();
+      const { body: current } = await client.get<{ data: Printer }>(`${printerPath(id)}?refresh=false`);
+      const asked = parseFormats(o.format);
+      const formats = asked.length ? asked : current.data.formats;
+      const { body } = await client.patch<{ data: Printer }>(printerPath(id), { default_for: [...new Set([...current.data.default_for, ...formats])] });
+      if (o.json) printJson(body.data);
+      else process.stdout.write(`${body.data.name} (${body.data.id}) is the default printer for ${body.data.default_for.join(', ')}\n`);
+    }));
+
+  printers.command('remove')
+    .description('remove a printer (its queued print jobs are dropped)')
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      await ApiClient.fromConfig().delete(printerPath(id));
+      if (o.json) printJson({ id, deleted: true });
+      else process.stdout.write(`removed ${id}\n`);
+    }));
+}

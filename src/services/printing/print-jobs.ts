@@ -1,0 +1,192 @@
+import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
+import type { PrintFormat } from '../../../printers/index.js';
+import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
+import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import { renderTestLabel } from '../../labels/test-label.js';
+import { inTransaction } from '../../store/db.js';
+import { accounts, labels, printJobs } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { JOBS_QUEUED } from '../jobs.js';
+import { owned } from '../ownership.js';
+import { getShipmentRow, type ShipmentRow } from '../shipments/records.js';
+import { defaultPrinterFor, getPrinterRow, loadPrinterRow, printerFormats, type PrinterRow } from './printers.js';
+
+export type PrintJobRow = typeof printJobs.$inferSelect;
+export type PrintJobStatus = PrintJobRow['status'];
+export const PRINT_JOB_STATUSES: readonly PrintJobStatus[] = ['queued', 'printing', 'printed', 'failed'];
+export const MAX_COPIES = 20;
+/** A job that cannot print is retried for this long after it was queued, then failed. */
+export const PRINT_JOB_TTL_MS = 24 * 3600_000;
+
+export function presentPrintJob(row: PrintJobRow) {
+  // a `printing` job with an error waits to be looked at again; without one it is at the printer right now
+  const waiting = row.status === 'queued' || (row.status === 'printing' && row.error !== null);
+  return {
+    id: row.id,
+    kind: row.content ? 'test_label' as const : 'shipment_label' as const,
+    shipment_id: row.shipmentId,
+    printer_id: row.printerId,
+    format: row.format,
+    copies: row.copies,
+    layout: row.layout,
+    status: row.status,
+    attempts: row.attempts,
+    error: row.error,
+    next_attempt_at: waiting ? isoTimeOrNull(row.status === 'queued' ? row.nextAttemptAt : row.leaseUntil) : null,
+    expires_at: isoTime(row.expiresAt),
+    created_at: isoTime(row.createdAt),
+    printed_at: isoTimeOrNull(row.printedAt),
+  };
+}
+
+export type PrintJobView = ReturnType<typeof presentPrintJob>;
+
+export interface QueuePrintInput {
+  accountId: string;
+  printerId: string;
+  format: PrintFormat;
+  copies: number;
+  shipmentId?: string | null;
+  content?: Buffer | null;
+  layout?: 'a4' | null;
+  id?: string;
+}
+
+/**
+ * Writes a print job as a queued row (call it inside the transaction of the change that needs it). A printer whose
+ * queue waits out a backoff is asked again at once: someone wants it to print now.
+ */
+export function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput): PrintJobRow {
+  const now = ctx.clock.now();
+  const row: PrintJobRow = {
+    id: input.id ?? ctx.ids('printJob'), accountId: input.accountId, shipmentId: input.shipmentId ?? null, printerId: input.printerId,
+    format: input.format, copies: input.copies, content: input.content ?? null, layout: input.layout ?? null, status: 'queued',
+    attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, createdAt: now, printedAt: null,
+  };
+  ctx.db.insert(printJobs).values(row).run();
+  ctx.db.update(printJobs).set({ nextAttemptAt: now })
+    .where(and(eq(printJobs.printerId, input.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+  ctx.notices.emit(JOBS_QUEUED);
+  return row;
+}
+
+/**
+ * Checks a `{printer_id, copies}` print request for a label format: the printer must be this account's and take the
+ * format; 1..20 copies. Problems go to `errors` under `<prefix>.printer_id` / `<prefix>.copies`.
+ */
+export function checkPrintRequest(
+  ctx: ServiceContext, accountId: string, request: { printer_id?: unknown; copies?: unknown }, format: PrintFormat, errors: FieldErrorCollector, prefix = 'print',
+): PrinterRow | undefined {
+  const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
+  const copies = request.copies ?? 1;
+  if (typeof copies !== 'number' || !Number.isInteger(copies) || copies < 1 || copies > MAX_COPIES) errors.add(at('copies'), `must be an integer from 1 to ${MAX_COPIES}`);
+  if (typeof request.printer_id !== 'string') return undefined;
+  const printer = loadPrinterRow(ctx, request.printer_id);
+  if (!printer || printer.accountId !== accountId) {
+    errors.add(at('printer_id'), 'is not a printer of this account');
+    return undefined;
+  }
+  if (!printerFormats(printer).includes(format)) {
+    errors.add(at('printer_id'), `printer ${printer.name} takes ${printerFormats(printer).join(', ')} labels, not ${format}`);
+    return undefined;
+  }
+  return printer;
+}
+
+/** The `print` of a shipment's creation, once its label exists (called in the transaction that stores the label). */
+export function queuePrintOnCreate(ctx: ServiceContext, shipment: ShipmentRow): void {
+  const request = shipment.printRequest as { printer_id?: string; copies?: number } | null;
+  if (!request?.printer_id) return;
+  const errors = new FieldErrorCollector();
+  const printer = checkPrintRequest(ctx, shipment.accountId, request, shipment.labelFormat, errors);
+  if (!printer) {
+    // the printer went away (or changed formats) after the shipment was accepted; the label stays available
+    ctx.log.warn({ shipment_id: shipment.id, printer_id: request.printer_id, errors: errors.errors }, 'print on create skipped');
+    return;
+  }
+  queuePrintJob(ctx, { accountId: shipment.accountId, printerId: printer.id, shipmentId: shipment.id, format: shipment.labelFormat, copies: request.copies ?? 1 });
+}
+
+export interface ShipmentPrintBody {
+  printer_id?: string | null;
+  copies?: number;
+  layout?: 'a4' | null;
+}
+
+/** `POST /v1/shipments/{id}/print`: queues the stored label on the given printer or the default for its format. */
+export function printShipmentLabel(ctx: ServiceContext, accountId: string, shipmentId: string, body: ShipmentPrintBody, errors = new FieldErrorCollector()): PrintJobView {
+  const shipment = getShipmentRow(ctx, accountId, shipmentId);
+  const label = ctx.db.select({ format: labels.format }).from(labels).where(eq(labels.shipmentId, shipmentId)).get();
+  if (!label) throw new ValidationError({ shipment_id: [`has no label yet (status ${shipment.status}); ask again once it is created, or give "print" when creating it`] }, `Shipment ${shipmentId} has no label yet.`);
+  if (shipment.status === 'cancelled') throw new ValidationError({ shipment_id: ['is cancelled: its label is void'] }, `Shipment ${shipmentId} is cancelled.`);
+  if (body.layout === 'a4' && label.format !== 'pdf') errors.add('layout', 'the a4 layout is for pdf labels only');
+  let printerId = body.printer_id ?? undefined;
+  if (!printerId) {
+    printerId = defaultPrinterFor(ctx, accountId, label.format)?.id;
+    if (!printerId) errors.add('printer_id', `is required: this account has no default printer for ${label.format} labels`);
+  }
+  const printer = printerId ? checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: body.copies }, label.format, errors, '') : undefined;
+  errors.throwIfAny();
+  return presentPrintJob(inTransaction(ctx.db, () => queuePrintJob(ctx, {
+    accountId, printerId: printer!.id, shipmentId, format: label.format, copies: body.copies ?? 1, layout: body.layout ?? null,
+  })));
+}
+
+/** `POST /v1/printers/{id}/test`: one test label per format the printer takes (or those asked for). */
+export async function printTestLabels(ctx: ServiceContext, accountId: string, printerId: string, formats?: PrintFormat[]): Promise<PrintJobView[]> {
+  const printer = getPrinterRow(ctx, accountId, printerId);
+  const takes = printerFormats(printer);
+  const asked = formats && formats.length > 0 ? [...new Set(formats)] : takes;
+  const refused = asked.filter((f) => !takes.includes(f));
+  if (refused.length) throw new ValidationError({ formats: [`printer ${printer.name} takes ${takes.join(', ')}, not ${refused.join(', ')}`] });
+  const station = ctx.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).get()?.name ?? 'packdesk';
+  const at = isoTime(ctx.clock.now());
+  const jobs = await Promise.all(asked.map(async (format) => {
+    const id = ctx.ids('printJob');
+    const content = await renderTestLabel(format, { stationName: station, printerName: printer.name, barcode: id, at });
+    return { id, format, content };
+  }));
+  return inTransaction(ctx.db, () => jobs.map((j) => presentPrintJob(queuePrintJob(ctx, { ...j, accountId, printerId, copies: 1 }))));
+}
+
+export interface PrintJobFilters {
+  status?: string;
+  printer_id?: string;
+  shipment_id?: string;
+}
+
+export function listPrintJobs(ctx: ServiceContext, accountId: string, filters: PrintJobFilters, page: PageRequest) {
+  const where: SQL[] = [eq(printJobs.accountId, accountId)];
+  if (filters.status) where.push(eq(printJobs.status, filters.status as PrintJobStatus));
+  if (filters.printer_id) where.push(eq(printJobs.printerId, filters.printer_id));
+  if (filters.shipment_id) where.push(eq(printJobs.shipmentId, filters.shipment_id));
+  const condition = and(...where);
+  const total = ctx.db.select({ n: count() }).from(printJobs).where(condition).get()!.n;
+  const rows = ctx.db.select().from(printJobs).where(condition)
+    .orderBy(desc(printJobs.createdAt), desc(printJobs.id)).limit(page.perPage).offset(offsetOf(page)).all();
+  return { items: rows.map(presentPrintJob), total };
+}
+
+export function loadPrintJobRow(ctx: ServiceContext, id: string): PrintJobRow | undefined {
+  return ctx.db.select().from(printJobs).where(eq(printJobs.id, id)).get();
+}
+
+export function getPrintJob(ctx: ServiceContext, accountId: string, id: string): PrintJobView {
+  return presentPrintJob(owned(loadPrintJobRow(ctx, id), accountId, 'Print job', id));
+}
+
+/** Queues a failed job again, with a new 24 h window. */
+export function retryPrintJob(ctx: ServiceContext, accountId: string, id: string): PrintJobView {
+  const row = owned(loadPrintJobRow(ctx, id), accountId, 'Print job', id);
+  if (row.status !== 'failed') throw new ValidationError({ status: [`only a failed print job can be retried (this one is ${row.status})`] });
+  const now = ctx.clock.now();
+  inTransaction(ctx.db, () => {
+    ctx.db.update(printJobs).set({ status: 'queued', attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null })
+      .where(eq(printJobs.id, id)).run();
+    ctx.db.update(printJobs).set({ nextAttemptAt: now })
+      .where(and(eq(printJobs.printerId, row.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+  });
+  ctx.notices.emit(JOBS_QUEUED);
+  return presentPrintJob(loadPrintJobRow(ctx, id)!);
+}

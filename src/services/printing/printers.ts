@@ -1,0 +1,187 @@
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { formatsForScheme, parsePrinterUri, printerDriver, PRINT_FORMATS, type PrinterStatus, type PrintFormat } from '../../../printers/index.js';
+import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
+import { FieldErrorCollector } from '../../domain/errors.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import { inTransaction } from '../../store/db.js';
+import { printers } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { owned } from '../ownership.js';
+
+export type PrinterRow = typeof printers.$inferSelect;
+export type PrinterState = PrinterRow['status'];
+export const PRINTER_STATES: readonly PrinterState[] = ['ready', 'offline', 'unknown'];
+
+/** Time limit of a status check asked for by a person (GET one, create). */
+export const STATUS_CHECK_TIMEOUT_MS = 3000;
+/** A status that did not change is written again only this often (keeps the print queue from rewriting the row per job). */
+const STATUS_REWRITE_MS = 10_000;
+
+const formatsOf = (value: unknown): PrintFormat[] => (Array.isArray(value) ? (value as PrintFormat[]) : []);
+
+export function presentPrinter(row: PrinterRow) {
+  const status = row.statusDetail as PrinterStatus | null;
+  return {
+    id: row.id,
+    name: row.name,
+    uri: row.uri,
+    formats: formatsOf(row.formats),
+    default_for: formatsOf(row.defaultFor),
+    status: row.status,
+    status_detail: status ? { reachable: status.reachable, problems: status.problems, message: status.message, ...status.detail } : null,
+    last_seen_at: isoTimeOrNull(row.lastSeenAt),
+    created_at: isoTime(row.createdAt),
+    updated_at: isoTime(row.updatedAt),
+  };
+}
+
+export type PrinterView = ReturnType<typeof presentPrinter>;
+
+export function loadPrinterRow(ctx: ServiceContext, id: string): PrinterRow | undefined {
+  return ctx.db.select().from(printers).where(eq(printers.id, id)).get();
+}
+
+export function getPrinterRow(ctx: ServiceContext, accountId: string, id: string): PrinterRow {
+  return owned(loadPrinterRow(ctx, id), accountId, 'Printer', id);
+}
+
+export function printerFormats(row: PrinterRow): PrintFormat[] {
+  return formatsOf(row.formats);
+}
+
+/** The account's default printer for a label format. */
+export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format: PrintFormat): PrinterRow | undefined {
+  return ctx.db.select().from(printers)
+    .where(and(eq(printers.accountId, accountId), sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${format})`))
+    .get();
+}
+
+/** Writes what a printer said: its state, the detail, and when it was last reachable. */
+export function recordPrinterStatus(ctx: ServiceContext, printerId: string, status: PrinterStatus): void {
+  const now = ctx.clock.now();
+  const row = ctx.db.select({ status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt }).from(printers).where(eq(printers.id, printerId)).get();
+  if (!row) return;
+  const unchanged = row.status === status.state && JSON.stringify(row.detail) === JSON.stringify(status);
+  if (unchanged && (!status.reachable || (row.seen !== null && now - row.seen < STATUS_REWRITE_MS))) return;
+  ctx.db.update(printers).set({
+    status: status.state, statusDetail: status, ...(status.reachable ? { lastSeenAt: now } : {}),
+  }).where(eq(printers.id, printerId)).run();
+}
+
+/** Asks the printer now (bounded by `timeoutMs`) and records the answer. */
+export async function refreshPrinterStatus(ctx: ServiceContext, row: PrinterRow, timeoutMs = STATUS_CHECK_TIMEOUT_MS): Promise<PrinterRow> {
+  const parsed = parsePrinterUri(row.uri);
+  if ('error' in parsed) return row;
+  const driver = await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs });
+  recordPrinterStatus(ctx, row.id, await driver.status());
+  return loadPrinterRow(ctx, row.id) ?? row;
+}
+
+export async function getPrinter(ctx: ServiceContext, accountId: string, id: string, refresh: boolean): Promise<PrinterView> {
+  const row = getPrinterRow(ctx, accountId, id);
+  return presentPrinter(refresh ? await refreshPrinterStatus(ctx, row) : row);
+}
+
+export interface PrinterFilters {
+  format?: string;
+  default_for?: string;
+  status?: string;
+}
+
+export function listPrinters(ctx: ServiceContext, accountId: string, filters: PrinterFilters, page: PageRequest) {
+  const where: SQL[] = [eq(printers.accountId, accountId)];
+  if (filters.format) where.push(sql`exists (select 1 from json_each(${printers.formats}) where value = ${filters.format})`);
+  if (filters.default_for) where.push(sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${filters.default_for})`);
+  if (filters.status) where.push(eq(printers.status, filters.status as PrinterState));
+  const condition = and(...where);
+  const total = ctx.db.select({ n: count() }).from(printers).where(condition).get()!.n;
+  const rows = ctx.db.select().from(printers).where(condition)
+    .orderBy(desc(printers.createdAt), desc(printers.id)).limit(page.perPage).offset(offsetOf(page)).all();
+  return { items: rows.map(presentPrinter), total };
+}
+
+export interface PrinterInput {
+  name?: string;
+  uri?: string;
+  formats?: string[];
+  default_for?: string[];
+}
+
+function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
+  const row = ctx.db.select({ id: printers.id }).from(printers).where(and(eq(printers.accountId, accountId), eq(printers.name, name))).get();
+  return row !== undefined && row.id !== exceptId;
+}
+
+/** Checks name, URI, formats and defaults together (missing ones are reported as the schema reports them). */
+function checkPrinterInput(ctx: ServiceContext, accountId: string, input: PrinterInput, errors: FieldErrorCollector, exceptId?: string) {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (input.name === undefined) errors.add('name', 'is required');
+  else if (typeof input.name === 'string' && !name) errors.add('name', 'must not be empty');
+  if (name && nameTaken(ctx, accountId, name, exceptId)) errors.add('name', 'is already used by another printer');
+  if (input.uri === undefined) errors.add('uri', 'is required');
+  const parsed = typeof input.uri === 'string' ? parsePrinterUri(input.uri.trim()) : undefined;
+  if (parsed && 'error' in parsed) errors.add('uri', parsed.error);
+  if (input.formats === undefined) errors.add('formats', 'is required');
+  const formats = [...new Set(Array.isArray(input.formats) ? input.formats : [])] as PrintFormat[];
+  if (Array.isArray(input.formats) && formats.length === 0) errors.add('formats', 'must not be empty');
+  if (parsed && 'uri' in parsed) {
+    const takes = formatsForScheme(parsed.uri);
+    // unknown format names are the schema's to report
+    const refused = formats.filter((f) => PRINT_FORMATS.includes(f) && !takes.includes(f));
+    if (refused.length) errors.add('formats', `a ${parsed.uri.protocol.replace(/:$/, '')} printer takes ${takes.join(', ')}, not ${refused.join(', ')}`);
+  }
+  const defaultFor = [...new Set(Array.isArray(input.default_for) ? input.default_for : [])] as PrintFormat[];
+  const notTaken = defaultFor.filter((f) => !formats.includes(f));
+  if (notTaken.length && Array.isArray(input.formats)) errors.add('default_for', `${notTaken.join(', ')} ${notTaken.length === 1 ? 'is' : 'are'} not among the printer's formats`);
+  errors.throwIfAny();
+  return { name, uri: parsed && 'uri' in parsed ? parsed.uri.href : '', formats, defaultFor };
+}
+
+/** One default printer per format and account: taking a format as default takes it from the others. */
+function takeDefaults(ctx: ServiceContext, accountId: string, printerId: string, formats: PrintFormat[]): void {
+  for (const format of formats) {
+    ctx.db.update(printers)
+      .set({ defaultFor: sql`(select coalesce(json_group_array(value), '[]') from json_each(${printers.defaultFor}) where value != ${format})` })
+      .where(and(eq(printers.accountId, accountId), sql`${printers.id} != ${printerId}`, sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${format})`))
+      .run();
+  }
+}
+
+export async function createPrinter(ctx: ServiceContext, accountId: string, input: PrinterInput, errors = new FieldErrorCollector()): Promise<PrinterView> {
+  const checked = checkPrinterInput(ctx, accountId, input, errors);
+  const now = ctx.clock.now();
+  const row: PrinterRow = {
+    id: ctx.ids('printer'), accountId, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
+    status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+  };
+  inTransaction(ctx.db, () => {
+    ctx.db.insert(printers).values(row).run();
+    takeDefaults(ctx, accountId, row.id, checked.defaultFor);
+  });
+  return presentPrinter(await refreshPrinterStatus(ctx, row));
+}
+
+export async function updatePrinter(ctx: ServiceContext, accountId: string, id: string, patch: PrinterInput, errors = new FieldErrorCollector()): Promise<PrinterView> {
+  const row = getPrinterRow(ctx, accountId, id);
+  const formats = patch.formats ?? printerFormats(row);
+  // defaults the printer no longer takes are dropped unless the patch names its defaults itself
+  const defaultFor = patch.default_for ?? formatsOf(row.defaultFor).filter((f) => formats.includes(f));
+  const checked = checkPrinterInput(ctx, accountId, { name: patch.name ?? row.name, uri: patch.uri ?? row.uri, formats, default_for: defaultFor }, errors, id);
+  const now = ctx.clock.now();
+  const uriChanged = checked.uri !== row.uri;
+  inTransaction(ctx.db, () => {
+    ctx.db.update(printers).set({
+      name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, updatedAt: now,
+      ...(uriChanged ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
+    }).where(eq(printers.id, id)).run();
+    takeDefaults(ctx, accountId, id, checked.defaultFor);
+  });
+  const fresh = loadPrinterRow(ctx, id)!;
+  return presentPrinter(uriChanged ? await refreshPrinterStatus(ctx, fresh) : fresh);
+}
+
+/** Deletes the printer; its print jobs go with it (queued ones are never printed). */
+export function deletePrinter(ctx: ServiceContext, accountId: string, id: string): void {
+  getPrinterRow(ctx, accountId, id);
+  ctx.db.delete(printers).where(eq(printers.id, id)).run();
+}
