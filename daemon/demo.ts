@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import pino from 'pino';
-import { startEmulators } from '../src/carriers/emulator/server.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { action } from '../src/cli/run.js';
-import { createAccount, createApiKey } from '../src/services/accounts.js';
-import { closeContext, openContext } from '../src/services/open.js';
-import { startDaemon } from './main.js';
 
 interface DemoOptions {
   dataDir?: string;
@@ -57,6 +53,10 @@ export function registerDemoCommand(program: Command): void {
     .option('--out <file>', 'where to write the merged label', 'packdesk-demo-label.pdf')
     .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
     .action(action(async (o: DemoOptions) => {
+      // loaded here so other commands don't pay for the daemon and the emulators at start-up
+      const [{ startEmulators }, { createAccount, createApiKey }, { closeContext, openContext }, { startDaemon }] = await Promise.all([
+        import('../src/carriers/emulator/server.js'), import('../src/services/accounts.js'), import('../src/services/open.js'), import('./main.js'),
+      ]);
       const dataDir = resolve(o.dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-demo-')));
       const quiet = pino({ level: 'warn' });
       const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
@@ -88,6 +88,8 @@ export function registerDemoCommand(program: Command): void {
         say('Try next:');
         say(`  export PACKDESK_URL=${daemon.url} PACKDESK_API_KEY=${apiKey}`);
         say(`  packdesk shipments show ${s.id}`);
+        say(`  curl -s -X POST ${emulators.url}/_emulator/ppl/parcels/${s.parcels[0]!.tracking_number}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`);
+        say('  packdesk track list; packdesk track refresh tp_…   (the parcel is in transit, the shipment shipped)');
         say(`  curl -s ${daemon.url}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`);
         say(`  open ${daemon.url}/docs for the API reference`);
         if (o.keepRunning) {

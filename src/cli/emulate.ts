@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { EMULATED_PROVIDERS, startEmulators } from '../carriers/emulator/server.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { action, parsePositiveInt } from './run.js';
 
@@ -16,12 +15,14 @@ const DEFAULT_EMULATOR_PORT = 7500;
 export function registerEmulateCommand(program: Command): void {
   program.command('emulate')
     .description('run local emulators of the carriers\' APIs (for tests and demos), each under http://HOST:PORT/<provider>')
-    .option('--providers <codes>', `comma-separated provider codes (default: all of ${EMULATED_PROVIDERS.join(', ')})`)
+    .option('--providers <codes>', 'comma-separated provider codes (default: every emulated provider)')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', String(DEFAULT_EMULATOR_PORT))
     .option('--json', 'print one JSON line {"<provider>": "<base url>"} once listening')
     .action(action(async (o: EmulateFlags) => {
       const providers = o.providers?.split(',').map((code) => code.trim()).filter(Boolean);
+      // loaded here so other commands don't pay for the emulators at start-up
+      const { EMULATED_PROVIDERS, startEmulators } = await import('../carriers/emulator/server.js');
       const unknown = (providers ?? []).filter((code) => !EMULATED_PROVIDERS.includes(code));
       if (unknown.length > 0) throw new CliError(`no emulator for ${unknown.join(', ')} (available: ${EMULATED_PROVIDERS.join(', ')})`, EXIT.usage);
       if (providers?.length === 0) throw new CliError('--providers names no provider', EXIT.usage);

@@ -7,13 +7,15 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const mod of testModules) {
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1; // a file that failed to load
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
+        else if (state === 'failed') failedHere += 1;
         else skipped += 1;
       }
+      // a file that failed to load, or whose set-up failed so its tests never ran, is a failure too
+      failed += failedHere || (mod.state() === 'failed' ? 1 : 0);
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
