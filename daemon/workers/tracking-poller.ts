@@ -4,6 +4,7 @@ import type { TrackResult } from '../../src/carriers/types.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { askCarrier, postponeChecks, recordFailedChecks, recordTrackResults } from '../../src/services/tracking/check.js';
 import { carrierBatches, claimDueTrackingParcels, nextTrackingCheckAt, releaseTrackingLeases, type CarrierBatch } from '../../src/services/tracking/due.js';
+import { PollingWorker } from './polling-worker.js';
 import { ProviderBackoff, ProviderLanes, type BackoffOptions } from './provider-limits.js';
 
 export interface TrackingPollerOptions {
@@ -21,32 +22,21 @@ export const DEFAULT_TRACKING_POLLER_OPTIONS: TrackingPollerOptions = {
   concurrencyPerProvider: 4, claimSize: 500, leaseMs: 10 * 60_000, backoff: { baseMs: 2_000, capMs: 5 * 60_000 },
 };
 
-/** Longest sleep between looks at the store when nothing is due. */
-const IDLE_POLL_MS = 1000;
-
 /**
  * Checks tracking parcels when they come due: claims them with a lease, asks each carrier about up to its batch
  * size of numbers per call with a per-provider limit of calls in flight, and backs a provider off when it answers
  * 429/5xx. `runDue()` checks everything due now (tests drive it with a manual clock); `start()` keeps polling.
  */
-export class TrackingPoller {
-  readonly name = 'tracking_poller';
+export class TrackingPoller extends PollingWorker {
   private readonly lanes: ProviderLanes;
   private readonly backoff: ProviderBackoff;
-  private readonly running = new Set<Promise<void>>();
   /** Parcels claimed but not yet recorded, per provider: a provider with enough waiting gets no more claims. */
   private readonly claimedByProvider = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private active = false;
-  private pumping = false;
 
-  constructor(private readonly ctx: ServiceContext, private readonly options: TrackingPollerOptions = DEFAULT_TRACKING_POLLER_OPTIONS) {
+  constructor(ctx: ServiceContext, private readonly options: TrackingPollerOptions = DEFAULT_TRACKING_POLLER_OPTIONS) {
+    super(ctx, 'tracking_poller');
     this.lanes = new ProviderLanes(options.concurrencyPerProvider);
     this.backoff = new ProviderBackoff(ctx.clock, options.backoff);
-  }
-
-  get state(): string {
-    return this.active ? `running (${this.lanes.inFlight} carrier calls in flight)` : 'stopped';
   }
 
   /** Providers that take no new parcels now: backing off, or with two rounds of calls already claimed. */
@@ -58,7 +48,7 @@ export class TrackingPoller {
     return [...new Set([...this.backoff.blockedProviders(), ...full])];
   }
 
-  private claimAndStart(): number {
+  protected claimAndStart(): number {
     const rows = claimDueTrackingParcels(this.ctx, this.options.claimSize, this.options.leaseMs, this.providersToSkip());
     for (const batch of carrierBatches(rows)) this.startBatch(batch);
     return rows.length;
@@ -67,16 +57,13 @@ export class TrackingPoller {
   private startBatch(batch: CarrierBatch): void {
     const count = batch.parcels.length;
     this.claimedByProvider.set(batch.provider, (this.claimedByProvider.get(batch.provider) ?? 0) + count);
-    const run = this.lanes.run(batch.provider, () => this.checkBatch(batch))
+    this.track(this.lanes.run(batch.provider, () => this.checkBatch(batch))
       .catch((err: Error) => this.ctx.log.error({ err, provider: batch.provider, channel_id: batch.channelId }, 'tracking check could not be recorded'))
       .finally(() => {
         const left = (this.claimedByProvider.get(batch.provider) ?? count) - count;
         if (left > 0) this.claimedByProvider.set(batch.provider, left);
         else this.claimedByProvider.delete(batch.provider);
-        this.running.delete(run);
-        this.wake();
-      });
-    this.running.add(run);
+      }));
   }
 
   /** One carrier call for a batch; an outage postpones the batch (not a check), a refusal counts as a check. */
@@ -106,44 +93,12 @@ export class TrackingPoller {
     recordTrackResults(this.ctx, ids, results);
   }
 
-  /** Checks every parcel due now, and those that come due while doing so, until none is left. */
-  async runDue(): Promise<void> {
-    for (;;) {
-      this.claimAndStart();
-      if (this.running.size === 0) return;
-      await Promise.race(this.running);
-    }
+  protected nextDueAt(): number | undefined {
+    return this.running.size > 0 ? undefined : nextTrackingCheckAt(this.ctx);
   }
 
-  start(): void {
+  protected override resume(): void {
     const released = releaseTrackingLeases(this.ctx);
     if (released > 0) this.ctx.log.info({ parcels: released }, 'resuming tracking checks of a previous run');
-    this.active = true;
-    this.wake();
-  }
-
-  /** Looks at the store now (called when work was queued and whenever a carrier call finished). */
-  wake(): void {
-    if (!this.active || this.pumping) return;
-    this.pumping = true;
-    try {
-      this.claimAndStart();
-    } catch (err) {
-      this.ctx.log.error({ err }, 'tracking poller could not claim parcels');
-    } finally {
-      this.pumping = false;
-    }
-    clearTimeout(this.timer);
-    const due = this.running.size > 0 ? undefined : nextTrackingCheckAt(this.ctx);
-    const wait = due === undefined ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, due - this.ctx.clock.now()));
-    this.timer = setTimeout(() => this.wake(), wait);
-    this.timer.unref();
-  }
-
-  /** Stops claiming and waits for the carrier calls in flight. */
-  async stop(): Promise<void> {
-    this.active = false;
-    clearTimeout(this.timer);
-    await Promise.allSettled([...this.running]);
   }
 }
