@@ -1,20 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startStation, type Station } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/bin/packdesk.js', import.meta.url));
 const TRACKING = /\b\d{11}\b/g;
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Env = Record<string, string>;
 
 interface Shipment {
   id: string;
@@ -38,79 +27,15 @@ interface ListBody<T> {
   meta: { total: number };
 }
 
-interface Running {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  line: string;
-}
-
-let tmp: string;
-let work: string;
-let baseEnv: Env;
-
-/** The environment of the test runner without any packdesk settings, so only what a test passes counts. */
-function isolatedEnv(): Env {
-  const env: Env = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('PACKDESK_')) env[key] = value;
-  return env;
-}
-
-function cli(args: string[], options: { env?: Env; cwd?: string; input?: string } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...baseEnv, ...options.env }, cwd: options.cwd ?? work, stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-async function cliJson<T>(args: string[], options: { env?: Env; cwd?: string; input?: string } = {}): Promise<T> {
-  const result = await cli(args, options);
-  if (result.code !== 0) throw new Error(`packdesk ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
-}
-
-/** Spawns a long-running packdesk command and waits for the first stdout line that `ready` accepts. */
-function startProcess(args: string[], ready: (line: string) => boolean): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`packdesk ${args[0]} did not start:\n${output}`)), 20_000);
-    void exited.then((code) => reject(new Error(`packdesk ${args[0]} exited with ${code}:\n${output}`)));
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find(ready);
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, exited, line });
-      }
-    });
-  });
-}
-
 const SENDER = {
   contact: { company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
   address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
 };
 
 describe('packdesk ship and packdesk shipments against a real daemon and the PPL emulator', () => {
-  let emulator: Running;
-  let daemon: Running;
-  let daemonUrl: string;
-  let env: Env;
-  let apiKey: string;
+  let station: Station;
+  let tmp: string;
+  let work: string;
   let channelId: string;
   let senderFile: string;
   let codShipment: Shipment;
@@ -125,51 +50,29 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
   ];
 
   const rawLabel = async (id: string): Promise<{ body: Buffer; disposition: string | null }> => {
-    const res = await fetch(`${daemonUrl}/v1/shipments/${id}/label?download=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await fetch(`${station.daemonUrl}/v1/shipments/${id}/label?download=1`, { headers: { authorization: `Bearer ${station.apiKey}` } });
     expect(res.status).toBe(200);
     return { body: Buffer.from(await res.arrayBuffer()), disposition: res.headers.get('content-disposition') };
   };
 
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-ship-'));
-    work = join(tmp, 'desk');
-    mkdirSync(work);
-    const dataDir = join(tmp, 'data');
-    baseEnv = { ...isolatedEnv(), XDG_CONFIG_HOME: join(tmp, 'cfg'), CI: 'true' };
+    station = await startStation({ ppl: true });
+    tmp = station.tmp;
+    work = station.desk;
     senderFile = join(tmp, 'sender.json');
     writeFileSync(senderFile, JSON.stringify(SENDER));
-
-    emulator = await startProcess(['emulate', '--providers', 'ppl', '--port', '0', '--json'], (l) => l.trim().startsWith('{'));
-    const pplUrl = (JSON.parse(emulator.line) as { ppl: string }).ppl;
-    expect(pplUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ppl$/);
-
-    apiKey = (await cliJson<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'])).api_key;
-    daemon = await startProcess(['daemon', '--data-dir', dataDir, '--port', '0'], (l) => l.includes('"msg":"listening"'));
-    daemonUrl = (JSON.parse(daemon.line) as { url: string }).url;
-    env = { PACKDESK_URL: daemonUrl, PACKDESK_API_KEY: apiKey };
-
-    const channel = await cliJson<{ id: string; status: string }>([
-      'channels', 'add', '--name', 'PPL', '--provider', 'ppl', '--setting', 'clientId=c1', '--setting', 'clientSecret=s3cret',
-      '--setting', `baseUrl=${pplUrl}`, '--json',
-    ], { env });
+    expect(station.pplUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ppl$/);
+    const channel = await station.addPplChannel();
     expect(channel.status).toBe('active');
     channelId = channel.id;
   });
 
   afterAll(async () => {
-    if (daemon) {
-      daemon.child.kill('SIGTERM');
-      expect(await daemon.exited).toBe(0);
-    }
-    if (emulator) {
-      emulator.child.kill('SIGTERM');
-      await emulator.exited;
-    }
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (station) expect(await station.stop()).toBe(0);
   });
 
   it('ship with flags: two parcels with COD, the PDF label saved as <reference>.pdf in the current directory', async () => {
-    const result = await cli(shipFlags('COD-2', ['--cod', '1299.50']), { env });
+    const result = await station.cli(shipFlags('COD-2', ['--cod', '1299.50']));
     expect(result.code, result.stderr).toBe(0);
     const numbers = result.stdout.match(TRACKING) ?? [];
     expect(new Set(numbers).size).toBe(2);
@@ -178,12 +81,12 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(result.stdout).toMatch(/status\s+created/);
     expect(result.stdout).toContain('2 pages');
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(result.stdout + result.stderr).not.toContain(apiKey);
+    expect(result.stdout + result.stderr).not.toContain(station.apiKey);
   });
 
   it('ship --json prints the created shipment with the COD product and where the label went', async () => {
     const out = join(tmp, 'labels-cod.pdf');
-    codShipment = await cliJson<Shipment>(shipFlags('COD-JSON', ['--cod', '450', '--cod-currency', 'czk', '--out', out, '--json']), { env });
+    codShipment = await station.cliJson<Shipment>(shipFlags('COD-JSON', ['--cod', '450', '--cod-currency', 'czk', '--out', out, '--json']));
     expect(codShipment).toMatchObject({
       status: 'created', product: 'PRID', label_format: 'pdf', reference_number: 'COD-JSON',
       cash_on_delivery_amount: 450, cash_on_delivery_currency: 'CZK', failure: null,
@@ -208,7 +111,7 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
         { weight_amount: 4, length_dimension: 40, width_dimension: 30, height_dimension: 25 },
       ],
     };
-    const result = await cli(['ship', '--from-json', '-', '--reference', 'ZPL-2', '--json'], { env, input: JSON.stringify(body) });
+    const result = await station.cli(['ship', '--from-json', '-', '--reference', 'ZPL-2', '--json'], station.env, JSON.stringify(body));
     expect(result.code, result.stderr).toBe(0);
     zplShipment = JSON.parse(result.stdout) as Shipment;
     expect(zplShipment).toMatchObject({ status: 'created', product: 'PRIV', label_format: 'zpl', reference_number: 'ZPL-2' });
@@ -227,7 +130,7 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
       destination_address: { street_name: 'Nádražní', house_number: '7', city_name: 'Ostrava', postal_code: '70200', country_code: 'CZ' },
       parcels: [{ weight_amount: 1, length_dimension: 20, width_dimension: 20, height_dimension: 20 }],
     }));
-    const shipped = await cliJson<Shipment>(['ship', '--from-json', file, '--sender-json', senderFile, '--out', join(tmp, 'file-1.pdf'), '--json'], { env });
+    const shipped = await station.cliJson<Shipment>(['ship', '--from-json', file, '--sender-json', senderFile, '--out', join(tmp, 'file-1.pdf'), '--json']);
     expect(shipped).toMatchObject({ status: 'created', reference_number: 'FILE-1', sender_contact: SENDER.contact });
     expect(existsSync(join(tmp, 'file-1.pdf'))).toBe(true);
   });
@@ -237,49 +140,49 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     mkdirSync(join(cfg, 'packdesk'), { recursive: true });
     writeFileSync(join(cfg, 'packdesk', 'sender.json'), JSON.stringify(SENDER));
     const withoutFlag = shipFlags('STORED-1', ['--out', join(tmp, 'stored.pdf'), '--json']).filter((a, i, all) => a !== '--sender-json' && all[i - 1] !== '--sender-json');
-    const shipped = await cliJson<Shipment>(withoutFlag, { env: { ...env, XDG_CONFIG_HOME: cfg } });
+    const shipped = await station.cliJson<Shipment>(withoutFlag, { ...station.env, XDG_CONFIG_HOME: cfg });
     expect(shipped).toMatchObject({ status: 'created', sender_contact: SENDER.contact });
 
-    const none = await cli(withoutFlag, { env: { ...env, XDG_CONFIG_HOME: join(tmp, 'cfg-empty') } });
+    const none = await station.cli(withoutFlag, { ...station.env, XDG_CONFIG_HOME: join(tmp, 'cfg-empty') });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('--sender-json');
   });
 
   it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
-    const parcel = await cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']), { env });
+    const parcel = await station.cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']));
     expect(parcel.code).toBe(2);
     expect(parcel.stderr).toContain('WEIGHTxLENGTHxWIDTHxHEIGHT');
-    const cod = await cli(shipFlags('BAD-2', ['--cod', '-5']), { env });
+    const cod = await station.cli(shipFlags('BAD-2', ['--cod', '-5']));
     expect(cod.code).toBe(2);
-    const wait = await cli(shipFlags('BAD-3', ['--wait', '31']), { env });
+    const wait = await station.cli(shipFlags('BAD-3', ['--wait', '31']));
     expect(wait.code).toBe(2);
   });
 
   it('shipments list --json holds both shipments; --search by reference finds one; the table shows them', async () => {
-    const list = await cliJson<ListBody<{ id: string; reference_number: string; status: string }>>(['shipments', 'list', '--json'], { env });
+    const list = await station.cliJson<ListBody<{ id: string; reference_number: string; status: string }>>(['shipments', 'list', '--json']);
     const ids = list.data.map((s) => s.id);
     expect(ids).toContain(codShipment.id);
     expect(ids).toContain(zplShipment.id);
-    const found = await cliJson<ListBody<{ id: string }>>(['shipments', 'list', '--search', 'ZPL-2', '--json'], { env });
+    const found = await station.cliJson<ListBody<{ id: string }>>(['shipments', 'list', '--search', 'ZPL-2', '--json']);
     expect(found.data.map((s) => s.id)).toEqual([zplShipment.id]);
     expect(found.meta.total).toBe(1);
-    const byStatus = await cliJson<ListBody<{ status: string }>>(['shipments', 'list', '--status', 'created', '--channel', channelId, '--per-page', '2', '--json'], { env });
+    const byStatus = await station.cliJson<ListBody<{ status: string }>>(['shipments', 'list', '--status', 'created', '--channel', channelId, '--per-page', '2', '--json']);
     expect(byStatus.data).toHaveLength(2);
     expect(byStatus.data.every((s) => s.status === 'created')).toBe(true);
-    const table = await cli(['shipments', 'list', '--search', 'COD-JSON'], { env });
+    const table = await station.cli(['shipments', 'list', '--search', 'COD-JSON']);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(codShipment.id);
     expect(table.stdout).toContain('page 1 of 1, 1 in all');
   });
 
   it('shipments show --json returns the record; the human form lists the parcels with their tracking numbers', async () => {
-    const shown = await cliJson<Shipment>(['shipments', 'show', codShipment.id, '--json'], { env });
+    const shown = await station.cliJson<Shipment>(['shipments', 'show', codShipment.id, '--json']);
     expect(shown).toMatchObject({
       id: codShipment.id, status: 'created', product: 'PRID', reference_number: 'COD-JSON', has_label: true,
       parcels: codShipment.parcels.map((p) => ({ tracking_number: p.tracking_number })),
     });
     expect(shown).not.toHaveProperty('label_file');
-    const human = await cli(['shipments', 'show', zplShipment.id, '--wait', '1'], { env });
+    const human = await station.cli(['shipments', 'show', zplShipment.id, '--wait', '1']);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('Pekárna Brno');
     for (const p of zplShipment.parcels) expect(human.stdout).toContain(p.tracking_number!);
@@ -288,69 +191,69 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
 
   it('shipments label --out writes the same bytes as the raw label of the API', async () => {
     const out = join(tmp, 'again.zpl');
-    const saved = await cliJson<{ path: string; format: string; pages: number; size: number }>(['shipments', 'label', zplShipment.id, '--out', out, '--json'], { env });
+    const saved = await station.cliJson<{ path: string; format: string; pages: number; size: number }>(['shipments', 'label', zplShipment.id, '--out', out, '--json']);
     const raw = await rawLabel(zplShipment.id);
     expect(saved).toEqual({ path: out, format: 'zpl', pages: 2, size: raw.body.length });
     expect(readFileSync(out).equals(raw.body)).toBe(true);
 
-    const human = await cli(['shipments', 'label', codShipment.id], { env });
+    const human = await station.cli(['shipments', 'label', codShipment.id]);
     expect(human.code, human.stderr).toBe(0);
     expect(raw.disposition).toBe('attachment; filename="ZPL-2.zpl"');
     expect(human.stdout).toContain(join(work, 'COD-JSON.pdf'));
     expect(readFileSync(join(work, 'COD-JSON.pdf')).equals((await rawLabel(codShipment.id)).body)).toBe(true);
 
-    const a4 = await cliJson<{ format: string; pages: number }>(['shipments', 'label', codShipment.id, '--a4', '--out', join(tmp, 'a4.pdf'), '--json'], { env });
+    const a4 = await station.cliJson<{ format: string; pages: number }>(['shipments', 'label', codShipment.id, '--a4', '--out', join(tmp, 'a4.pdf'), '--json']);
     expect(a4).toMatchObject({ format: 'pdf', pages: 1 });
   });
 
   it('shipments retry of a created shipment exits 1 and says only a failed pending one can be retried', async () => {
-    const result = await cli(['shipments', 'retry', zplShipment.id], { env });
+    const result = await station.cli(['shipments', 'retry', zplShipment.id]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('only a pending shipment whose creation failed can be retried');
   });
 
   it('shipments cancel turns a created shipment cancelled', async () => {
-    const cancelled = await cliJson<Shipment>(['shipments', 'cancel', zplShipment.id, '--json'], { env });
+    const cancelled = await station.cliJson<Shipment>(['shipments', 'cancel', zplShipment.id, '--json']);
     expect(cancelled).toMatchObject({ id: zplShipment.id, status: 'cancelled' });
-    expect((await cliJson<Shipment>(['shipments', 'show', zplShipment.id, '--json'], { env })).status).toBe('cancelled');
+    expect((await station.cliJson<Shipment>(['shipments', 'show', zplShipment.id, '--json'])).status).toBe('cancelled');
   });
 
   it('ship with an unknown postal code exits 1 with the carrier failure naming destination_address.postal_code; delete then removes it', async () => {
-    const result = await cli(shipFlags('BAD-ZIP', ['--postal-code', '00000']), { env });
+    const result = await station.cli(shipFlags('BAD-ZIP', ['--postal-code', '00000']));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('destination_address.postal_code');
     const id = /shipment (sh_\w+) was not created/.exec(result.stdout)?.[1];
     expect(id).toMatch(/^sh_/);
-    const failed = await cliJson<Shipment>(['shipments', 'show', id!, '--json'], { env });
+    const failed = await station.cliJson<Shipment>(['shipments', 'show', id!, '--json']);
     expect(failed.status).toBe('pending');
     expect(Object.keys(failed.failure!.errors)).toContain('destination_address.postal_code');
-    const deleted = await cli(['shipments', 'delete', id!], { env });
+    const deleted = await station.cli(['shipments', 'delete', id!]);
     expect(deleted.code, deleted.stderr).toBe(0);
-    expect((await cli(['shipments', 'show', id!], { env })).code).toBe(3);
+    expect((await station.cli(['shipments', 'show', id!])).code).toBe(3);
   });
 
   it('ship without a recipient e-mail exits 1 with the API field error on stderr', async () => {
     const args = shipFlags('NO-MAIL').filter((a, i, all) => a !== '--recipient-email' && all[i - 1] !== '--recipient-email');
-    const result = await cli(args, { env });
+    const result = await station.cli(args);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^ {2}recipient_contact\.email_address: /m);
   });
 
   it('ship --format epl on a PPL channel exits 1 naming epl', async () => {
-    const result = await cli(shipFlags('EPL-1', ['--format', 'epl']), { env });
+    const result = await station.cli(shipFlags('EPL-1', ['--format', 'epl']));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('label_format');
     expect(result.stderr).toContain('epl');
   });
 
   it('shipments show of an unknown id exits 3', async () => {
-    const result = await cli(['shipments', 'show', 'sh_nope'], { env });
+    const result = await station.cli(['shipments', 'show', 'sh_nope']);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
   });
 
   it('an unreachable daemon exits 4', async () => {
-    const result = await cli(['shipments', 'list'], { env: { PACKDESK_URL: 'http://127.0.0.1:9', PACKDESK_API_KEY: apiKey } });
+    const result = await station.cli(['shipments', 'list'], { ...station.env, PACKDESK_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(4);
   });
 });

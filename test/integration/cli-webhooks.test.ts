@@ -1,18 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { startStation, type Env, type Station } from '../helpers/cli.js';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Env = Record<string, string>;
 
 interface DeliveryLog {
   id: string;
@@ -23,61 +11,34 @@ interface DeliveryLog {
   response_status: number | null;
 }
 
-/** The environment of the test runner without any packdesk settings, so only what a test passes counts. */
-function isolatedEnv(): Env {
-  const env: Env = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('PACKDESK_')) env[key] = value;
-  return env;
-}
-
 describe('packdesk webhooks test | redeliver | clear-logs | secret', () => {
-  let tmp: string;
-  let dataDir: string;
-  let baseEnv: Env;
-  let envA: Env;
+  let station: Station;
   let envB: Env;
-  let daemon: DaemonProcess;
   let rx: WebhookReceiver;
   let subId: string;
 
-  const cli = (args: string[], env: Env = {}): Promise<CliResult> => new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...baseEnv, ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
-  });
-  const cliJson = async <T>(args: string[], env: Env = envA): Promise<T> => {
-    const result = await cli([...args, '--json'], env);
-    if (result.code !== 0) throw new Error(`packdesk ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
-    return JSON.parse(result.stdout) as T;
-  };
-
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-webhooks-'));
-    dataDir = join(tmp, 'data');
-    baseEnv = { ...isolatedEnv(), XDG_CONFIG_HOME: join(tmp, 'cfg'), CI: 'true' };
     rx = await startWebhookReceiver();
-    const init = await cliJson<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes'], {});
-    daemon = await spawnDaemon(dataDir, baseEnv);
-    const accountB = (await cliJson<{ account_id: string }>(['accounts', 'create', '--name', 'Other shop', '--data-dir', dataDir], {})).account_id;
-    const keyB = await cliJson<{ api_key: string }>(['keys', 'create', '--account', accountB, '--data-dir', dataDir], {});
-    envA = { PACKDESK_URL: daemon.url, PACKDESK_API_KEY: init.api_key };
-    envB = { PACKDESK_URL: daemon.url, PACKDESK_API_KEY: keyB.api_key };
-    subId = (await cliJson<{ id: string }>(['webhooks', 'add', '--name', 'erp', '--url', `${rx.url}/erp`, '--event', 'shipment.created'])).id;
+    station = await startStation();
+    const { dataDir, localEnv } = station;
+    const accountB = (await station.cliJson<{ account_id: string }>(['accounts', 'create', '--name', 'Other shop', '--data-dir', dataDir, '--json'], localEnv)).account_id;
+    const keyB = await station.cliJson<{ api_key: string }>(['keys', 'create', '--account', accountB, '--data-dir', dataDir, '--json'], localEnv);
+    envB = { ...station.env, PACKDESK_API_KEY: keyB.api_key };
+    subId = (await station.cliJson<{ id: string }>(['webhooks', 'add', '--name', 'erp', '--url', `${rx.url}/erp`, '--event', 'shipment.created', '--json'])).id;
   });
   afterAll(async () => {
-    await daemon?.stop();
     await rx?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (station) expect(await station.stop()).toBe(0);
   });
 
   it('secret prints the signing secret from the local store, which verifies what test sends', async () => {
-    const secret = (await cli(['webhooks', 'secret', subId, '--data-dir', dataDir])).stdout.trim();
+    const secret = (await station.cli(['webhooks', 'secret', subId, '--data-dir', station.dataDir], station.localEnv)).stdout.trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(await cliJson(['webhooks', 'secret', subId, '--data-dir', dataDir], {})).toEqual({ id: subId, secret });
-    expect((await cli(['webhooks', 'show', subId, '--json'], envA)).stdout).not.toContain(secret.slice(6));
-    expect((await cli(['webhooks', 'secret', 'wh_missing', '--data-dir', dataDir])).code).toBe(3);
+    expect(await station.cliJson(['webhooks', 'secret', subId, '--data-dir', station.dataDir, '--json'], station.localEnv)).toEqual({ id: subId, secret });
+    expect((await station.cli(['webhooks', 'show', subId, '--json'])).stdout).not.toContain(secret.slice(6));
+    expect((await station.cli(['webhooks', 'secret', 'wh_missing', '--data-dir', station.dataDir], station.localEnv)).code).toBe(3);
 
-    const log = await cliJson<DeliveryLog>(['webhooks', 'test', subId]);
+    const log = await station.cliJson<DeliveryLog>(['webhooks', 'test', subId, '--json']);
     expect(log).toMatchObject({ event_type: 'webhook.test', attempt: 1, status: 'success', response_status: 200 });
     const delivered = rx.at('/erp').at(-1)!;
     expect(delivered.headers['webhook-id']).toBe(log.event_id);
@@ -85,34 +46,34 @@ describe('packdesk webhooks test | redeliver | clear-logs | secret', () => {
   });
 
   it('test prints the outcome for people and exits 1 when the receiver refused it', async () => {
-    const ok = await cli(['webhooks', 'test', subId], envA);
+    const ok = await station.cli(['webhooks', 'test', subId]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/webhook\.test evt_\w+ to http:\/\/127\.0\.0\.1:\d+\/erp: delivered \(HTTP 200, \d+ ms\)/);
     rx.reply = () => ({ status: 500, body: 'broken' });
     try {
-      const refused = await cli(['webhooks', 'test', subId], envA);
+      const refused = await station.cli(['webhooks', 'test', subId]);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toContain('failed: HTTP 500');
     } finally {
       rx.reply = () => ({ status: 200 });
     }
-    expect((await cli(['webhooks', 'test', subId], envB)).code).toBe(1);
-    expect((await cli(['webhooks', 'test', 'wh_missing'], envA)).code).toBe(3);
+    expect((await station.cli(['webhooks', 'test', subId], envB)).code).toBe(1);
+    expect((await station.cli(['webhooks', 'test', 'wh_missing'])).code).toBe(3);
   });
 
   it('redeliver sends a logged event again as the next attempt; clear-logs empties the log', async () => {
-    const first = await cliJson<DeliveryLog>(['webhooks', 'test', subId]);
-    const again = await cliJson<DeliveryLog>(['webhooks', 'redeliver', subId, first.id]);
+    const first = await station.cliJson<DeliveryLog>(['webhooks', 'test', subId, '--json']);
+    const again = await station.cliJson<DeliveryLog>(['webhooks', 'redeliver', subId, first.id, '--json']);
     expect(again).toMatchObject({ event_id: first.event_id, attempt: 2, status: 'success' });
     expect(rx.at('/erp').filter((r) => r.headers['webhook-id'] === first.event_id)).toHaveLength(2);
-    expect((await cli(['webhooks', 'redeliver', subId, 'whl_missing'], envA)).code).toBe(3);
+    expect((await station.cli(['webhooks', 'redeliver', subId, 'whl_missing'])).code).toBe(3);
 
-    const before = await cliJson<{ meta: { total: number } }>(['webhooks', 'logs', subId]);
+    const before = await station.cliJson<{ meta: { total: number } }>(['webhooks', 'logs', subId, '--json']);
     expect(before.meta.total).toBeGreaterThanOrEqual(5);
-    expect((await cli(['webhooks', 'clear-logs', subId], envB)).code).toBe(1);
-    const cleared = await cli(['webhooks', 'clear-logs', subId], envA);
+    expect((await station.cli(['webhooks', 'clear-logs', subId], envB)).code).toBe(1);
+    const cleared = await station.cli(['webhooks', 'clear-logs', subId]);
     expect(cleared).toMatchObject({ code: 0, stdout: 'Webhook logs cleared\n' });
-    expect((await cliJson<{ meta: { total: number } }>(['webhooks', 'logs', subId])).meta.total).toBe(0);
-    expect(await cliJson(['webhooks', 'clear-logs', subId])).toEqual({ message: 'Webhook logs cleared' });
+    expect((await station.cliJson<{ meta: { total: number } }>(['webhooks', 'logs', subId, '--json'])).meta.total).toBe(0);
+    expect(await station.cliJson(['webhooks', 'clear-logs', subId, '--json'])).toEqual({ message: 'Webhook logs cleared' });
   });
 });
