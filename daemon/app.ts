@@ -6,9 +6,14 @@ import { registerConventions } from './http/conventions.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './routes/account.js';
 import { channelRoutes } from './routes/channels.js';
+import { importRoutes } from './routes/imports.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
+import { printJobRoutes } from './routes/print-jobs.js';
+import { printerRoutes } from './routes/printers.js';
 import { providerRoutes } from './routes/providers.js';
 import { shipmentRoutes } from './routes/shipments.js';
+import { trackingParcelRoutes } from './routes/tracking-parcels.js';
+import { watchedFolderRoutes } from './routes/watched-folders.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -56,7 +61,12 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(providerRoutes);
   await app.register(channelRoutes(ctx));
   await app.register(shipmentRoutes(ctx));
+  await app.register(trackingParcelRoutes(ctx));
   await app.register(webhookRoutes(ctx));
+  await app.register(printerRoutes(ctx));
+  await app.register(printJobRoutes(ctx));
+  await app.register(watchedFolderRoutes(ctx));
+  await app.register(importRoutes(ctx));
   await app.ready();
   return app as unknown as FastifyInstance;
 }

@@ -2,6 +2,8 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
+import { ImportWorker, type ImportWorkerOptions } from './import-worker.js';
+import { PrintQueueWorker, type PrintQueueWorkerOptions } from './print-queue.js';
 import { JobWorker } from './runner.js';
 import { DEFAULT_TRACKING_POLLER_OPTIONS, TrackingPoller, type TrackingPollerOptions } from './tracking-poller.js';
 import { WebhookDispatcher, type DispatcherOptions } from './webhook-dispatcher.js';
@@ -14,6 +16,9 @@ export interface Workers {
   webhooks: WebhookDispatcher;
   shipments: JobWorker;
   tracking: TrackingPoller;
+  printing: PrintQueueWorker;
+  /** Order files from watched folders and uploads; not in `all`: files and notices drive it, not due jobs. */
+  imports: ImportWorker;
   start(): void;
   stop(): Promise<void>;
   health(): Record<string, string>;
@@ -22,26 +27,40 @@ export interface Workers {
 /** The daemon's background workers, each claiming durable jobs from the store. */
 export function createWorkers(ctx: ServiceContext, options: {
   shipmentConcurrency?: number; webhooks?: DispatcherOptions; tracking?: Partial<TrackingPollerOptions>;
+  printing?: PrintQueueWorkerOptions; imports?: ImportWorkerOptions;
 } = {}): Workers {
   const shipments = new JobWorker(ctx, {
     name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 5 * 60_000,
     handle: (job) => createShipmentAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
   });
   const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });
+  const printing = new PrintQueueWorker(ctx, options.printing);
   // the dispatcher runs last, so a test's runJobs() delivers the events the other workers just recorded
   const webhooks = new WebhookDispatcher(ctx, options.webhooks);
-  const all: BackgroundWorker[] = [shipments, tracking, webhooks];
-  const wake = () => setImmediate(() => all.forEach((w) => w.wake()));
+  const all: BackgroundWorker[] = [shipments, tracking, printing, webhooks];
+  const imports = new ImportWorker(ctx, options.imports);
+  // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)
+  let wakeScheduled = false;
+  const wake = () => {
+    if (wakeScheduled) return;
+    wakeScheduled = true;
+    setImmediate(() => {
+      wakeScheduled = false;
+      all.forEach((w) => w.wake());
+    });
+  };
   return {
-    all, shipments, tracking, webhooks,
+    all, shipments, tracking, printing, webhooks, imports,
     start: () => {
       ctx.notices.on(JOBS_QUEUED, wake);
       all.forEach((w) => w.start());
+      imports.start();
     },
     stop: async () => {
       ctx.notices.off(JOBS_QUEUED, wake);
+      await imports.stop();
       await Promise.all(all.map((w) => w.stop()));
     },
-    health: () => Object.fromEntries(all.map((w) => [w.name, w.state])),
+    health: () => ({ ...Object.fromEntries(all.map((w) => [w.name, w.state])), [imports.name]: imports.state }),
   };
 }

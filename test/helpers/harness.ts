@@ -10,6 +10,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { buildApp } from '../../daemon/app.js';
 import { createWorkers, type Workers } from '../../daemon/workers/index.js';
+import type { DispatcherOptions } from '../../daemon/workers/webhook-dispatcher.js';
 
 /** A real daemon app on a real SQLite file in a temporary data directory, with a hand-moved clock and a captured log. */
 export interface TestDaemon {
@@ -36,7 +37,7 @@ export interface TestAccount {
   request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
-export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; carrierTimeoutMs?: number } = {}): Promise<TestDaemon> {
+export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; carrierTimeoutMs?: number; webhooks?: DispatcherOptions } = {}): Promise<TestDaemon> {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-test-'));
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
@@ -46,7 +47,7 @@ export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; ca
     dataDir, log, clock,
     options: { allowHttpWebhooks: options.allowHttpWebhooks ?? false, ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}) },
   });
-  const workers = createWorkers(ctx);
+  const workers = createWorkers(ctx, { webhooks: options.webhooks });
   const app = await buildApp(ctx, { version: 'test', health: { workers: workers.health } });
   return {
     app, ctx, clock, dataDir, workers,

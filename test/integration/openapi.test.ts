@@ -22,6 +22,8 @@ export const ENDPOINTS = [
   'GET /v1/webhook-subscriptions/{id}/logs',
   'GET /v1/webhook-subscriptions/{id}/logs/{log_id}',
   'DELETE /v1/webhook-subscriptions/{id}/logs',
+  'POST /v1/webhook-subscriptions/{id}/test',
+  'POST /v1/webhook-subscriptions/{id}/logs/{log_id}/redeliver',
   'POST /v1/shipments',
   'GET /v1/shipments',
   'GET /v1/shipments/{id}',
@@ -31,6 +33,33 @@ export const ENDPOINTS = [
   'POST /v1/shipments/{id}/cancel',
   'POST /v1/shipments/{id}/retry',
   'GET /v1/shipments/{id}/label',
+  'POST /v1/tracking-parcels',
+  'GET /v1/tracking-parcels',
+  'GET /v1/tracking-parcels/{id}',
+  'PATCH /v1/tracking-parcels/{id}',
+  'PUT /v1/tracking-parcels/{id}',
+  'DELETE /v1/tracking-parcels/{id}',
+  'POST /v1/tracking-parcels/{id}/refresh',
+  'POST /v1/printers',
+  'GET /v1/printers',
+  'GET /v1/printers/{id}',
+  'PATCH /v1/printers/{id}',
+  'DELETE /v1/printers/{id}',
+  'POST /v1/printers/{id}/test',
+  'GET /v1/print-jobs',
+  'GET /v1/print-jobs/{id}',
+  'POST /v1/print-jobs/{id}/retry',
+  'POST /v1/shipments/{id}/print',
+  'POST /v1/watched-folders',
+  'GET /v1/watched-folders',
+  'GET /v1/watched-folders/{id}',
+  'PATCH /v1/watched-folders/{id}',
+  'DELETE /v1/watched-folders/{id}',
+  'POST /v1/imports',
+  'GET /v1/imports',
+  'GET /v1/imports/{id}',
+  'GET /v1/imports/{id}/result',
+  'GET /v1/imports/{id}/errors',
 ];
 
 interface Operation {
@@ -64,7 +93,7 @@ describe('GET /v1/openapi.json', () => {
       const [method, path] = endpoint.split(' ') as [string, string];
       const op = doc.paths[path]![method.toLowerCase()]!;
       expect(op.summary, endpoint).toBeTruthy();
-      if (['POST', 'PATCH', 'PUT'].includes(method) && !/\/(validate|cancel|retry)$/.test(path)) {
+      if (['POST', 'PATCH', 'PUT'].includes(method) && !/\/(validate|cancel|retry|test|redeliver|refresh)$/.test(path)) {
         expect(op.requestBody?.content['application/json']?.schema, `${endpoint} body`).toBeTruthy();
       }
       for (const param of path.match(/\{(\w+)\}/g) ?? []) {

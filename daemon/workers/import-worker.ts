@@ -1,0 +1,209 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { watch, type FSWatcher } from 'chokidar';
+import type { ServiceContext } from '../../src/services/context.js';
+import { createFolderLayout, isOrderFileName, orderFilesIn } from '../../src/services/imports/folder-files.js';
+import { importDroppedFile, resumeFolderImports } from '../../src/services/imports/folder-import.js';
+import type { ImportDeps } from '../../src/services/imports/import-file.js';
+import { importSource, loadImportRow, unfinishedImports } from '../../src/services/imports/records.js';
+import { runUploadedImport, UPLOADED_IMPORT_QUEUED } from '../../src/services/imports/uploads.js';
+import {
+  activeWatchedFolders, loadWatchedFolderRow, WATCHED_FOLDERS_CHANGED, type WatchedFolderRow,
+} from '../../src/services/imports/watched-folders.js';
+import { shipmentShapeChecker } from '../routes/shipment-shape.js';
+
+export interface ImportWorkerOptions {
+  /** A file in `in/` is read once its size has not changed for this long (chokidar's awaitWriteFinish). */
+  stabilityMs?: number;
+  /** Shipments of one file in flight at the carrier at once. */
+  window?: number;
+  /** Stop waiting for carrier outcomes of a file after this long without any. */
+  stallMs?: number;
+}
+
+export const DEFAULT_STABILITY_MS = 1500;
+const STABILITY_POLL_MS = 100;
+/** Folders are compared with the store this often too (a path that was not there at start-up, a missed notice). */
+const RESYNC_MS = 30_000;
+
+interface FolderWatch {
+  path: string;
+  watcher: FSWatcher;
+  /** Names in `in/` queued and not started yet. */
+  queued: Set<string>;
+}
+
+type Task = (signal: AbortSignal) => Promise<unknown>;
+
+/** Resolves true once the file's size and modification time stayed the same for `stabilityMs`; false if it went away. */
+async function waitUntilStable(path: string, stabilityMs: number, signal: AbortSignal): Promise<boolean> {
+  let last = '';
+  let since = performance.now();
+  while (!signal.aborted) {
+    let seen: string;
+    try {
+      const stats = await stat(path);
+      seen = `${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return false;
+    }
+    if (seen !== last) {
+      last = seen;
+      since = performance.now();
+    } else if (performance.now() - since >= stabilityMs) {
+      return true;
+    }
+    await sleep(STABILITY_POLL_MS);
+  }
+  return false;
+}
+
+/**
+ * Takes order files in: watches `in/` of every active watched folder (a file is read only after it stopped growing),
+ * runs uploaded files (`POST /v1/imports`), and on start finishes what a previous run left in `processing/`. Files of
+ * one source (a folder, or one account's uploads) are imported one after another.
+ */
+export class ImportWorker {
+  readonly name = 'imports';
+  private readonly deps: ImportDeps;
+  private readonly watches = new Map<string, FolderWatch>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly running = new Set<Promise<void>>();
+  private abort = new AbortController();
+  private active = false;
+  private resync: NodeJS.Timeout | undefined;
+
+  private readonly stabilityMs: number;
+
+  constructor(private readonly ctx: ServiceContext, options: ImportWorkerOptions = {}) {
+    this.deps = { checkShape: shipmentShapeChecker(), window: options.window, stallMs: options.stallMs };
+    this.stabilityMs = options.stabilityMs ?? DEFAULT_STABILITY_MS;
+  }
+
+  get state(): string {
+    return this.active ? `running (${this.watches.size} folders watched, ${this.running.size} files queued or importing)` : 'stopped';
+  }
+
+  private readonly onFolderChanged = (folderId: string) => this.syncFolder(folderId, loadWatchedFolderRow(this.ctx, folderId));
+  private readonly onUploadQueued = (importId: string) => this.queueUpload(importId);
+
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.abort = new AbortController();
+    this.ctx.notices.on(WATCHED_FOLDERS_CHANGED, this.onFolderChanged);
+    this.ctx.notices.on(UPLOADED_IMPORT_QUEUED, this.onUploadQueued);
+    this.syncAll();
+    for (const row of unfinishedImports(this.ctx, null)) this.queueUpload(row.id);
+    this.resync = setInterval(() => this.syncAll(), RESYNC_MS);
+    this.resync.unref();
+  }
+
+  /** Nothing to look at on a job queue: files and notices drive this worker. */
+  wake(): void {}
+
+  /** Waits until every queued file is imported. */
+  async runDue(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Stops watching and stops imports at the next order; a file stopped midway stays in processing/ and resumes at the next start. */
+  async stop(): Promise<void> {
+    if (!this.active) return;
+    this.active = false;
+    clearInterval(this.resync);
+    this.ctx.notices.off(WATCHED_FOLDERS_CHANGED, this.onFolderChanged);
+    this.ctx.notices.off(UPLOADED_IMPORT_QUEUED, this.onUploadQueued);
+    this.abort.abort();
+    await Promise.allSettled([...this.watches.keys()].map((id) => this.unwatch(id)));
+    await this.runDue();
+  }
+
+  private syncAll(): void {
+    const active = new Map(activeWatchedFolders(this.ctx).map((f) => [f.id, f]));
+    for (const id of this.watches.keys()) if (!active.has(id)) void this.unwatch(id);
+    for (const folder of active.values()) this.syncFolder(folder.id, folder);
+  }
+
+  private syncFolder(folderId: string, folder: WatchedFolderRow | undefined): void {
+    if (!this.active) return;
+    const watching = this.watches.get(folderId);
+    if (watching && (!folder || folder.status !== 'active' || folder.path !== watching.path)) void this.unwatch(folderId);
+    if (folder?.status === 'active' && !this.watches.has(folderId)) this.watchFolder(folder);
+  }
+
+  private watchFolder(folder: WatchedFolderRow): void {
+    let inbox: string;
+    try {
+      inbox = createFolderLayout(folder.path).in;
+    } catch (err) {
+      this.ctx.log.warn({ watched_folder_id: folder.id, path: folder.path, err: (err as Error).message }, 'watched folder unavailable; looking again later');
+      return;
+    }
+    // what a previous run left in processing/ is finished before new files are taken
+    this.enqueue(folder.id, (signal) => resumeFolderImports(this.ctx, this.deps, folder, signal));
+    // chokidar waits for writes to finish only after its first scan: files already there are looked at here instead
+    const watcher = watch(inbox, {
+      depth: 0, ignoreInitial: true,
+      awaitWriteFinish: { stabilityThreshold: this.stabilityMs, pollInterval: STABILITY_POLL_MS },
+      ignored: (path, stats) => stats?.isFile() === true && !isOrderFileName(basename(path)),
+    });
+    const entry: FolderWatch = { path: folder.path, watcher, queued: new Set() };
+    const queueWhenStable = (name: string) => void waitUntilStable(join(inbox, name), this.stabilityMs, this.abort.signal)
+      .then((stable) => stable && this.watches.get(folder.id) === entry && this.queueDropped(folder.id, entry, name));
+    let ready = false;
+    watcher.on('add', (path) => {
+      if (dirname(path) !== inbox || !isOrderFileName(basename(path))) return;
+      if (ready) this.queueDropped(folder.id, entry, basename(path));
+      else queueWhenStable(basename(path));
+    });
+    watcher.on('error', (err) => this.ctx.log.error({ watched_folder_id: folder.id, err }, 'folder watcher error'));
+    watcher.once('ready', () => {
+      ready = true;
+      for (const name of orderFilesIn(inbox)) queueWhenStable(name);
+    });
+    this.watches.set(folder.id, entry);
+    this.ctx.log.info({ watched_folder_id: folder.id, path: folder.path }, 'watching folder');
+  }
+
+  private async unwatch(folderId: string): Promise<void> {
+    const entry = this.watches.get(folderId);
+    if (!entry) return;
+    this.watches.delete(folderId);
+    await entry.watcher.close();
+  }
+
+  private queueDropped(folderId: string, entry: FolderWatch, name: string): void {
+    if (entry.queued.has(name)) return;
+    entry.queued.add(name);
+    this.enqueue(folderId, (signal) => {
+      entry.queued.delete(name);
+      return importDroppedFile(this.ctx, this.deps, folderId, name, signal);
+    });
+  }
+
+  private queueUpload(importId: string): void {
+    const row = loadImportRow(this.ctx, importId);
+    if (!this.active || !row || row.status !== 'processing' || row.watchedFolderId !== null) return;
+    this.enqueue(importSource(row), async (signal) => {
+      const fresh = loadImportRow(this.ctx, importId);
+      if (fresh?.status === 'processing') await runUploadedImport(this.ctx, this.deps, fresh, signal);
+    });
+  }
+
+  /** Runs `task` after the tasks of the same source; a failure is logged and the file waits for the next start. */
+  private enqueue(source: string, task: Task): void {
+    const signal = this.abort.signal;
+    const next = (this.queues.get(source) ?? Promise.resolve())
+      .then(() => (signal.aborted ? undefined : task(signal)))
+      .then(() => undefined, (err: unknown) => this.ctx.log.error({ source, err }, 'import failed; the file stays where it is'));
+    this.queues.set(source, next);
+    this.running.add(next);
+    void next.finally(() => {
+      this.running.delete(next);
+      if (this.queues.get(source) === next) this.queues.delete(source);
+    });
+  }
+}

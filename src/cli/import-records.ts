@@ -1,0 +1,71 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { ApiClient, type Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { printRecord } from './output.js';
+
+/** An import (one CSV file) as the API answers it. */
+export interface ImportRecord {
+  id: string;
+  watched_folder_id: string | null;
+  file_name: string;
+  sha256: string;
+  rows: number;
+  rows_processed: number;
+  shipments_created: number;
+  orders_already_imported: number;
+  failed_rows: number;
+  status: 'processing' | 'done' | 'failed';
+  result_path: string | null;
+  errors_path: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface OrderResult {
+  reference_number: string;
+  shipment_id: string | null;
+  status: string;
+  tracking_numbers: string[];
+  error: string | null;
+}
+
+export interface RowError {
+  row: number;
+  reference_number: string | null;
+  field: string;
+  column: string | null;
+  message: string;
+}
+
+export const importPath = (id: string) => `/v1/imports/${encodeURIComponent(id)}`;
+
+/**
+ * `--mapping`: a JSON file of `{"columns": {…}, "defaults": {…}}`, or a preset name (`default`); the daemon checks it.
+ */
+export function readMappingFlag(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  if (!existsSync(value) || !statSync(value).isFile()) return value;
+  try {
+    return JSON.parse(readFileSync(value, 'utf8'));
+  } catch (err) {
+    throw new CliError(`--mapping ${value}: not a JSON file (${(err as Error).message})`, EXIT.usage);
+  }
+}
+
+/** `--channel`, or the account's only active channel. */
+export async function channelOrOnlyActive(client: ApiClient, flag: string | undefined): Promise<string> {
+  if (flag) return flag;
+  const { body } = await client.get<Page<{ id: string }>>('/v1/shipping-channels?status=active&per_page=2');
+  if (body.meta.total === 1) return body.data[0]!.id;
+  throw new CliError(`--channel is required (the account has ${body.meta.total === 0 ? 'no' : body.meta.total} active shipping channels)`, EXIT.usage);
+}
+
+export function printImport(record: ImportRecord): void {
+  printRecord({
+    id: record.id, file: record.file_name, 'watched folder': record.watched_folder_id ?? '-', status: record.status,
+    rows: record.status === 'processing' ? `${record.rows_processed} of ${record.rows} processed` : record.rows,
+    'shipments created': record.shipments_created, 'already imported': record.orders_already_imported, 'failed rows': record.failed_rows,
+    sha256: record.sha256, result: record.result_path, errors: record.errors_path, created: record.created_at, finished: record.finished_at,
+  });
+}

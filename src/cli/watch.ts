@@ -1,0 +1,143 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ApiClient, type Page } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
+import { printJson, printPageFooter, printRecord, printTable } from './output.js';
+import { action, parsePositiveInt } from './run.js';
+
+/** A watched folder as the API answers it. */
+interface WatchedFolder {
+  id: string;
+  path: string;
+  shipping_channel_id: string;
+  label_format: string;
+  printer_id: string | null;
+  mapping: string | Record<string, unknown> | null;
+  status: 'active' | 'paused';
+  folders: Record<'in' | 'processing' | 'done' | 'failed' | 'out', string>;
+  created_at: string;
+  updated_at: string;
+}
+
+const folderPath = (id: string) => `/v1/watched-folders/${encodeURIComponent(id)}`;
+
+function describeMapping(mapping: WatchedFolder['mapping']): string {
+  if (mapping === null) return 'default';
+  if (typeof mapping === 'string') return mapping;
+  const columns = Object.keys((mapping.columns as Record<string, string> | undefined) ?? {}).length;
+  const defaults = Object.keys((mapping.defaults as Record<string, unknown> | undefined) ?? {}).length;
+  return `${columns} column${columns === 1 ? '' : 's'} mapped, ${defaults} default${defaults === 1 ? '' : 's'}`;
+}
+
+function printFolder(folder: WatchedFolder, recent: ImportRecord[] = []): void {
+  printRecord({
+    id: folder.id, path: folder.path, status: folder.status, channel: folder.shipping_channel_id, 'label format': folder.label_format,
+    printer: folder.printer_id ?? 'none (labels are not printed)', mapping: describeMapping(folder.mapping),
+    'drop files into': folder.folders.in, 'results in': folder.folders.out, created: folder.created_at, updated: folder.updated_at,
+  });
+  if (recent.length === 0) return;
+  process.stdout.write('\nrecent imports:\n');
+  printTable(
+    ['id', 'file', 'status', 'rows', 'shipments', 'already', 'failed rows', 'created'],
+    recent.map((i) => [i.id, i.file_name, i.status, i.rows, i.shipments_created, i.orders_already_imported, i.failed_rows, i.created_at]),
+  );
+}
+
+interface AddOptions {
+  channel?: string;
+  format: string;
+  printer?: string;
+  mapping?: string;
+  paused?: boolean;
+  json?: boolean;
+}
+
+async function setStatus(id: string, status: 'active' | 'paused', json?: boolean): Promise<void> {
+  const { body } = await ApiClient.fromConfig().patch<{ data: WatchedFolder }>(folderPath(id), { status });
+  if (json) printJson(body.data);
+  else process.stdout.write(status === 'paused' ? `paused ${id}: files wait in ${body.data.folders.in}\n` : `resumed ${id}: watching ${body.data.folders.in}\n`);
+}
+
+/** `packdesk watch …`: folders the daemon watches for ERP order files (SPEC §7). */
+export function registerWatchCommands(program: Command): void {
+  const watch = program.command('watch').description('watched folders: ERP systems drop order CSV files into <folder>/in, results appear in <folder>/out');
+
+  watch.command('add')
+    .description('watch a folder (creates in/, processing/, done/, failed/ and out/ in it)')
+    .argument('<path>', 'the folder, on the daemon machine (a relative path is taken from the current directory)')
+    .option('--channel <id>', 'shipping channel of its shipments (default: the only active channel)')
+    .option('--format <format>', 'label format: pdf, zpl or epl', 'pdf')
+    .option('--printer <id>', 'print each label on this printer once it exists')
+    .option('--mapping <file>', 'a JSON column mapping ({"columns": {...}, "defaults": {...}}) or a preset name')
+    .option('--paused', 'add it paused (takes no files until resumed)')
+    .option('--json', 'print JSON')
+    .action(action(async (path: string, o: AddOptions) => {
+      const client = ApiClient.fromConfig();
+      if (!['pdf', 'zpl', 'epl'].includes(o.format)) throw new CliError('--format must be pdf, zpl or epl', EXIT.usage);
+      const { body } = await client.post<{ data: WatchedFolder }>('/v1/watched-folders', {
+        path: resolve(path), shipping_channel_id: await channelOrOnlyActive(client, o.channel), label_format: o.format,
+        ...(o.printer ? { printer_id: o.printer } : {}), ...(o.mapping !== undefined ? { mapping: readMappingFlag(o.mapping) } : {}),
+        ...(o.paused ? { status: 'paused' } : {}),
+      });
+      if (o.json) printJson(body.data);
+      else printFolder(body.data);
+    }));
+
+  watch.command('list')
+    .description('list watched folders')
+    .option('--status <status>', 'only active or paused ones')
+    .option('--page <n>', 'page number')
+    .option('--per-page <n>', 'folders per page (1-100)')
+    .option('--json', 'print the whole API answer ({data, meta, links})')
+    .action(action(async (o: { status?: string; page?: string; perPage?: string; json?: boolean }) => {
+      const query = new URLSearchParams();
+      if (o.status) query.set('status', o.status);
+      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
+      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
+      const { body } = await ApiClient.fromConfig().get<Page<WatchedFolder>>(`/v1/watched-folders${query.size ? `?${query}` : ''}`);
+      if (o.json) {
+        printJson(body);
+        return;
+      }
+      printTable(
+        ['id', 'path', 'status', 'channel', 'format', 'printer'],
+        body.data.map((f) => [f.id, f.path, f.status, f.shipping_channel_id, f.label_format, f.printer_id ?? '-']),
+      );
+      printPageFooter(body.meta);
+    }));
+
+  watch.command('show')
+    .description('show a watched folder and its latest imports')
+    .argument('<id>', 'watched folder id (wf_…)')
+    .option('--json', 'print JSON (the folder, with "imports": its latest imports)')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const client = ApiClient.fromConfig();
+      const { body } = await client.get<{ data: WatchedFolder }>(folderPath(id));
+      const recent = (await client.get<Page<ImportRecord>>(`/v1/imports?watched_folder_id=${encodeURIComponent(id)}&per_page=10`)).body.data;
+      if (o.json) printJson({ ...body.data, imports: recent });
+      else printFolder(body.data, recent);
+    }));
+
+  watch.command('pause')
+    .description('stop taking files from the folder (files dropped meanwhile wait in in/)')
+    .argument('<id>', 'watched folder id (wf_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => setStatus(id, 'paused', o.json)));
+
+  watch.command('resume')
+    .description('take files from the folder again, those that waited first')
+    .argument('<id>', 'watched folder id (wf_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => setStatus(id, 'active', o.json)));
+
+  watch.command('remove')
+    .description('stop watching a folder (the folder and its files stay)')
+    .argument('<id>', 'watched folder id (wf_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      await ApiClient.fromConfig().delete(folderPath(id));
+      if (o.json) printJson({ id, removed: true });
+      else process.stdout.write(`stopped watching ${id}; the folder and its files stay\n`);
+    }));
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { FieldErrorCollector, ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { readCsvTable, type Delimiter } from '../../imports/csv-table.js';
+import { decodeOrderFile, type DecodedFile } from '../../imports/decode.js';
+import { resolveMapping, type MappingSetting } from '../../imports/mapping.js';
+import { buildOrder, groupOrders, sourceOfPath, type FileOrder, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
+import { inTransaction, statement } from '../../store/db.js';
+import type { ServiceContext } from '../context.js';
+import { createShipment, validateCreation, type ShipmentBody } from '../shipments/create.js';
+import { loadShipmentRow } from '../shipments/records.js';
+import { CarrierOutcomes } from './carrier-outcomes.js';
+import { importSource, setImportProgress, updateImportRow, type ImportRow } from './records.js';
+
+/** What the import needs from the daemon: the API's JSON-schema check of a creation body, so files meet the same rules. */
+export interface ImportDeps {
+  checkShape(body: Record<string, unknown>): FieldErrors;
+  /** Shipments of one file in flight at the carrier at once (default 64, twice the creation worker's concurrency). */
+  window?: number;
+  /** Stop waiting for carrier outcomes after this long without any (default 30 s); those orders are reported `pending`. */
+  stallMs?: number;
+}
+
+export interface ImportSettings {
+  defaults: OrderDefaults;
+  mapping: MappingSetting | null;
+}
+
+/** What became of one order of the file. */
+export type OrderOutcome =
+  | { kind: 'invalid'; problems: RowProblem[] }
+  /**
+   * `earlierImportId`: the order was imported before, from the same file, by that import (nothing new was created).
+   * `fresh`: the shipment was created just now (not found by its key on a resumed run).
+   */
+  | { kind: 'shipment'; shipmentId: string | null; earlierImportId: string | null; fresh?: boolean };
+
+/** An order of the file, as its result line names it. */
+export interface OrderOfFile {
+  reference: string;
+  rows: number[];
+}
+
+export interface ImportedFile {
+  encoding: Pick<DecodedFile, 'encoding' | 'bom'>;
+  delimiter: Delimiter;
+  rows: number;
+  orders: OrderOfFile[];
+  outcomes: OrderOutcome[];
+  /** Problems of the whole file or of rows outside any order. */
+  fileProblems: RowProblem[];
+}
+
+export const DEFAULT_WINDOW = 64;
+/** Orders stored per transaction (each order its own savepoint): one commit, not one per order, on a long file. */
+const ORDERS_PER_TRANSACTION = 16;
+export const DEFAULT_STALL_MS = 30_000;
+
+export function sha256Of(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The file as a table; the decoded text is not kept (a long import holds only the rows). */
+function readOrderTable(bytes: Buffer) {
+  const decoded = decodeOrderFile(bytes);
+  return { encoding: { encoding: decoded.encoding, bom: decoded.bom }, table: readCsvTable(decoded.text) };
+}
+
+function findImportedOrder(ctx: ServiceContext, source: string, sha256: string, reference: string) {
+  return statement(ctx.db, 'SELECT import_id AS importId, shipment_id AS shipmentId FROM imported_orders WHERE source = ? AND sha256 = ? AND reference_number = ?')
+    .get(source, sha256, reference) as { importId: string; shipmentId: string | null } | undefined;
+}
+
+function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
+  return Object.entries(errors).flatMap(([field, messages]) => {
+    const { row, column } = sourceOfPath(order, field);
+    return messages.map((message) => ({ row, reference: order.reference, field, column, message }));
+  });
+}
+
+/**
+ * One order → at most one shipment, ever: the order's key (source, file hash, reference) and its shipment are written
+ * in one transaction (a savepoint of the batch's), so a crash leaves both or neither, and a second run finds the key.
+ */
+function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder): OrderOutcome {
+  const source = importSource(row);
+  const existing = findImportedOrder(ctx, source, row.sha256, order.reference);
+  if (existing) return { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId: existing.importId === row.id ? null : existing.importId };
+  const errors = new FieldErrorCollector();
+  errors.merge(deps.checkShape(order.body));
+  const body = order.body as unknown as ShipmentBody;
+  try {
+    if (order.problems.length > 0) {
+      validateCreation(ctx, row.accountId, body, errors);
+      return { kind: 'invalid', problems: order.problems };
+    }
+    return inTransaction(ctx.db, () => {
+      const shipment = createShipment(ctx, row.accountId, body, errors);
+      statement(ctx.db, 'INSERT INTO imported_orders (source, sha256, reference_number, import_id, shipment_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(source, row.sha256, order.reference, row.id, shipment.id, ctx.clock.now());
+      return { kind: 'shipment' as const, shipmentId: shipment.id, earlierImportId: null, fresh: true };
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) return { kind: 'invalid', problems: [...order.problems, ...problemsOf(order, err.errors)] };
+    ctx.log.error({ err, import_id: row.id, reference: order.reference }, 'import: order failed unexpectedly');
+    const first = order.rows[0]!;
+    return { kind: 'invalid', problems: [{ row: first, reference: order.reference, field: 'order', column: null, message: `could not be imported: ${(err as Error).message}` }] };
+  }
+}
+
+function stillAtCarrierStep(ctx: ServiceContext, shipmentId: string | null): boolean {
+  const shipment = shipmentId ? loadShipmentRow(ctx, shipmentId) : undefined;
+  return shipment !== undefined && shipment.status === 'pending' && shipment.failure === null;
+}
+
+/**
+ * Reads an order file and turns each of its orders into a shipment through the same service as the API, at most once
+ * per order; then waits (bounded) for the carrier step of the file's shipments. Safe to run again on the same import
+ * after a crash or a stop: orders already done are found by their key. `aborted` when `signal` stopped it midway.
+ */
+export async function importOrderFile(
+  ctx: ServiceContext, deps: ImportDeps, row: ImportRow, bytes: Buffer, settings: ImportSettings, signal: AbortSignal,
+): Promise<ImportedFile | 'aborted'> {
+  const { encoding, table } = readOrderTable(bytes);
+  if ('message' in table) {
+    return { encoding, delimiter: ',', rows: 0, orders: [], outcomes: [], fileProblems: [{ row: table.row, reference: '', field: 'file', column: null, message: table.message }] };
+  }
+  const { orders, problems, rows, plan } = groupOrders(table, resolveMapping(settings.mapping), settings.defaults);
+  if (rows === 0) problems.push({ row: 1, reference: '', field: 'file', column: null, message: 'has a header row but no order rows' });
+  updateImportRow(ctx, row.id, { rows });
+
+  let rowsDone = problems.length === 0 ? 0 : new Set(problems.map((p) => p.row)).size;
+  const rowsOfShipment = new Map<string, number>();
+  const outcomes = new CarrierOutcomes(ctx, (id) => {
+    rowsDone += rowsOfShipment.get(id) ?? 0;
+    setImportProgress(ctx, row.id, rowsDone);
+  });
+  const window = deps.window ?? DEFAULT_WINDOW;
+  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
+  let windowOpen = true;
+  const results: OrderOutcome[] = [];
+  setImportProgress(ctx, row.id, rowsDone);
+  try {
+    for (let start = 0; start < orders.length; start += ORDERS_PER_TRANSACTION) {
+      if (windowOpen) {
+        const waited = await outcomes.waitBelow(window, stallMs, signal);
+        if (waited === 'aborted') return 'aborted';
+        // nothing reports: the carrier step is not running; store the rest without holding the file
+        if (waited === 'stalled') windowOpen = false;
+      }
+      if (signal.aborted) return 'aborted';
+      const batch = orders.slice(start, start + ORDERS_PER_TRANSACTION);
+      const batchOutcomes = inTransaction(ctx.db, () => batch.map((group) => createOrderOnce(ctx, deps, row, buildOrder(plan, group))));
+      batch.forEach((order, i) => {
+        const outcome = batchOutcomes[i]!;
+        results.push(outcome);
+        const atCarrierStep = outcome.kind === 'shipment' && outcome.earlierImportId === null && (outcome.fresh || stillAtCarrierStep(ctx, outcome.shipmentId));
+        if (atCarrierStep) {
+          rowsOfShipment.set(outcome.shipmentId!, order.rows.length);
+          outcomes.track(outcome.shipmentId!);
+        } else {
+          rowsDone += order.rows.length;
+        }
+      });
+      setImportProgress(ctx, row.id, rowsDone);
+      // requests and the workers get their turn while a long file is read
+      await yieldToEventLoop();
+    }
+    if ((await outcomes.waitBelow(1, stallMs, signal)) === 'aborted') return 'aborted';
+  } finally {
+    outcomes.dispose();
+  }
+  return { encoding, delimiter: table.delimiter, rows, orders: orders.map(({ reference, rows: of }) => ({ reference, rows: of })), outcomes: results, fileProblems: problems };
+}

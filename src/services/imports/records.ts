@@ -1,0 +1,114 @@
+import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
+import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import { importedOrders, imports } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { owned } from '../ownership.js';
+
+export type ImportRow = typeof imports.$inferSelect;
+export type ImportStatus = ImportRow['status'];
+export const IMPORT_STATUSES: readonly ImportStatus[] = ['processing', 'done', 'failed'];
+
+/** The exactly-once scope of an import: its watched folder, or `cli:<account>` for files sent with `packdesk import`. */
+export function importSource(row: Pick<ImportRow, 'watchedFolderId' | 'accountId'>): string {
+  return row.watchedFolderId ?? `cli:${row.accountId}`;
+}
+
+/** Rows handled so far by imports running in this process (a finished import has handled all of them). */
+const progressByContext = new WeakMap<ServiceContext, Map<string, number>>();
+
+function progressOf(ctx: ServiceContext): Map<string, number> {
+  let map = progressByContext.get(ctx);
+  if (!map) progressByContext.set(ctx, (map = new Map()));
+  return map;
+}
+
+export function setImportProgress(ctx: ServiceContext, importId: string, rowsDone: number | undefined): void {
+  if (rowsDone === undefined) progressOf(ctx).delete(importId);
+  else progressOf(ctx).set(importId, rowsDone);
+}
+
+/** Orders of the import's file that an earlier import of the same file (same source) had created. */
+export function alreadyImportedOrders(ctx: ServiceContext, row: ImportRow): number {
+  return ctx.db.select({ n: count() }).from(importedOrders)
+    .where(and(eq(importedOrders.source, importSource(row)), eq(importedOrders.sha256, row.sha256), ne(importedOrders.importId, row.id)))
+    .get()!.n;
+}
+
+export function presentImport(ctx: ServiceContext, row: ImportRow) {
+  const finished = row.status !== 'processing';
+  return {
+    id: row.id,
+    watched_folder_id: row.watchedFolderId,
+    file_name: row.fileName,
+    sha256: row.sha256,
+    rows: row.rows,
+    rows_processed: finished ? row.rows : Math.min(row.rows, progressOf(ctx).get(row.id) ?? 0),
+    shipments_created: row.shipmentsCreated,
+    orders_already_imported: finished ? alreadyImportedOrders(ctx, row) : 0,
+    failed_rows: row.failedRows,
+    status: row.status,
+    // the files are written when the import finishes
+    result_path: finished ? row.resultPath : null,
+    errors_path: finished ? row.errorsPath : null,
+    created_at: isoTime(row.createdAt),
+    updated_at: isoTime(row.updatedAt),
+    finished_at: isoTimeOrNull(row.finishedAt),
+  };
+}
+
+export type ImportView = ReturnType<typeof presentImport>;
+
+export function loadImportRow(ctx: ServiceContext, id: string): ImportRow | undefined {
+  return ctx.db.select().from(imports).where(eq(imports.id, id)).get();
+}
+
+export function getImportRow(ctx: ServiceContext, accountId: string, id: string): ImportRow {
+  return owned(loadImportRow(ctx, id), accountId, 'Import', id);
+}
+
+export interface ImportFilters {
+  status?: string;
+  watched_folder_id?: string;
+}
+
+export function listImports(ctx: ServiceContext, accountId: string, filters: ImportFilters, page: PageRequest) {
+  const where: SQL[] = [eq(imports.accountId, accountId)];
+  if (filters.status) where.push(eq(imports.status, filters.status as ImportStatus));
+  if (filters.watched_folder_id) where.push(eq(imports.watchedFolderId, filters.watched_folder_id));
+  const condition = and(...where);
+  const total = ctx.db.select({ n: count() }).from(imports).where(condition).get()!.n;
+  const rows = ctx.db.select().from(imports).where(condition)
+    .orderBy(desc(imports.createdAt), desc(imports.id)).limit(page.perPage).offset(offsetOf(page)).all();
+  return { items: rows.map((r) => presentImport(ctx, r)), total };
+}
+
+/** Writes the import's row: the file is taken in, nothing of it done yet. */
+export function startImportRow(ctx: ServiceContext, input: { accountId: string; watchedFolderId: string | null; fileName: string; sha256: string; id?: string }): ImportRow {
+  const now = ctx.clock.now();
+  const row: ImportRow = {
+    id: input.id ?? ctx.ids('import'), accountId: input.accountId, watchedFolderId: input.watchedFolderId, fileName: input.fileName,
+    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, status: 'processing', resultPath: null, errorsPath: null,
+    createdAt: now, updatedAt: now, finishedAt: null,
+  };
+  ctx.db.insert(imports).values(row).run();
+  return row;
+}
+
+/** Imports of a folder that were taken in and not finished (a crash, or a stop, came in between). */
+export function unfinishedImports(ctx: ServiceContext, watchedFolderId: string | null): ImportRow[] {
+  return ctx.db.select().from(imports)
+    .where(and(eq(imports.status, 'processing'), watchedFolderId === null ? undefined : eq(imports.watchedFolderId, watchedFolderId)))
+    .orderBy(imports.createdAt).all()
+    .filter((r) => watchedFolderId !== null || r.watchedFolderId === null);
+}
+
+/** The latest import of this file content in a folder (to resume it, or to finish moving it). */
+export function latestImportOf(ctx: ServiceContext, watchedFolderId: string, sha256: string): ImportRow | undefined {
+  return ctx.db.select().from(imports).where(and(eq(imports.watchedFolderId, watchedFolderId), eq(imports.sha256, sha256)))
+    .orderBy(desc(imports.createdAt), desc(imports.id)).get();
+}
+
+export function updateImportRow(ctx: ServiceContext, id: string, set: Partial<Omit<ImportRow, 'id' | 'accountId' | 'createdAt'>>): void {
+  ctx.db.update(imports).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(imports.id, id)).run();
+}

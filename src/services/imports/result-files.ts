@@ -1,0 +1,87 @@
+import { writeCsv } from '../../imports/csv-table.js';
+import { encodeLikeInput } from '../../imports/decode.js';
+import type { RowProblem } from '../../imports/orders.js';
+import type { ServiceContext } from '../context.js';
+import type { ShipmentFailure } from '../shipments/records.js';
+import { loadParcels, loadShipmentRow } from '../shipments/records.js';
+import type { ImportedFile, OrderOutcome } from './import-file.js';
+
+/** The result file: one line per order (SPEC §7). */
+export const RESULT_COLUMNS = ['reference_number', 'shipment_id', 'status', 'tracking_numbers', 'error'] as const;
+/** The errors file: one line per problem, pointing at the input's row (header = row 1) and column. */
+export const ERROR_COLUMNS = ['row', 'reference_number', 'field', 'column', 'message'] as const;
+
+/**
+ * Result statuses: the shipment's own status (`created`, `pending` …), `failed` (the carrier refused it, or gave up),
+ * `already_imported` (an earlier drop of the same file created it), `error` (the order's rows were invalid: no
+ * shipment), `deleted` (its shipment was deleted since).
+ */
+export interface OrderResult {
+  reference_number: string;
+  shipment_id: string | null;
+  status: string;
+  tracking_numbers: string[];
+  error: string | null;
+}
+
+function describeFailure(failure: ShipmentFailure): string {
+  const fields = Object.entries(failure.errors).map(([field, messages]) => `${field}: ${messages.join(', ')}`);
+  return [failure.message, ...fields].join('; ');
+}
+
+function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome): OrderResult {
+  if (outcome.kind === 'invalid') {
+    return {
+      reference_number: reference, shipment_id: null, status: 'error', tracking_numbers: [],
+      error: outcome.problems.map((p) => `row ${p.row} ${p.field}: ${p.message}`).join('; '),
+    };
+  }
+  const shipment = outcome.shipmentId ? loadShipmentRow(ctx, outcome.shipmentId) : undefined;
+  if (!shipment) return { reference_number: reference, shipment_id: outcome.shipmentId, status: 'deleted', tracking_numbers: [], error: 'its shipment was deleted' };
+  const tracking = loadParcels(ctx, shipment.id).map((p) => p.trackingNumber).filter((n): n is string => n !== null);
+  const result: OrderResult = { reference_number: reference, shipment_id: shipment.id, status: shipment.status, tracking_numbers: tracking, error: null };
+  const failure = shipment.failure as ShipmentFailure | null;
+  if (outcome.earlierImportId) {
+    return { ...result, status: 'already_imported', error: `already imported by ${outcome.earlierImportId} (shipment ${shipment.status}): no new shipment` };
+  }
+  if (shipment.status === 'pending' && failure) {
+    return shipment.nextAttemptAt === null
+      ? { ...result, status: 'failed', error: describeFailure(failure) }
+      : { ...result, error: `carrier unavailable, retrying: ${failure.message}` };
+  }
+  return result;
+}
+
+export function orderResults(ctx: ServiceContext, file: ImportedFile): OrderResult[] {
+  return file.orders.map((order, i) => resultOf(ctx, order.reference, file.outcomes[i]!));
+}
+
+/** Every problem of the file, by row. */
+export function fileProblems(file: ImportedFile): RowProblem[] {
+  const problems = [...file.fileProblems, ...file.outcomes.flatMap((o) => (o.kind === 'invalid' ? o.problems : []))];
+  return problems.sort((a, b) => a.row - b.row);
+}
+
+/** Rows that became no shipment: rows outside any order, and every row of an invalid order. */
+export function failedRowCount(file: ImportedFile): number {
+  const rows = new Set(file.fileProblems.map((p) => p.row).filter((r) => r > 1));
+  file.outcomes.forEach((o, i) => {
+    if (o.kind === 'invalid') for (const r of file.orders[i]!.rows) rows.add(r);
+  });
+  return rows.size;
+}
+
+/** `failed` when no order of the file has a shipment (every row failed, or the file could not be read). */
+export function importStatus(file: ImportedFile): 'done' | 'failed' {
+  return file.outcomes.some((o) => o.kind === 'shipment') ? 'done' : 'failed';
+}
+
+export function resultCsv(file: ImportedFile, results: OrderResult[]): Buffer {
+  const lines = results.map((r) => [r.reference_number, r.shipment_id ?? '', r.status, r.tracking_numbers.join(' '), r.error ?? '']);
+  return encodeLikeInput(writeCsv(RESULT_COLUMNS, lines, file.delimiter), file.encoding);
+}
+
+export function errorsCsv(file: ImportedFile, problems: RowProblem[]): Buffer {
+  const lines = problems.map((p) => [p.row, p.reference, p.field, p.column ?? '', p.message]);
+  return encodeLikeInput(writeCsv(ERROR_COLUMNS, lines, file.delimiter), file.encoding);
+}

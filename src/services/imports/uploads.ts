@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { FieldErrorCollector } from '../../domain/errors.js';
+import { checkMapping } from '../../imports/mapping.js';
+import type { ServiceContext } from '../context.js';
+import { completeImport, writeImportResults } from './finish-import.js';
+import { stemOf, writeFileAtomically } from './folder-files.js';
+import { importOrderFile, sha256Of, type ImportDeps, type ImportSettings } from './import-file.js';
+import { presentImport, startImportRow, type ImportRow, type ImportView } from './records.js';
+import { importStatus } from './result-files.js';
+import { checkChannelAndFormat, checkPrinter } from './settings-checks.js';
+
+/** Notice sent when an uploaded file waits to be imported (the import worker takes it). */
+export const UPLOADED_IMPORT_QUEUED = 'imports:queued';
+
+/** What `POST /v1/imports` takes: the file's bytes and the settings a watched folder would give. */
+export interface UploadInput {
+  file_name?: string;
+  content_base64?: string;
+  shipping_channel_id?: string;
+  label_format?: string;
+  printer_id?: string | null;
+  copies?: number;
+  mapping?: unknown;
+}
+
+const SETTINGS_FILE = '.settings.json';
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** The data directory is where the store lives: uploads and their results are kept beside it. */
+function uploadDir(ctx: ServiceContext, importId: string): string {
+  return join(dirname(ctx.db.$client.name), 'imports', importId);
+}
+
+/**
+ * Takes an uploaded order file: checks the settings like a watched folder's, keeps the bytes and settings under the
+ * data directory (so a restart finishes the import), writes the import row and queues it. The import runs in the
+ * background; its row shows the progress.
+ */
+export function startUploadedImport(ctx: ServiceContext, accountId: string, input: UploadInput, errors = new FieldErrorCollector()): ImportView {
+  const fileName = input.file_name?.trim() ?? '';
+  if (input.file_name !== undefined && (fileName === '' || basename(fileName) !== fileName || fileName.startsWith('.') || fileName.includes('\\'))) {
+    errors.add('file_name', 'must be a plain file name (no directories, not starting with ".")');
+  }
+  let bytes = Buffer.alloc(0);
+  if (typeof input.content_base64 === 'string') {
+    if (!BASE64.test(input.content_base64)) errors.add('content_base64', 'must be the file encoded as base64');
+    else bytes = Buffer.from(input.content_base64, 'base64');
+    if (bytes.length === 0 && BASE64.test(input.content_base64)) errors.add('content_base64', 'must not be empty');
+  }
+  const labelFormat = input.label_format ?? 'pdf';
+  checkChannelAndFormat(ctx, accountId, input.shipping_channel_id, labelFormat, errors);
+  checkPrinter(ctx, accountId, input.printer_id, labelFormat, errors);
+  const mapping = checkMapping(input.mapping, errors);
+  errors.throwIfAny();
+  const settings: ImportSettings = {
+    defaults: {
+      shipping_channel_id: input.shipping_channel_id!, label_format: labelFormat,
+      print: input.printer_id ? { printer_id: input.printer_id, copies: input.copies ?? 1 } : null,
+    },
+    mapping,
+  };
+  const id = ctx.ids('import');
+  const dir = uploadDir(ctx, id);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, fileName), bytes);
+  writeFileAtomically(join(dir, SETTINGS_FILE), Buffer.from(JSON.stringify(settings)));
+  const row = startImportRow(ctx, { id, accountId, watchedFolderId: null, fileName, sha256: sha256Of(bytes) });
+  ctx.notices.emit(UPLOADED_IMPORT_QUEUED, id);
+  return presentImport(ctx, row);
+}
+
+/** Runs (or resumes) an uploaded file's import; the result files are kept beside the upload. */
+export async function runUploadedImport(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, signal: AbortSignal): Promise<'done' | 'failed' | 'aborted'> {
+  const dir = uploadDir(ctx, row.id);
+  if (!existsSync(join(dir, SETTINGS_FILE)) || !existsSync(join(dir, row.fileName))) {
+    ctx.log.warn({ import_id: row.id }, 'import closed as failed: its uploaded file is gone');
+    completeImport(ctx, row.id, 'failed');
+    return 'failed';
+  }
+  const settings = JSON.parse(readFileSync(join(dir, SETTINGS_FILE), 'utf8')) as ImportSettings;
+  const file = await importOrderFile(ctx, deps, row, readFileSync(join(dir, row.fileName)), settings, signal);
+  if (file === 'aborted') return 'aborted';
+  const stem = stemOf(row.fileName);
+  writeImportResults(ctx, row, file, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
+  const status = importStatus(file);
+  completeImport(ctx, row.id, status);
+  ctx.log.info({ import_id: row.id, file: row.fileName, status, rows: file.rows }, 'import finished');
+  return status;
+}

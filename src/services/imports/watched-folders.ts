@@ -1,0 +1,142 @@
+import { isAbsolute, resolve, sep } from 'node:path';
+import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
+import { isoTime } from '../../domain/clock.js';
+import { FieldErrorCollector } from '../../domain/errors.js';
+import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import { checkMapping, type MappingSetting } from '../../imports/mapping.js';
+import { watchedFolders } from '../../store/schema.js';
+import type { ServiceContext } from '../context.js';
+import { owned } from '../ownership.js';
+import { createFolderLayout, folderLayout } from './folder-files.js';
+import { checkChannelAndFormat, checkPrinter } from './settings-checks.js';
+
+export type WatchedFolderRow = typeof watchedFolders.$inferSelect;
+export type WatchedFolderStatus = WatchedFolderRow['status'];
+export const WATCHED_FOLDER_STATUSES: readonly WatchedFolderStatus[] = ['active', 'paused'];
+type LabelFormat = WatchedFolderRow['labelFormat'];
+
+/** Notice sent after a watched folder was added, changed or removed (the folder watcher follows it). */
+export const WATCHED_FOLDERS_CHANGED = 'watched-folders:changed';
+
+export function presentWatchedFolder(row: WatchedFolderRow) {
+  return {
+    id: row.id,
+    path: row.path,
+    shipping_channel_id: row.channelId,
+    label_format: row.labelFormat,
+    printer_id: row.printerId,
+    mapping: (row.mapping as MappingSetting | null) ?? null,
+    status: row.status,
+    folders: folderLayout(row.path),
+    created_at: isoTime(row.createdAt),
+    updated_at: isoTime(row.updatedAt),
+  };
+}
+
+export type WatchedFolderView = ReturnType<typeof presentWatchedFolder>;
+
+export function loadWatchedFolderRow(ctx: ServiceContext, id: string): WatchedFolderRow | undefined {
+  return ctx.db.select().from(watchedFolders).where(eq(watchedFolders.id, id)).get();
+}
+
+export function getWatchedFolderRow(ctx: ServiceContext, accountId: string, id: string): WatchedFolderRow {
+  return owned(loadWatchedFolderRow(ctx, id), accountId, 'Watched folder', id);
+}
+
+/** Every folder the daemon watches, of every account. */
+export function activeWatchedFolders(ctx: ServiceContext): WatchedFolderRow[] {
+  return ctx.db.select().from(watchedFolders).where(eq(watchedFolders.status, 'active')).all();
+}
+
+export function listWatchedFolders(ctx: ServiceContext, accountId: string, filters: { status?: string }, page: PageRequest) {
+  const where: SQL[] = [eq(watchedFolders.accountId, accountId)];
+  if (filters.status) where.push(eq(watchedFolders.status, filters.status as WatchedFolderStatus));
+  const condition = and(...where);
+  const total = ctx.db.select({ n: count() }).from(watchedFolders).where(condition).get()!.n;
+  const rows = ctx.db.select().from(watchedFolders).where(condition)
+    .orderBy(desc(watchedFolders.createdAt), desc(watchedFolders.id)).limit(page.perPage).offset(offsetOf(page)).all();
+  return { items: rows.map(presentWatchedFolder), total };
+}
+
+export interface WatchedFolderInput {
+  path?: string;
+  shipping_channel_id?: string;
+  label_format?: string;
+  printer_id?: string | null;
+  mapping?: unknown;
+  status?: string;
+}
+
+const within = (inner: string, outer: string) => inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+
+/** An absolute path that no other watched folder holds, contains or lies in. */
+function checkPath(ctx: ServiceContext, value: unknown, errors: FieldErrorCollector, exceptId?: string): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined; // the schema reports it
+  if (!isAbsolute(value)) {
+    errors.add('path', 'must be an absolute path (the daemon resolves nothing against its own working directory)');
+    return undefined;
+  }
+  const path = resolve(value);
+  const others = ctx.db.select({ id: watchedFolders.id, path: watchedFolders.path }).from(watchedFolders)
+    .where(exceptId ? ne(watchedFolders.id, exceptId) : undefined).all();
+  for (const other of others) {
+    if (other.path === path) errors.add('path', `is already watched (${other.id})`);
+    else if (within(path, other.path)) errors.add('path', `lies inside watched folder ${other.id} (${other.path})`);
+    else if (within(other.path, path)) errors.add('path', `contains watched folder ${other.id} (${other.path})`);
+  }
+  return path;
+}
+
+/** Creates the folder's sub-folders; a path the daemon cannot use is a field error, not a server error. */
+function makeLayout(path: string, errors: FieldErrorCollector): void {
+  try {
+    createFolderLayout(path);
+  } catch (err) {
+    errors.add('path', `cannot be used by the daemon: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  errors.throwIfAny();
+}
+
+export function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): WatchedFolderView {
+  const path = checkPath(ctx, input.path, errors);
+  checkChannelAndFormat(ctx, accountId, input.shipping_channel_id, input.label_format, errors);
+  checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
+  const mapping = checkMapping(input.mapping, errors);
+  errors.throwIfAny();
+  makeLayout(path!, errors);
+  const now = ctx.clock.now();
+  const row: WatchedFolderRow = {
+    id: ctx.ids('watchedFolder'), accountId, path: path!, channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
+    printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
+  };
+  ctx.db.insert(watchedFolders).values(row).run();
+  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, row.id);
+  return presentWatchedFolder(row);
+}
+
+/** Changes what is given; what a change affects is checked again (a new label format against the channel and printer). */
+export function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): WatchedFolderView {
+  const row = getWatchedFolderRow(ctx, accountId, id);
+  const channelId = patch.shipping_channel_id ?? row.channelId;
+  const labelFormat = patch.label_format ?? row.labelFormat;
+  const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
+  const path = patch.path === undefined ? row.path : checkPath(ctx, patch.path, errors, id);
+  if (patch.shipping_channel_id !== undefined || patch.label_format !== undefined) checkChannelAndFormat(ctx, accountId, channelId, labelFormat, errors);
+  if (patch.printer_id !== undefined || patch.label_format !== undefined) checkPrinter(ctx, accountId, printerId, labelFormat, errors);
+  const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
+  errors.throwIfAny();
+  if (path !== row.path) makeLayout(path!, errors);
+  ctx.db.update(watchedFolders).set({
+    path: path!, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
+    status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, updatedAt: ctx.clock.now(),
+  }).where(eq(watchedFolders.id, id)).run();
+  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
+  return presentWatchedFolder(loadWatchedFolderRow(ctx, id)!);
+}
+
+/** Stops watching; the folder and its files stay on disk, the imports stay listed. */
+export function deleteWatchedFolder(ctx: ServiceContext, accountId: string, id: string): void {
+  getWatchedFolderRow(ctx, accountId, id);
+  ctx.db.delete(watchedFolders).where(eq(watchedFolders.id, id)).run();
+  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
+}

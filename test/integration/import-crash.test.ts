@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { csvText, filesIn, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
+import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+
+const ORDERS = 200;
+
+/** kill -9 while a 200-order file is being imported, then a restart: every order is exactly one shipment. */
+describe('a daemon killed mid-file', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-import-crash-'));
+  const folderPath = join(dataDir, 'erp-drop');
+  const env = { XDG_CONFIG_HOME: join(dataDir, 'cfg') };
+  let emu: RunningEmulators;
+  let daemon: DaemonProcess;
+  let key: string;
+
+  const api = async (path: string, method = 'GET', body?: unknown) => {
+    const res = await fetch(daemon.url + path, {
+      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const fault = (body: unknown) => fetch(`${emu.url}/_emulator/ppl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const imports = async (folderId: string) => (await api(`/v1/imports?watched_folder_id=${folderId}&per_page=100`)).body.data as ImportRecord[];
+  const allShipments = async () => {
+    const found: { id: string; reference_number: string; status: string }[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api(`/v1/shipments?per_page=100&page=${page}`);
+      found.push(...res.body.data);
+      if (page >= res.body.meta.last_page) return found;
+    }
+  };
+  const dropFile = (name: string, content: string) => {
+    // written beside and renamed in, as an ERP should; the slow-writer case has its own test
+    writeFileSync(join(folderPath, `.${name}.part`), content);
+    renameSync(join(folderPath, `.${name}.part`), join(folderPath, 'in', name));
+  };
+
+  beforeAll(async () => {
+    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    key = JSON.parse(execFileSync(process.execPath, [CLI, 'init', '--data-dir', dataDir, '--yes', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })).api_key;
+    daemon = await spawnDaemon(dataDir, env);
+  });
+  afterAll(async () => {
+    await daemon?.stop('SIGKILL');
+    await emu?.close();
+  });
+
+  it('finishes the file after kill -9 and a restart: each order one shipment, the file in done/; a re-drop creates nothing', { timeout: 120_000 }, async () => {
+    const channel = await api('/v1/shipping-channels', 'POST', {
+      name: 'PPL', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'crash-secret', baseUrl: emu.urls.ppl },
+    });
+    expect(channel.body.data.status).toBe('active');
+    const folder = await api('/v1/watched-folders', 'POST', { path: folderPath, shipping_channel_id: channel.body.data.id, label_format: 'pdf' });
+    expect(folder.status).toBe(201);
+    const folderId = folder.body.data.id as string;
+    await fault({ mode: 'latency', ms: 300 }); // every carrier call is slow, so the kill lands while the file is read
+    const references = Array.from({ length: ORDERS }, (_, i) => `CRASH-${String(i + 1).padStart(3, '0')}`);
+    const content = csvText(references.map((r, i) => orderRow(r, { parcel_weight_amount: 1 + (i % 5) })), { delimiter: ';', decimalComma: true });
+    dropFile('big-order-file.csv', content);
+
+    // kill once some orders are shipments and others not yet
+    const deadline = Date.now() + 60_000;
+    let stored = 0;
+    while (Date.now() < deadline) {
+      stored = (await api('/v1/shipments?per_page=1')).body.meta.total;
+      if (stored >= 20) break;
+      await sleep(50);
+    }
+    expect(await daemon.stop('SIGKILL')).toBeNull();
+    expect(stored).toBeGreaterThan(0);
+    expect(stored, "the kill came before every order was stored").toBeLessThan(ORDERS);
+    expect(filesIn(join(folderPath, 'processing'))).toEqual(['big-order-file.csv']);
+    expect(filesIn(join(folderPath, 'done'))).toEqual([]);
+
+    await fault({ mode: 'none' });
+    daemon = await spawnDaemon(dataDir, env);
+    const before = await imports(folderId);
+    expect(before).toHaveLength(1);
+    let finished: ImportRecord | undefined;
+    while (Date.now() < deadline + 30_000) {
+      finished = (await imports(folderId)).find((i) => i.status !== 'processing');
+      if (finished) break;
+      await sleep(200);
+    }
+    expect(finished, 'the import finished after the restart').toBeDefined();
+    expect(finished).toMatchObject({ id: before[0]!.id, status: 'done', rows: ORDERS, shipments_created: ORDERS, failed_rows: 0, orders_already_imported: 0 });
+    expect(await imports(folderId)).toHaveLength(1);
+    expect(filesIn(join(folderPath, 'processing'))).toEqual([]);
+    expect(filesIn(join(folderPath, 'done'))).toEqual(['big-order-file.csv']);
+
+    const shipments = await allShipments();
+    expect(shipments.map((s) => s.reference_number).sort()).toEqual(references);
+    const atCarrier = (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments as { referenceId: string; state: string }[];
+    for (const s of shipments) expect(atCarrier.filter((c) => c.referenceId === s.id && c.state !== 'Canceled'), `${s.reference_number} at the carrier`).toHaveLength(1);
+    const results = readCsvFile(finished!.result_path!);
+    expect(results.map((r) => r.reference_number)).toEqual(references);
+    expect(results.every((r) => r.status === 'created' && /^\d{11}$/.test(r.tracking_numbers))).toBe(true);
+    expect(new Set(results.map((r) => r.shipment_id)).size).toBe(ORDERS);
+
+    // the same file again: nothing new, and the result file says so
+    dropFile('big-order-file.csv', content);
+    let again: ImportRecord | undefined;
+    while (Date.now() < deadline + 60_000) {
+      again = (await imports(folderId)).find((i) => i.id !== finished!.id && i.status !== 'processing');
+      if (again) break;
+      await sleep(200);
+    }
+    expect(again).toMatchObject({ status: 'done', shipments_created: 0, orders_already_imported: ORDERS, sha256: finished!.sha256 });
+    const repeated = readCsvFile(again!.result_path!);
+    expect(repeated.every((r) => r.status === 'already_imported' && r.error.includes('already imported'))).toBe(true);
+    expect(repeated.map((r) => r.shipment_id)).toEqual(results.map((r) => r.shipment_id));
+    expect((await api('/v1/shipments?per_page=1')).body.meta.total).toBe(ORDERS);
+    expect(filesIn(join(folderPath, 'done'))).toEqual(['big-order-file-1.csv', 'big-order-file.csv']);
+  });
+
+  it('stops at SIGTERM mid-file (exit 0, the file left in processing/) and finishes it at the next start', { timeout: 120_000 }, async () => {
+    const folderId = ((await api('/v1/watched-folders')).body.data as { id: string }[])[0]!.id;
+    const before = (await api('/v1/shipments?per_page=1')).body.meta.total as number;
+    await fault({ mode: 'latency', ms: 300 });
+    const references = Array.from({ length: 120 }, (_, i) => `DRAIN-${String(i + 1).padStart(3, '0')}`);
+    dropFile('drain.csv', csvText(references.map((r) => orderRow(r))));
+    const deadline = Date.now() + 60_000;
+    while ((await api('/v1/shipments?per_page=1')).body.meta.total === before && Date.now() < deadline) await sleep(50);
+    expect(await daemon.stop('SIGTERM')).toBe(0);
+    expect(filesIn(join(folderPath, 'processing'))).toEqual(['drain.csv']); // stopped midway, not finished
+
+    await fault({ mode: 'none' });
+    daemon = await spawnDaemon(dataDir, env);
+    let finished: ImportRecord | undefined;
+    while (!finished && Date.now() < deadline + 30_000) {
+      finished = (await imports(folderId)).find((i) => i.file_name === 'drain.csv' && i.status !== 'processing');
+      if (!finished) await sleep(200);
+    }
+    expect(finished).toMatchObject({ status: 'done', rows: 120, shipments_created: 120 });
+    const drained = (await allShipments()).filter((s) => s.reference_number.startsWith('DRAIN-'));
+    expect(drained.map((s) => s.reference_number).sort()).toEqual(references);
+    expect(filesIn(join(folderPath, 'done'))).toContain('drain.csv');
+  });
+});
