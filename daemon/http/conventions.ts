@@ -35,6 +35,11 @@ export function caller(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/** `1 MiB`, `64 MiB`: body limits as people say them. */
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
 function sendError(reply: FastifyReply, status: number, message: string, errors?: Record<string, string[]>) {
   return reply.code(status).type('application/json; charset=utf-8').send(errors ? { message, errors } : { message });
 }
@@ -134,7 +139,7 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, 413, 'The request body is larger than 1 MiB.');
+        return sendError(reply, 413, `The request body is larger than ${formatBytes(request.routeOptions.bodyLimit ?? 1024 * 1024)}.`);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendError(reply, 400, 'Content-Type must be application/json.');
