@@ -4,7 +4,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 
 type SettingValue = string | number | boolean;
 type Settings = Record<string, SettingValue>;
@@ -198,12 +198,7 @@ export function registerChannelCommands(program: Command): void {
     .option('--per-page <n>', 'channels per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: { provider?: string; status?: string; page?: string; perPage?: string; json?: boolean }) => {
-      const query = new URLSearchParams();
-      if (o.provider) query.set('provider', o.provider);
-      if (o.status) query.set('status', o.status);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<Channel>>(`/v1/shipping-channels${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<Channel>>(listPath('/v1/shipping-channels', { provider: o.provider, status: o.status }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -9,7 +9,7 @@ import {
   channelOrOnlyActive, importPath, printImport, readMappingFlag, type ImportRecord, type OrderResult, type RowError,
 } from './import-records.js';
 import { printJson, printPageFooter, printTable } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 
 interface ImportOptions {
   channel?: string;
@@ -127,12 +127,7 @@ export function registerImportCommands(program: Command): void {
     .option('--per-page <n>', 'imports per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: { folder?: string; status?: string; page?: string; perPage?: string; json?: boolean }) => {
-      const query = new URLSearchParams();
-      if (o.folder) query.set('watched_folder_id', o.folder);
-      if (o.status) query.set('status', o.status);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<ImportRecord>>(`/v1/imports${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<ImportRecord>>(listPath('/v1/imports', { watched_folder_id: o.folder, status: o.status }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 
 /** A print job as the API answers it. */
 export interface PrintJob {
@@ -100,13 +100,7 @@ export function registerPrintJobCommands(program: Command): void {
     .option('--per-page <n>', 'jobs per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: ListOptions) => {
-      const query = new URLSearchParams();
-      if (o.status) query.set('status', o.status);
-      if (o.printer) query.set('printer_id', o.printer);
-      if (o.shipment) query.set('shipment_id', o.shipment);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<PrintJob>>(`/v1/print-jobs${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<PrintJob>>(listPath('/v1/print-jobs', { status: o.status, printer_id: o.printer, shipment_id: o.shipment }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -3,7 +3,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 
 /** A printer as the API answers it. */
 export interface Printer {
@@ -85,11 +85,7 @@ export function registerPrinterCommands(program: Command): void {
     .option('--per-page <n>', 'printers per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: { format?: string; page?: string; perPage?: string; json?: boolean }) => {
-      const query = new URLSearchParams();
-      if (o.format) query.set('format', parseFormats([o.format])[0]!);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<Printer>>(`/v1/printers${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<Printer>>(listPath('/v1/printers', { format: o.format ? parseFormats([o.format])[0]! : undefined }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -42,3 +42,12 @@ export function parsePositiveInt(value: string, flag: string): number {
   if (!Number.isInteger(n) || n < 1) throw new CliError(`${flag} must be a positive integer`, EXIT.usage);
   return n;
 }
+
+/** `path?filters&page=…&per_page=…` from a list command's flags; empty filters are left out. */
+export function listPath(path: string, filters: Record<string, string | undefined>, paging: { page?: string; perPage?: string }): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  if (paging.page !== undefined) query.set('page', String(parsePositiveInt(paging.page, '--page')));
+  if (paging.perPage !== undefined) query.set('per_page', String(parsePositiveInt(paging.perPage, '--per-page')));
+  return query.size ? `${path}?${query}` : path;
+}

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 import { registerShipmentPrintCommand } from './ship-print.js';
 
 export type LabelFormat = 'pdf' | 'zpl' | 'epl';
@@ -218,13 +218,7 @@ export function registerShipmentCommands(program: Command): void {
     .option('--per-page <n>', 'shipments per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: ListOptions) => {
-      const query = new URLSearchParams();
-      if (o.status) query.set('status', o.status);
-      if (o.channel) query.set('shipping_channel_id', o.channel);
-      if (o.search) query.set('search', o.search);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<ShipmentSummary>>(`/v1/shipments${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<ShipmentSummary>>(listPath('/v1/shipments', { status: o.status, shipping_channel_id: o.channel, search: o.search }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -4,7 +4,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, listPath } from './run.js';
 
 /** A watched folder as the API answers it. */
 interface WatchedFolder {
@@ -91,11 +91,7 @@ export function registerWatchCommands(program: Command): void {
     .option('--per-page <n>', 'folders per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: { status?: string; page?: string; perPage?: string; json?: boolean }) => {
-      const query = new URLSearchParams();
-      if (o.status) query.set('status', o.status);
-      if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-      if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-      const { body } = await ApiClient.fromConfig().get<Page<WatchedFolder>>(`/v1/watched-folders${query.size ? `?${query}` : ''}`);
+      const { body } = await ApiClient.fromConfig().get<Page<WatchedFolder>>(listPath('/v1/watched-folders', { status: o.status }, o));
       if (o.json) {
         printJson(body);
         return;

@@ -3,7 +3,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { revealSecret } from '../services/webhooks.js';
-import { action, parsePositiveInt, withStore } from './run.js';
+import { action, listPath, withStore } from './run.js';
 
 interface Subscription {
   id: string;
@@ -40,14 +40,6 @@ const subscriptionPath = (id: string) => `/v1/webhook-subscriptions/${encodeURIC
 function eventsFromFlags(event: string[], events?: string): string[] | undefined {
   const all = [...event, ...(events ?? '').split(',')].map((e) => e.trim()).filter(Boolean);
   return all.length > 0 ? [...new Set(all)] : undefined;
-}
-
-function pageQuery(o: { page?: string; perPage?: string }, filters: Record<string, string | undefined> = {}): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
-  if (o.page !== undefined) query.set('page', String(parsePositiveInt(o.page, '--page')));
-  if (o.perPage !== undefined) query.set('per_page', String(parsePositiveInt(o.perPage, '--per-page')));
-  return query.size ? `?${query}` : '';
 }
 
 function printSubscription(s: Subscription): void {
@@ -112,7 +104,7 @@ export function registerWebhookCommands(program: Command): void {
     .option('--per-page <n>', 'subscriptions per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: { page?: string; perPage?: string; json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().get<Page<Subscription>>(`/v1/webhook-subscriptions${pageQuery(o)}`);
+      const { body } = await ApiClient.fromConfig().get<Page<Subscription>>(listPath('/v1/webhook-subscriptions', {}, o));
       if (o.json) {
         printJson(body);
         return;
@@ -188,8 +180,7 @@ export function registerWebhookCommands(program: Command): void {
         else printDeliveryLog(body.data);
         return;
       }
-      const query = pageQuery(o, { status: o.status, event_type: o.eventType });
-      const { body } = await client.get<Page<DeliveryLog>>(`${subscriptionPath(id)}/logs${query}`);
+      const { body } = await client.get<Page<DeliveryLog>>(listPath(`${subscriptionPath(id)}/logs`, { status: o.status, event_type: o.eventType }, o));
       if (o.json) {
         printJson(body);
         return;
