@@ -1,6 +1,6 @@
 import { isoTime } from '../domain/clock.js';
 import type { EventType, ResourceName } from '../domain/events.js';
-import { events } from '../store/schema.js';
+import { statement } from '../store/db.js';
 import type { ServiceContext } from './context.js';
 
 export interface EventInput {
@@ -24,10 +24,9 @@ export function recordEvent(ctx: ServiceContext, input: EventInput): string {
     ? { ...input.resource, previous_status: input.previousStatus ?? null }
     : input.resource;
   const payload = { id, type: input.type, created_at: isoTime(createdAt), data: { [input.resourceName]: resource } };
-  ctx.db.insert(events).values({
-    id, accountId: input.accountId, type: input.type, resourceType: input.resourceName, resourceId: input.resource.id,
-    payload: JSON.stringify(payload), createdAt, dispatchedAt: null,
-  }).run();
+  // written with every change: one prepared statement
+  statement(ctx.db, 'INSERT INTO events (id, account_id, type, resource_type, resource_id, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
+    .run(id, input.accountId, input.type, input.resourceName, input.resource.id, JSON.stringify(payload), createdAt);
   ctx.notices.emit(EVENT_RECORDED);
   return id;
 }

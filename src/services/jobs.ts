@@ -1,9 +1,13 @@
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { inTransaction } from '../store/db.js';
+import { and, eq } from 'drizzle-orm';
+import { inTransaction, statement } from '../store/db.js';
 import { jobs } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** A job row in the shape of JobRow, for the statements the workers run on every claim. */
+const JOB_COLUMNS = `id, kind, subject_id AS subjectId, state, attempts, max_attempts AS maxAttempts, run_at AS runAt,
+  lease_until AS leaseUntil, last_error AS lastError, created_at AS createdAt, updated_at AS updatedAt`;
 
 export interface EnqueueInput {
   kind: string;
@@ -19,18 +23,14 @@ export interface EnqueueInput {
 export function enqueueJob(ctx: ServiceContext, input: EnqueueInput): void {
   const now = ctx.clock.now();
   const runAt = input.runAt ?? now;
-  ctx.db.insert(jobs).values({
-    id: ctx.ids('job'), kind: input.kind, subjectId: input.subjectId, state: 'queued', attempts: 0,
-    maxAttempts: input.maxAttempts, runAt, leaseUntil: null, lastError: null, createdAt: now, updatedAt: now,
-  }).onConflictDoUpdate({
-    target: [jobs.kind, jobs.subjectId],
-    // a running job keeps its claim; it will see the new state when it records its outcome
-    set: {
-      state: sql`CASE WHEN ${jobs.state} = 'running' THEN 'running' ELSE 'queued' END`,
-      attempts: sql`CASE WHEN ${jobs.state} = 'running' THEN ${jobs.attempts} ELSE 0 END`,
-      maxAttempts: input.maxAttempts, runAt: sql`min(${jobs.runAt}, ${runAt})`, updatedAt: now,
-    },
-  }).run();
+  // a running job keeps its claim; it will see the new state when it records its outcome
+  statement(ctx.db, `INSERT INTO jobs (id, kind, subject_id, state, attempts, max_attempts, run_at, lease_until, last_error, created_at, updated_at)
+    VALUES (?, ?, ?, 'queued', 0, ?, ?, NULL, NULL, ?, ?)
+    ON CONFLICT (kind, subject_id) DO UPDATE SET
+      state = CASE WHEN state = 'running' THEN 'running' ELSE 'queued' END,
+      attempts = CASE WHEN state = 'running' THEN attempts ELSE 0 END,
+      max_attempts = excluded.max_attempts, run_at = min(run_at, excluded.run_at), updated_at = excluded.updated_at`)
+    .run(ctx.ids('job'), input.kind, input.subjectId, input.maxAttempts, runAt, now, now);
   ctx.notices.emit(JOBS_QUEUED);
 }
 
@@ -53,23 +53,20 @@ export function findJob(ctx: ServiceContext, kind: string, subjectId: string): J
 export function claimJobs(ctx: ServiceContext, kinds: readonly string[], limit: number, leaseMs: number): JobRow[] {
   if (limit <= 0) return [];
   const now = ctx.clock.now();
-  const due = or(
-    and(eq(jobs.state, 'queued'), lte(jobs.runAt, now)),
-    and(eq(jobs.state, 'running'), lte(jobs.leaseUntil, now)),
-  );
+  const kindList = kinds.map(() => '?').join(', ');
   return inTransaction(ctx.db, () => {
-    const ids = ctx.db.select({ id: jobs.id }).from(jobs).where(and(inArray(jobs.kind, [...kinds]), due))
-      .orderBy(jobs.runAt).limit(limit).all().map((r) => r.id);
+    const ids = (statement(ctx.db, `SELECT id FROM jobs WHERE kind IN (${kindList})
+      AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?)) ORDER BY run_at LIMIT ?`)
+      .all(...kinds, now, now, limit) as { id: string }[]).map((r) => r.id);
     if (ids.length === 0) return [];
-    return ctx.db.update(jobs)
-      .set({ state: 'running', attempts: sql`${jobs.attempts} + 1`, leaseUntil: now + leaseMs, updatedAt: now })
-      .where(inArray(jobs.id, ids)).returning().all();
+    return statement(ctx.db, `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
+      WHERE id IN (SELECT value FROM json_each(?)) RETURNING ${JOB_COLUMNS}`).all(now + leaseMs, now, JSON.stringify(ids)) as JobRow[];
   });
 }
 
 /** The job's work is done: its row goes. */
 export function completeJob(ctx: ServiceContext, id: string): void {
-  ctx.db.delete(jobs).where(eq(jobs.id, id)).run();
+  statement(ctx.db, 'DELETE FROM jobs WHERE id = ?').run(id);
 }
 
 export function retryJob(ctx: ServiceContext, id: string, runAt: number, error: string): void {
@@ -91,9 +88,9 @@ export function releaseOrphanedJobs(ctx: ServiceContext): number {
 
 /** Earliest time a queued job becomes due, for the worker to sleep until then. */
 export function nextDueAt(ctx: ServiceContext, kinds: readonly string[]): number | undefined {
-  const row = ctx.db.select({ at: sql<number>`min(coalesce(${jobs.leaseUntil}, ${jobs.runAt}))` }).from(jobs)
-    .where(and(inArray(jobs.kind, [...kinds]), inArray(jobs.state, ['queued', 'running']))).get();
-  return row?.at ?? undefined;
+  const row = statement(ctx.db, `SELECT min(coalesce(lease_until, run_at)) AS at FROM jobs
+    WHERE kind IN (${kinds.map(() => '?').join(', ')}) AND state IN ('queued', 'running')`).get(...kinds) as { at: number | null };
+  return row.at ?? undefined;
 }
 
 /**

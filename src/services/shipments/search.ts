@@ -1,3 +1,4 @@
+import { statement } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
 
 /**
@@ -6,17 +7,16 @@ import type { ServiceContext } from '../context.js';
  */
 export function indexShipmentForSearch(ctx: ServiceContext, seq: number, accountId: string, terms: (string | null | undefined)[]): void {
   const text = terms.filter((t): t is string => Boolean(t)).join(' ');
-  const db = ctx.db.$client;
-  db.prepare('DELETE FROM shipment_search WHERE rowid = ?').run(seq);
-  if (text) db.prepare('INSERT INTO shipment_search (rowid, account_id, terms) VALUES (?, ?, ?)').run(seq, accountId, text);
+  statement(ctx.db, 'DELETE FROM shipment_search WHERE rowid = ?').run(seq);
+  if (text) statement(ctx.db, 'INSERT INTO shipment_search (rowid, account_id, terms) VALUES (?, ?, ?)').run(seq, accountId, text);
 }
 
 export function dropShipmentFromSearch(ctx: ServiceContext, seq: number): void {
-  ctx.db.$client.prepare('DELETE FROM shipment_search WHERE rowid = ?').run(seq);
+  statement(ctx.db, 'DELETE FROM shipment_search WHERE rowid = ?').run(seq);
 }
 
 /** The next insertion number (read inside the inserting transaction). */
 export function nextShipmentSeq(ctx: ServiceContext): number {
-  const row = ctx.db.$client.prepare('SELECT ifnull(max(seq), 0) + 1 AS seq FROM shipments').get() as { seq: number };
+  const row = statement(ctx.db, 'SELECT ifnull(max(seq), 0) + 1 AS seq FROM shipments').get() as { seq: number };
   return row.seq;
 }
