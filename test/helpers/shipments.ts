@@ -30,3 +30,23 @@ export async function pplChannel(account: TestAccount, emulatorUrl: string, sett
   expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
   return res.json().data.id as string;
 }
+
+export interface EmulatedShipment {
+  referenceId: string;
+  shipmentNumbers: string[];
+  state: string;
+  productType: string;
+}
+
+/** The PPL emulator's control endpoints (`/_emulator/ppl/…`) of a running emulator. */
+export function pplEmulatorControl(emulatorUrl: () => string) {
+  const post = (path: string, body: unknown) => fetch(`${emulatorUrl()}/_emulator/ppl/${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  return {
+    fault: (body: Record<string, unknown>) => post('faults', body),
+    advance: (trackingNumber: string, to?: string) => post(`parcels/${trackingNumber}/advance`, to ? { to } : {}),
+    shipments: async (): Promise<EmulatedShipment[]> =>
+      ((await (await fetch(`${emulatorUrl()}/_emulator/ppl/shipments`)).json()) as { shipments: EmulatedShipment[] }).shipments,
+  };
+}

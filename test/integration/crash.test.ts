@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
-import { parcelsOf, shipmentBody } from '../helpers/shipments.js';
+import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
+import { parcelsOf, shipmentBody, pplEmulatorControl } from '../helpers/shipments.js';
 
 /** kill -9 while shipments are being created at the carrier, then a restart: every shipment ends created, once. */
 describe('a daemon killed mid-creation', () => {
@@ -17,14 +17,8 @@ describe('a daemon killed mid-creation', () => {
   let daemon: DaemonProcess;
   let key: string;
 
-  const api = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(daemon.url + path, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
-  };
-  const fault = (body: unknown) => fetch(`${emu.url}/_emulator/ppl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const api = processApi(() => daemon.url, () => key);
+  const { fault, shipments: emulated } = pplEmulatorControl(() => emu.url);
 
   beforeAll(async () => {
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
@@ -50,7 +44,7 @@ describe('a daemon killed mid-creation', () => {
     }
     await sleep(1000);
     expect(await daemon.stop('SIGKILL')).toBeNull();
-    const before = await Promise.all(ids.map(async (id) => (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments.filter((s: { referenceId: string }) => s.referenceId === id).length));
+    const before = await Promise.all(ids.map(async (id) => (await emulated()).filter((s: { referenceId: string }) => s.referenceId === id).length));
     expect(before.some((n) => n === 0), 'some shipments had not reached the carrier yet').toBe(true);
 
     await fault({ mode: 'none' });
@@ -63,7 +57,7 @@ describe('a daemon killed mid-creation', () => {
       await sleep(200);
     }
     expect(statuses).toEqual(ids.map(() => 'created'));
-    const atCarrier = (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments as { referenceId: string; state: string; shipmentNumbers: string[] }[];
+    const atCarrier = (await emulated()) as { referenceId: string; state: string; shipmentNumbers: string[] }[];
     for (const [i, id] of ids.entries()) {
       const live = atCarrier.filter((s) => s.referenceId === id && s.state !== 'Canceled');
       expect(live, `${id} at the carrier`).toHaveLength(1);

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { csvText, filesIn, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
+import { pplEmulatorControl } from '../helpers/shipments.js';
 
 const ORDERS = 200;
 
@@ -19,14 +20,8 @@ describe('a daemon killed mid-file', () => {
   let daemon: DaemonProcess;
   let key: string;
 
-  const api = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(daemon.url + path, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  const fault = (body: unknown) => fetch(`${emu.url}/_emulator/ppl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const api = processApi(() => daemon.url, () => key);
+  const { fault, shipments: emulated } = pplEmulatorControl(() => emu.url);
   const imports = async (folderId: string) => (await api(`/v1/imports?watched_folder_id=${folderId}&per_page=100`)).body.data as ImportRecord[];
   const allShipments = async () => {
     const found: { id: string; reference_number: string; status: string }[] = [];
@@ -97,7 +92,7 @@ describe('a daemon killed mid-file', () => {
 
     const shipments = await allShipments();
     expect(shipments.map((s) => s.reference_number).sort()).toEqual(references);
-    const atCarrier = (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments as { referenceId: string; state: string }[];
+    const atCarrier = (await emulated()) as { referenceId: string; state: string }[];
     for (const s of shipments) expect(atCarrier.filter((c) => c.referenceId === s.id && c.state !== 'Canceled'), `${s.reference_number} at the carrier`).toHaveLength(1);
     const results = readCsvFile(finished!.result_path!);
     expect(results.map((r) => r.reference_number)).toEqual(references);

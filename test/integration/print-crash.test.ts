@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
 import { shipmentBody } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
@@ -21,13 +21,7 @@ describe('a daemon killed mid print queue', () => {
   let daemon: DaemonProcess;
   let key: string;
 
-  const api = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(daemon.url + path, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (res.headers.get('content-type') ?? '').includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
-  };
+  const api = processApi(() => daemon.url, () => key);
   const until = async (what: string, done: () => Promise<boolean>, ms = 45_000) => {
     const deadline = Date.now() + ms;
     while (!(await done())) {

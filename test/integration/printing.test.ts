@@ -13,7 +13,7 @@ import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../h
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
-interface Job { id: string; status: string; attempts: number; error: string | null; printer_id: string; shipment_id: string | null; format: string; copies: number; printed_at: string | null; kind: string; expires_at: string }
+interface Job { id: string; status: string; attempts: number; error: string | null; printer_id: string; shipment_id: string | null; format: string; copies: number; printed_at: string | null; kind: string; expires_at: string; next_attempt_at: string | null }
 
 describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queue', () => {
   let d: TestDaemon;

@@ -4,9 +4,7 @@ import { shipments } from '../../src/store/schema.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
-
-interface EmulatedShipment { referenceId: string; shipmentNumbers: string[]; state: string; productType: string }
+import { parcelsOf, pplChannel, shipmentBody, pplEmulatorControl } from '../helpers/shipments.js';
 
 describe('shipments end to end with PPL', () => {
   let d: TestDaemon;
@@ -14,10 +12,7 @@ describe('shipments end to end with PPL', () => {
   let a: TestAccount;
   let channel: string;
 
-  const emulated = async (): Promise<EmulatedShipment[]> => (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments;
-  const fault = (body: Record<string, unknown>) => fetch(`${emu.url}/_emulator/ppl/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
+  const { fault, shipments: emulated } = pplEmulatorControl(() => emu.url);
   const get = async (id: string) => (await a.request('GET', `/v1/shipments/${id}`)).json().data;
 
   beforeAll(async () => {

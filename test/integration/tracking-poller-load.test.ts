@@ -5,7 +5,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { inTransaction } from '../../src/store/db.js';
 import { trackingParcels } from '../../src/store/schema.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { pplChannel } from '../helpers/shipments.js';
+import { pplChannel, pplEmulatorControl } from '../helpers/shipments.js';
 
 const PARCELS = 10_000;
 const CHANNELS = 3;
@@ -86,7 +86,7 @@ describe('the tracking poller under load', () => {
       for (let i = 0; i < rows.length; i += 500) d.ctx.db.insert(trackingParcels).values(rows.slice(i, i + 500)).run();
     });
     // every carrier call takes a while, so unbounded concurrency would show
-    await fetch(`${emu.url}/_emulator/ppl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'latency', ms: 15 }) });
+    await pplEmulatorControl(() => emu.url).fault({ mode: 'latency', ms: 15 });
 
     const started = Date.now();
     await d.workers.tracking.runDue();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { recordTrackResults } from '../../src/services/tracking/check.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
+import { parcelsOf, pplChannel, shipmentBody, pplEmulatorControl } from '../helpers/shipments.js';
 
 const HOUR = 3_600_000;
 
@@ -20,15 +20,12 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
   let other: TestAccount;
   let channel: string;
 
+  const control = pplEmulatorControl(() => emu.url);
+  const fault = control.fault;
   const advance = async (number: string, to?: string) => {
-    const res = await fetch(`${emu.url}/_emulator/ppl/parcels/${number}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(to ? { to } : {}),
-    });
+    const res = await control.advance(number, to);
     expect(res.status, await res.clone().text()).toBe(200);
   };
-  const fault = (body: Record<string, unknown>) => fetch(`${emu.url}/_emulator/ppl/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
   /** Moves the test clock on and lets every worker do what came due. */
   const later = async (hours: number) => {
     d.clock.advance(hours * HOUR);
@@ -263,9 +260,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
 
   it('walks emulated parcels through PPL codes: refused at the door, a failed attempt left at a ParcelShop, never collected', async () => {
     const walk = async (number: string, to: string) => {
-      const res = await fetch(`${emu.url}/_emulator/ppl/parcels/${number}/advance`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-      });
+      const res = await control.advance(number, to);
       expect(res.status).toBe(200);
       return ((await res.json()) as { events: { statusId: number }[] }).events.map((e) => e.statusId);
     };

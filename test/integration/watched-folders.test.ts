@@ -8,7 +8,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { csvText, filesIn, finishedImports, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { pplChannel } from '../helpers/shipments.js';
+import { pplChannel, pplEmulatorControl } from '../helpers/shipments.js';
 
 interface Shipment {
   id: string;
@@ -35,7 +35,7 @@ describe('watched folders: ERP order files become shipments and printed labels, 
     const exact = list.filter((s) => s.reference_number === reference);
     return Promise.all(exact.map(async (s) => (await a.request('GET', `/v1/shipments/${s.id}`)).json().data as Shipment));
   };
-  const emulated = async () => (await (await fetch(`${emu.url}/_emulator/ppl/shipments`)).json()).shipments as { referenceId: string }[];
+  const { shipments: emulated } = pplEmulatorControl(() => emu.url);
   const addFolder = async (name: string, extra: Record<string, unknown> = {}) => {
     const res = await a.request('POST', '/v1/watched-folders', { path: join(root, name), shipping_channel_id: channel, label_format: 'pdf', ...extra });
     expect(res.statusCode, res.body).toBe(201);

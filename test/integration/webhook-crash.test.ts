@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** kill -9 while webhooks are undelivered, then a restart: every event arrives, none that had succeeded comes twice. */
@@ -15,13 +15,7 @@ describe('a daemon killed with undelivered webhooks', () => {
   let rx: WebhookReceiver;
   let key: string;
 
-  const api = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(daemon.url + path, {
-      method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() as { data: { id: string }; meta: { total: number } } };
-  };
+  const api = processApi(() => daemon.url, () => key);
   const createChannels = async (prefix: string, n: number) => {
     for (let i = 0; i < n; i++) {
       const res = await api('/v1/shipping-channels', 'POST', { name: `${prefix} ${i}`, provider: 'dhl', settings: { apiKey: 'u', apiSecret: 'crash-secret', accountNumber: '1' } });
