@@ -8,12 +8,10 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import pino from 'pino';
+import { dist, log, print, root } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = (p) => join(root, 'dist', p);
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount, createApiKey } = await import(dist('src/services/accounts.js'));
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
@@ -21,8 +19,6 @@ const { startEmulators } = await import(dist('src/carriers/emulator/server.js'))
 const ORDERS = Number(process.env.BENCH_IMPORT_ORDERS ?? 10_000);
 /** BENCH_IMPORT_PRINT=0: labels are stored only, not printed. */
 const PRINT = process.env.BENCH_IMPORT_PRINT !== '0';
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const log = (m) => process.stderr.write(`# ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // a Zebra stand-in: counts labels and answers each ~HS with a ready host status (as bench/printing.mjs)

@@ -5,11 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { dist, print, root } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = (p) => join(root, 'dist', p);
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount } = await import(dist('src/services/accounts.js'));
 const { createPrinter } = await import(dist('src/services/printing/printers.js'));
@@ -18,7 +16,6 @@ const { inTransaction } = await import(dist('src/store/db.js'));
 const { PrintQueueWorker } = await import(dist('daemon/workers/print-queue.js'));
 
 const JOBS = Number(process.env.BENCH_PRINT_JOBS ?? 1000);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 
 // a Zebra stand-in: counts label bytes and answers each ~HS with a ready host status
 const HOST_STATUS = '\x02030,0,0,1218,000,0,0,0,000,0,0,0\x03\r\n\x02001,0,0,0,0,2,6,0,00000000,1,000\x03\r\n\x021234,0\x03\r\n';

@@ -2,14 +2,12 @@
 // (b) creation through the zero-latency PPL emulator with labels stored, and the daemon's RSS afterwards.
 // Needs `npm run build`. Prints one JSON line per figure.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pino from 'pino';
+import { dist, log, print, root, rssMb, startListening } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = (p) => join(root, 'dist', p);
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount, createApiKey, listAccounts } = await import(dist('src/services/accounts.js'));
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
@@ -19,8 +17,6 @@ const COUNT = Number(process.env.BENCH_SHIPMENTS ?? 1_000_000);
 const CREATE = Number(process.env.BENCH_CREATE ?? 1000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const dataDir = join(root, 'bench', '.data', `shipments-${COUNT}`);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const log = (m) => process.stderr.write(`# ${m}\n`);
 
 /** A free loopback port (the daemon's log then goes to /dev/null, as to a log file, not through this process). */
 async function freePort() {
@@ -41,34 +37,6 @@ async function startDaemon() {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the daemon did not start');
-}
-
-function startProcess(args, env = {}) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    let started = false;
-    child.stdout.on('data', (chunk) => {
-      if (started) return; // keep reading the log so the daemon never blocks on a full pipe, but keep none of it
-      buffer += chunk;
-      for (const line of buffer.split('\n')) {
-        try {
-          const parsed = JSON.parse(line);
-          if (parsed.msg === 'listening') {
-            started = true;
-            buffer = '';
-            resolve({ child, url: parsed.url });
-          }
-        } catch { /* not a complete JSON line */ }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
-
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
 }
 
 async function load(url, headers) {
@@ -109,7 +77,7 @@ if (existing < COUNT) {
 
 // (a) list and search beside a bare fastify route
 const listPage = await (await fetch(`${daemon.url}/v1/shipments?per_page=20`, { headers })).text();
-const bare = await startProcess([join(root, 'bench', 'bare-server.mjs')], { BARE_BODY: listPage });
+const bare = await startListening([join(root, 'bench', 'bare-server.mjs')], { BARE_BODY: listPage });
 const bareResult = await load(`${bare.url}/bare`, {});
 bare.child.kill('SIGTERM');
 const listResult = await load(`${daemon.url}/v1/shipments?per_page=20`, headers);

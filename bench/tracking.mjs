@@ -3,15 +3,12 @@
 // daemon's RSS at the start, middle and end (memory must stay flat). Needs `npm run build`. One JSON line per figure.
 // BENCH_TRACKING (parcels), BENCH_TRACKING_ROUNDS and DAEMON_NODE_OPTIONS (e.g. --max-old-space-size=80, to tell a
 // lazily grown V8 heap from a leak) change the run.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pino from 'pino';
+import { dist, log, print, root, rssMb, startListening, stopProcess } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = (p) => join(root, 'dist', p);
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount, createApiKey } = await import(dist('src/services/accounts.js'));
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
@@ -23,42 +20,11 @@ const ROUNDS = Number(process.env.BENCH_TRACKING_ROUNDS ?? 3);
 const PPL_BATCH = 1000; // PPL takes at most 1000 shipments per batch request
 const CLIENT_ID = 'bench-tracking';
 const dataDir = join(root, 'bench', '.data', `tracking-${process.pid}`);
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const log = (m) => process.stderr.write(`# ${m}\n`);
 
 function startDaemon() {
-  const child = spawn(process.execPath, [dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
-    env: { ...process.env, PACKDESK_LOG_LEVEL: 'info', ...(process.env.DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.DAEMON_NODE_OPTIONS } : {}) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  return startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
+    PACKDESK_LOG_LEVEL: 'info', ...(process.env.DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.DAEMON_NODE_OPTIONS } : {}),
   });
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    let started = false;
-    child.stdout.on('data', (chunk) => {
-      if (started) return; // keep draining the log so the daemon never blocks on a full pipe
-      buffer += chunk;
-      for (const line of buffer.split('\n')) {
-        try {
-          const parsed = JSON.parse(line);
-          if (parsed.msg === 'listening') {
-            started = true;
-            resolve({ child, url: parsed.url });
-          }
-        } catch { /* not a complete JSON line */ }
-      }
-    });
-    child.once('exit', (code) => { if (!started) reject(new Error(`daemon exited with ${code}`)); });
-  });
-}
-
-async function stopDaemon(daemon) {
-  daemon.child.kill('SIGTERM');
-  await new Promise((r) => daemon.child.once('exit', r));
-}
-
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024);
 }
 
 /** Parcels that exist at the emulator: one-parcel shipments in batches of 1000, as a client would send them. */
@@ -118,7 +84,7 @@ const res = await fetch(`${daemon.url}/v1/shipping-channels`, {
 });
 const channel = (await res.json()).data;
 if (channel?.status !== 'active') throw new Error(`channel not active: ${JSON.stringify(channel)}`);
-await stopDaemon(daemon);
+await stopProcess(daemon.child);
 
 // all parcels due at once, written straight into the store while the daemon is down
 ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
@@ -168,6 +134,6 @@ print({
   rss_mb_end: rss[rss.length - 1], rss_mb_samples: rss,
 });
 
-await stopDaemon(daemon);
+await stopProcess(daemon.child);
 await emulators.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -7,11 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { dist, log, print, root } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dist = (p) => join(root, 'dist', p);
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount } = await import(dist('src/services/accounts.js'));
 const { createSubscription, revealSecret } = await import(dist('src/services/webhooks.js'));
@@ -22,8 +20,6 @@ const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const SUBSCRIPTIONS = Number(process.env.BENCH_WEBHOOK_SUBSCRIPTIONS ?? 10);
 const RESOURCES = Math.max(1, Math.round(EVENTS / 5)); // five events per shipment, so per-resource order is exercised
 const DELIVERIES = EVENTS * SUBSCRIPTIONS;
-const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
-const log = (m) => process.stderr.write(`# ${m}\n`);
 
 // the receiver: counts each (subscription path, webhook-id) and checks the first signature of every subscription
 const seen = new Map();

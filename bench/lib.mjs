@@ -1,0 +1,51 @@
+// What the benchmarks share: paths into the compiled code, output lines, child processes and their memory.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const dist = (p) => join(root, 'dist', p);
+/** One figure: one JSON line on stdout. */
+export const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+/** Progress: `# …` lines on stderr. */
+export const log = (m) => process.stderr.write(`# ${m}\n`);
+
+/** Resident memory of a process in MB (`VmHWM` for its peak). */
+export function rssMb(pid, field = 'VmRSS') {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]) / 1024);
+}
+
+/**
+ * Starts a node script and resolves with `{child, url}` once it logs a JSON line with `"msg":"listening"`. Its stdout
+ * keeps being read (and dropped) so it never blocks on a full pipe.
+ */
+export function startListening(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let started = false;
+    child.stdout.on('data', (chunk) => {
+      if (started) return;
+      buffer += chunk;
+      for (const line of buffer.split('\n')) {
+        try {
+          const parsed = JSON.parse(line);
+          if (parsed.msg === 'listening') {
+            started = true;
+            buffer = '';
+            resolve({ child, url: parsed.url });
+          }
+        } catch { /* not a complete JSON line */ }
+      }
+    });
+    child.once('exit', (code) => { if (!started) reject(new Error(`${args.join(' ')} exited with ${code}`)); });
+  });
+}
+
+/** SIGTERM, then wait for the exit. */
+export async function stopProcess(child) {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
