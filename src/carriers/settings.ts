@@ -71,8 +71,3 @@ export function maskSettings(provider: ProviderDefinition | undefined, settings:
   for (const [key, value] of Object.entries(settings)) out[key] = secretKeys.has(key) ? MASK : value;
   return out;
 }
-
-/** Secret values of a channel's settings, for log redaction. */
-export function secretValues(provider: ProviderDefinition, settings: ChannelSettings): string[] {
-  return settingsSchema(provider).filter((s) => s.secret && typeof settings[s.key] === 'string').map((s) => String(settings[s.key]));
-}

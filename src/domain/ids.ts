@@ -26,7 +26,3 @@ export type IdKind = keyof typeof ID_PREFIXES;
 export type IdSource = (kind: IdKind) => string;
 
 export const randomIds: IdSource = (kind) => `${ID_PREFIXES[kind]}_${randomBase62(20)}`;
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIXES[kind]}_`);
-}

@@ -104,11 +104,6 @@ export function unfinishedImports(ctx: ServiceContext, watchedFolderId: string |
 }
 
 /** The latest import of this file content in a folder (to resume it, or to finish moving it). */
-export function latestImportOf(ctx: ServiceContext, watchedFolderId: string, sha256: string): ImportRow | undefined {
-  return ctx.db.select().from(imports).where(and(eq(imports.watchedFolderId, watchedFolderId), eq(imports.sha256, sha256)))
-    .orderBy(desc(imports.createdAt), desc(imports.id)).get();
-}
-
 export function updateImportRow(ctx: ServiceContext, id: string, set: Partial<Omit<ImportRow, 'id' | 'accountId' | 'createdAt'>>): void {
   ctx.db.update(imports).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(imports.id, id)).run();
 }

@@ -3,7 +3,7 @@ import {
   parsePrinterUri, printerDriver, PrinterUnavailableError, PrintJobFailedError, type PrintDocument, type PrinterStatus,
 } from '../../../printers/index.js';
 import { layoutA4 } from '../../labels/index.js';
-import { statement } from '../../store/db.js';
+import { statement, inTransaction } from '../../store/db.js';
 import { labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { PRINT_JOB_TTL_MS, type PrintJobRow } from './print-jobs.js';
@@ -71,7 +71,7 @@ const HEADS_DUE = `${HEADS}
 export function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: number): ClaimedPrintJob[] {
   if (limit <= 0) return [];
   const now = ctx.clock.now();
-  return ctx.db.$client.transaction(() => {
+  return inTransaction(ctx.db, () => {
     const heads = statement(ctx.db, HEADS_DUE).all({ now, limit }) as { id: string; status: string }[];
     if (heads.length === 0) return [];
     const resumed = new Set(heads.filter((h) => h.status === 'printing').map((h) => h.id));
@@ -79,7 +79,7 @@ export function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: numb
       .set({ status: 'printing', attempts: sql`${printJobs.attempts} + 1`, leaseUntil: now + leaseMs })
       .where(inArray(printJobs.id, heads.map((h) => h.id))).returning().all();
     return rows.map((job) => ({ job, resumed: resumed.has(job.id) }));
-  }).immediate();
+  });
 }
 
 /** At start-up every `printing` job belongs to a process that is gone: resume it now (one daemon per data directory). */

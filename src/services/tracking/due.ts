@@ -1,6 +1,7 @@
 import { and, asc, inArray, isNotNull, isNull, lte, min, notInArray, or, type SQL } from 'drizzle-orm';
 import { findProvider } from '../../carriers/registry.js';
 import { trackingParcels } from '../../store/schema.js';
+import { inTransaction } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import type { TrackingParcelRow } from './records.js';
 
@@ -16,11 +17,11 @@ export function claimDueTrackingParcels(ctx: ServiceContext, limit: number, leas
     or(isNull(trackingParcels.leaseUntil), lte(trackingParcels.leaseUntil, now))!,
   ];
   if (skipProviders.length > 0) conditions.push(notInArray(trackingParcels.provider, [...skipProviders]));
-  return ctx.db.$client.transaction(() => {
+  return inTransaction(ctx.db, () => {
     const due = ctx.db.select({ id: trackingParcels.id }).from(trackingParcels).where(and(...conditions))
       .orderBy(asc(trackingParcels.nextCheckAt)).limit(limit);
     return ctx.db.update(trackingParcels).set({ leaseUntil: now + leaseMs }).where(inArray(trackingParcels.id, due)).returning().all();
-  }).immediate();
+  });
 }
 
 /** At start-up every lease belongs to a process that is gone (one daemon per data directory). */
