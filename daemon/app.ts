@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../src/services/context.js';
-import { registerConventions } from './http/conventions.js';
+import { clientError, frameworkError, registerConventions } from './http/conventions.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './routes/account.js';
 import { channelRoutes } from './routes/channels.js';
@@ -34,6 +34,8 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
     ...(options.tls ? { https: options.tls } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import type { ErrorObject } from 'ajv';
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -8,7 +10,7 @@ import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { RateLimiter } from './rate-limit.js';
-import { fieldErrorsFromAjv } from './validation.js';
+import { fieldErrorsFromAjv, isTypeError } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,10 +46,56 @@ function sendError(reply: FastifyReply, status: number, message: string, errors?
   return reply.code(status).type('application/json; charset=utf-8').send(errors ? { message, errors } : { message });
 }
 
+/** No field of the API nests deeper; a body that does is refused before anything walks it recursively. */
+export const MAX_BODY_DEPTH = 32;
+
+/** True when `value` nests objects/arrays deeper than `limit` (iterative: a hostile body cannot overflow the stack). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The error envelope for what fastify answers before a route runs (bad URL, over-long path segment). */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, 414, 'A path segment is longer than 100 characters.');
+  return sendError(reply, 400, 'The request URL is not valid.');
+}
+
+/** Errors of the HTTP parser itself (headers too large, a malformed request line), in the error envelope. */
+export function clientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'The request took too long to arrive.']
+      : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 /** Auth, scopes, rate limits, idempotency, error envelopes: the conventions of every /v1 request. */
 export function registerConventions(app: FastifyInstance, ctx: ServiceContext): void {
   const limiter = new RateLimiter(ctx.clock);
   app.decorateRequest('fieldErrors', null as unknown as FieldErrorCollector);
+
+  // JSON only: a JSON body sent as text/plain is refused (400), not read as a string that fails every field
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      if (nestsDeeperThan(value, MAX_BODY_DEPTH)) return done(new BadRequestError(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`), undefined);
+      done(null, value);
+    });
+  });
 
   app.addHook('onRoute', (route) => {
     route.attachValidation = true;
@@ -75,8 +123,11 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     const v = request.validationError as (FastifyError & { validationContext?: string; validation?: unknown[] }) | undefined;
     if (v) {
       const context = v.validationContext ?? 'body';
-      request.fieldErrors.merge(fieldErrorsFromAjv((v.validation ?? []) as never[], context));
-      if (!(context === 'body' && request.routeOptions.config?.mergeValidation)) request.fieldErrors.throwIfAny();
+      const errors = (v.validation ?? []) as ErrorObject[];
+      request.fieldErrors.merge(fieldErrorsFromAjv(errors, context));
+      // a handler merging its own checks may trust the types of what it reads: a value of the wrong type ends here
+      const merge = context === 'body' && request.routeOptions.config?.mergeValidation && !errors.some(isTypeError);
+      if (!merge) request.fieldErrors.throwIfAny();
     }
     if (request.method === 'POST' && request.caller) return replayIdempotent(request, reply);
   });

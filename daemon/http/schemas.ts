@@ -9,6 +9,16 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<import('typebox').Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 }
 
+/** Text that is stored and shown again carries no control characters (NUL, ESC, BEL …); multi-line text keeps tab and line breaks. */
+const SINGLE_LINE = '^[^\\u0000-\\u001f\\u007f]*$';
+const MULTILINE = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$';
+export const CONTROL_CHARACTER_PATTERNS: ReadonlySet<string> = new Set([SINGLE_LINE, MULTILINE]);
+
+export function PlainText(options: Parameters<typeof Type.String>[0] & { multiline?: boolean } = {}) {
+  const { multiline, ...rest } = options;
+  return Type.String({ ...rest, pattern: multiline ? MULTILINE : SINGLE_LINE });
+}
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z' });
 export const FreeObject = Type.Object({}, { additionalProperties: true });
 export const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
@@ -39,9 +49,12 @@ export function ListEnvelope<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), meta: PageMetaSchema, links: PageLinksSchema });
 }
 
+/** Far past the end of any list, and small enough that page × per_page stays an exact integer. */
+export const MAX_PAGE = 1_000_000;
+
 export function PageQuery<E extends Record<string, TSchema>>(defaultPerPage: number, extra: E = {} as E) {
   return Type.Object({
-    page: Type.Integer({ minimum: 1, default: 1 }),
+    page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
     per_page: Type.Integer({ minimum: 1, maximum: 100, default: defaultPerPage }),
     ...extra,
   });

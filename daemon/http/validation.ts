@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../../src/domain/errors.js';
+import { CONTROL_CHARACTER_PATTERNS } from './schemas.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -46,10 +47,15 @@ function messageFor(e: ErrorObject): string {
     case 'minItems': return p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} items`;
     case 'maxItems': return `must have at most ${p.limit} items`;
     case 'format': return `must be a valid ${p.format}`;
-    case 'pattern': return 'has an invalid format';
+    case 'pattern': return CONTROL_CHARACTER_PATTERNS.has(String(p.pattern)) ? 'must not contain control characters' : 'has an invalid format';
     case 'multipleOf': return `must be a multiple of ${p.multipleOf}`;
     default: return e.message ?? 'is invalid';
   }
+}
+
+/** A value of another type than the schema's (also one matching no branch of a union such as `string | null`). */
+export function isTypeError(e: ErrorObject): boolean {
+  return e.keyword === 'type' || e.keyword === 'anyOf';
 }
 
 /** Ajv errors → `{ "parcels.0.weight_amount": ["must be greater than 0"] }`. */

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
 import {
-  Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, Timestamp,
+  Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, PlainText, Timestamp,
 } from '../http/schemas.js';
 
 export const ChannelSchema = Type.Object({
@@ -25,15 +25,15 @@ export const ChannelSchema = Type.Object({
 });
 
 const CreateBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
+  name: PlainText({ minLength: 1, maxLength: 255 }),
   provider: Type.String({ minLength: 1, description: `One of ${PROVIDER_CODES.join(', ')}` }),
   settings: FreeObject,
-  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
 });
 
 const UpdateBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  name: Type.Optional(PlainText({ minLength: 1, maxLength: 255 })),
+  description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   settings: Type.Optional(FreeObject),
   status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
 });

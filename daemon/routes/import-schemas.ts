@@ -3,7 +3,7 @@ import type { MappingSetting } from '../../src/imports/mapping.js';
 import { IMPORT_STATUSES } from '../../src/services/imports/records.js';
 import { WATCHED_FOLDER_STATUSES } from '../../src/services/imports/watched-folders.js';
 import { MAX_COPIES } from '../../src/services/printing/print-jobs.js';
-import { FreeObject, Nullable, Timestamp } from '../http/schemas.js';
+import { FreeObject, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of watched folders and imports (SPEC §2.7, §7). */
 
@@ -29,7 +29,7 @@ export const WatchedFolderSchema = Type.Object({
 });
 
 export const CreateWatchedFolderBody = Type.Object({
-  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  path: PlainText({ minLength: 1, maxLength: 4096 }),
   shipping_channel_id: Type.String({ minLength: 1 }),
   label_format: LabelFormat,
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
@@ -38,7 +38,7 @@ export const CreateWatchedFolderBody = Type.Object({
 });
 
 export const UpdateWatchedFolderBody = Type.Object({
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  path: Type.Optional(PlainText({ minLength: 1, maxLength: 4096 })),
   shipping_channel_id: Type.Optional(Type.String({ minLength: 1 })),
   label_format: Type.Optional(LabelFormat),
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
@@ -65,7 +65,7 @@ export const ImportSchema = Type.Object({
 });
 
 export const UploadImportBody = Type.Object({
-  file_name: Type.String({ minLength: 1, maxLength: 255 }),
+  file_name: PlainText({ minLength: 1, maxLength: 255 }),
   content_base64: Type.String({ minLength: 1, description: 'The file as it is (any of the accepted encodings), base64' }),
   shipping_channel_id: Type.String({ minLength: 1 }),
   label_format: Type.Optional(Type.String({ enum: ['pdf', 'zpl', 'epl'], default: 'pdf' })),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PRINTER_STATES } from '../../src/services/printing/printers.js';
 import { MAX_COPIES, PRINT_JOB_STATUSES } from '../../src/services/printing/print-jobs.js';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import { Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of printers and print jobs (SPEC §2.6). */
 
@@ -26,15 +26,15 @@ export const PrinterSchema = Type.Object({
 });
 
 export const CreatePrinterBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  uri: Type.String({ minLength: 1, maxLength: 2048 }),
+  name: PlainText({ minLength: 1, maxLength: 255 }),
+  uri: PlainText({ minLength: 1, maxLength: 2048 }),
   formats: Formats('Formats the printer takes: zpl, epl, pdf'),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true, description: 'Make it the default printer for these formats' })),
 });
 
 export const UpdatePrinterBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  uri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  name: Type.Optional(PlainText({ minLength: 1, maxLength: 255 })),
+  uri: Type.Optional(PlainText({ minLength: 1, maxLength: 2048 })),
   formats: Type.Optional(Formats('Formats the printer takes')),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true })),
 });

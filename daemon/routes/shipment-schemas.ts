@@ -1,36 +1,39 @@
 import { Type } from 'typebox';
-import { FieldErrorsSchema, FreeObject, Nullable, Timestamp } from '../http/schemas.js';
+import { FieldErrorsSchema, FreeObject, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
 
-const Text = (max = 255) => Type.String({ minLength: 1, maxLength: max });
+const Text = (max = 255) => PlainText({ minLength: 1, maxLength: max });
 
 export const ContactSchema = Type.Object({
-  company_name: Type.Optional(Type.String({ maxLength: 255 })),
-  first_name: Type.Optional(Type.String({ maxLength: 255 })),
-  last_name: Type.Optional(Type.String({ maxLength: 255 })),
+  company_name: Type.Optional(PlainText({ maxLength: 255 })),
+  first_name: Type.Optional(PlainText({ maxLength: 255 })),
+  last_name: Type.Optional(PlainText({ maxLength: 255 })),
   email_address: Text(),
-  phone_number: Type.String({ minLength: 1, maxLength: 32, description: 'International format: + and 7–15 digits' }),
+  phone_number: PlainText({ minLength: 1, maxLength: 32, description: 'International format: + and 7–15 digits' }),
 }, { description: 'company_name, or first_name and last_name, is required' });
 
 export const AddressSchema = Type.Object({
   street_name: Text(),
   house_number: Text(32),
-  apartment_number: Type.Optional(Type.String({ maxLength: 32 })),
+  apartment_number: Type.Optional(PlainText({ maxLength: 32 })),
   city_name: Text(),
   postal_code: Text(16),
   country_code: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
 });
 
-const Positive = Type.Number({ exclusiveMinimum: 0 });
+/** Bounds that keep every value exact once converted and stored (grams, hundredths of a centimetre, minor units). */
+const Weight = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'In weight_unit; > 0 and ≤ 1,000,000' });
+const Dimension = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'In dimension_unit; > 0 and ≤ 100,000' });
+const CodAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'At most 2 decimals; ≤ 1,000,000,000' });
 
 export const ParcelInputSchema = Type.Object({
-  parcel_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'package' })),
-  weight_amount: Positive,
+  parcel_type: Type.Optional(PlainText({ minLength: 1, maxLength: 64, default: 'package' })),
+  weight_amount: Weight,
   weight_unit: Type.Optional(Type.String({ enum: ['KG', 'G', 'LB'], default: 'KG' })),
-  length_dimension: Positive,
-  width_dimension: Positive,
-  height_dimension: Positive,
+  length_dimension: Dimension,
+  width_dimension: Dimension,
+  height_dimension: Dimension,
   dimension_unit: Type.Optional(Type.String({ enum: ['CM', 'MM', 'M', 'IN'], default: 'CM' })),
 });
 
@@ -46,15 +49,15 @@ const creationFields = {
   origin_address: AddressSchema,
   destination_address: AddressSchema,
   parcels: Type.Array(ParcelInputSchema, { minItems: 1, maxItems: 50 }),
-  cash_on_delivery_amount: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0 }))),
+  cash_on_delivery_amount: Type.Optional(Nullable(CodAmount)),
   cash_on_delivery_currency: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 3 }))),
-  shipping_date: Type.Optional(Type.String({ description: 'YYYY-MM-DD, default today' })),
+  shipping_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, default today' })),
   print: Type.Optional(Nullable(PrintSchema)),
 };
 
 const updatableFields = {
-  reference_number: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-  label_comment: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+  reference_number: Type.Optional(Nullable(PlainText({ maxLength: 255 }))),
+  label_comment: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   metadata: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: '≤ 16 KiB as JSON' }))),
   enable_tracking: Type.Optional(Type.Boolean({ description: 'default true' })),
 };

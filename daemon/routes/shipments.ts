@@ -51,7 +51,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         querystring: PageQuery(20, {
           status: Type.Optional(Type.String({ enum: [...SHIPMENT_STATUSES] })),
           shipping_channel_id: Type.Optional(Type.String()),
-          search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Substring of reference, carrier id or a tracking number' })),
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A substring (3+ characters) of the reference, carrier id or a tracking number; 1–2 characters match a whole reference number' })),
           created_from: Type.Optional(Type.String({ format: 'date-time' })),
           created_to: Type.Optional(Type.String({ format: 'date-time' })),
         }),

@@ -8,7 +8,7 @@ import {
 } from '../../src/services/tracking/manage.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
-import { Envelope, errorResponses, FreeObject, IdParams, ListEnvelope, Nullable, PageQuery, Timestamp } from '../http/schemas.js';
+import { Envelope, errorResponses, FreeObject, IdParams, ListEnvelope, Nullable, PageQuery, PlainText, Timestamp } from '../http/schemas.js';
 
 const Status = Type.String({ enum: [...TRACKING_STATUSES] });
 
@@ -48,24 +48,24 @@ export const TrackingParcelDetailSchema = Type.Object({
 });
 
 const editableFields = {
-  recipient_name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  recipient_name: Type.Optional(Nullable(PlainText({ maxLength: 255 }))),
   recipient_email: Type.Optional(Nullable(Type.String({ maxLength: 255, format: 'email' }))),
-  recipient_phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  recipient_phone: Type.Optional(Nullable(PlainText({ maxLength: 32 }))),
   check_delay_hours: Type.Optional(Type.Integer({ minimum: CHECK_DELAY_HOURS_RANGE.min, maximum: CHECK_DELAY_HOURS_RANGE.max, description: 'Hours between checks (default 6)' })),
   max_checks: Type.Optional(Type.Integer({ minimum: MAX_CHECKS_RANGE.min, maximum: MAX_CHECKS_RANGE.max, description: 'Checks before tracking stops (default 20)' })),
   external_data: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: '≤ 16 KiB as JSON' }))),
 };
 
 const CreateBody = Type.Object({
-  tracking_number: Type.String({ minLength: 1, maxLength: 64, description: "Checked against the provider's number format where one is known" }),
+  tracking_number: PlainText({ minLength: 1, maxLength: 64, description: "Checked against the provider's number format where one is known" }),
   shipping_channel_id: Type.String({ minLength: 1, description: 'An active channel of the account' }),
   ...editableFields,
 });
 
 const PatchBody = Type.Object({
   ...editableFields,
-  tracking_number: Type.Optional(Type.String({ description: 'Immutable: a different value is refused' })),
-  shipping_channel_id: Type.Optional(Type.String({ description: 'Immutable: a different value is refused' })),
+  tracking_number: Type.Optional(Type.String({ maxLength: 64, description: 'Immutable: a different value is refused' })),
+  shipping_channel_id: Type.Optional(Type.String({ maxLength: 64, description: 'Immutable: a different value is refused' })),
 });
 
 const tags = ['Tracking parcels'];

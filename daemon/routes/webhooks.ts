@@ -9,9 +9,9 @@ import {
 import { redeliverLoggedEvent, sendTestWebhook } from '../../src/services/webhook-send.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
-import { Envelope, errorResponses, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, Timestamp } from '../http/schemas.js';
+import { Envelope, errorResponses, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, PlainText, Timestamp } from '../http/schemas.js';
 
-const EventName = Type.String({ description: `An event name (${EVENT_TYPES.join(', ')}) or *` });
+const EventName = Type.String({ maxLength: 64, description: `An event name (${EVENT_TYPES.join(', ')}) or *` });
 
 export const SubscriptionSchema = Type.Object({
   id: Type.String({ description: 'wh_…' }),
@@ -42,20 +42,20 @@ export const DeliveryLogSchema = Type.Object({
   created_at: Timestamp,
 });
 
-const Secret = Type.String({ minLength: 16, description: '≥ 16 characters; whsec_… is base64-decoded after the prefix' });
+const Secret = PlainText({ minLength: 16, maxLength: 255, description: '≥ 16 characters; whsec_… is base64-decoded after the prefix' });
 
 const CreateBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  url: Type.String({ minLength: 1, maxLength: 2048 }),
-  events: Type.Array(EventName, { minItems: 1 }),
+  name: PlainText({ minLength: 1, maxLength: 255 }),
+  url: PlainText({ minLength: 1, maxLength: 2048 }),
+  events: Type.Array(EventName, { minItems: 1, maxItems: 64 }),
   secret: Type.Optional(Secret),
   status: Type.Optional(Type.String({ enum: ['active', 'paused'] })),
 });
 
 const UpdateBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-  events: Type.Optional(Type.Array(EventName, { minItems: 1 })),
+  name: Type.Optional(PlainText({ minLength: 1, maxLength: 255 })),
+  url: Type.Optional(PlainText({ minLength: 1, maxLength: 2048 })),
+  events: Type.Optional(Type.Array(EventName, { minItems: 1, maxItems: 64 })),
   secret: Type.Optional(Secret),
   status: Type.Optional(Type.String({ enum: ['active', 'paused'] })),
 });

@@ -17,17 +17,22 @@ const SUMMARY_COLUMNS = `id, reference_number AS referenceNumber, channel_id AS 
 
 type SummaryRow = Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency' | 'createdAt' | 'updatedAt'>;
 
+/** Shorter terms than this cannot use the trigram index (SQLite would scan every search row). */
+const MIN_SUBSTRING_TERM = 3;
+
 /**
  * Shipments whose reference, carrier id or a parcel tracking number contains `term`, case-insensitively. The trigram
- * index answers `LIKE '%term%'` (3+ characters) without a scan; `%` and `_` in the term widen that match, so the
- * candidates are checked against the plain substring afterwards.
+ * index answers `LIKE '%term%'` without a scan; `%` and `_` in the term widen that match, so the candidates are
+ * checked against the plain substring afterwards. A 1–2 character term matches a whole reference number (indexed).
  */
 function searchSeqs(ctx: ServiceContext, accountId: string, term: string): number[] {
+  if (term.length < MIN_SUBSTRING_TERM) {
+    const rows = statement(ctx.db, 'SELECT seq FROM shipments WHERE account_id = ? AND reference_number = ? COLLATE NOCASE').all(accountId, term) as { seq: number }[];
+    return rows.map((r) => r.seq);
+  }
   const needle = term.toLowerCase();
-  const sql = term.length >= 3
-    ? 'SELECT rowid AS seq, terms FROM shipment_search WHERE terms LIKE ? AND account_id = ?'
-    : 'SELECT rowid AS seq, terms FROM shipment_search WHERE account_id = ?2 AND terms LIKE ?1';
-  const rows = statement(ctx.db, sql).all(`%${term}%`, accountId) as { seq: number; terms: string }[];
+  const rows = statement(ctx.db, 'SELECT rowid AS seq, terms FROM shipment_search WHERE terms LIKE ? AND account_id = ?')
+    .all(`%${term}%`, accountId) as { seq: number; terms: string }[];
   return rows.filter((r) => r.terms.toLowerCase().includes(needle)).map((r) => r.seq);
 }
 
@@ -57,6 +62,7 @@ export function listShipments(ctx: ServiceContext, accountId: string, f: Shipmen
   const where = clauses.join(' AND ');
   const scanless = !f.search && f.createdFrom === undefined && f.createdTo === undefined;
   const total = scanless ? countedTotal(ctx, accountId, f) : (statement(ctx.db, `SELECT count(*) AS n FROM shipments WHERE ${where}`).get(...params) as { n: number }).n;
+  if (offsetOf(page) >= total) return { items: [], total }; // a page past the end walks no index
   const rows = statement(ctx.db, `SELECT ${SUMMARY_COLUMNS} FROM shipments WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`)
     .all(...params, page.perPage, offsetOf(page)) as SummaryRow[];
   return { items: rows.map(presentShipmentSummary), total };
