@@ -10,7 +10,7 @@ import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { RateLimiter } from './rate-limit.js';
-import { fieldErrorsFromAjv, isTypeError } from './validation.js';
+import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -125,8 +125,8 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       const context = v.validationContext ?? 'body';
       const errors = (v.validation ?? []) as ErrorObject[];
       request.fieldErrors.merge(fieldErrorsFromAjv(errors, context));
-      // a handler merging its own checks may trust the types of what it reads: a value of the wrong type ends here
-      const merge = context === 'body' && request.routeOptions.config?.mergeValidation && !errors.some(isTypeError);
+      // a handler merging its own checks reads only values of the schema's types
+      const merge = context === 'body' && request.routeOptions.config?.mergeValidation && takeOutWrongTypes(request.body, errors, request.fieldErrors);
       if (!merge) request.fieldErrors.throwIfAny();
     }
     if (request.method === 'POST' && request.caller) return replayIdempotent(request, reply);

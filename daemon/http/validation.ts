@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldErrors } from '../../src/domain/errors.js';
+import type { FieldErrorCollector, FieldErrors } from '../../src/domain/errors.js';
 import { CONTROL_CHARACTER_PATTERNS } from './schemas.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -53,9 +53,36 @@ function messageFor(e: ErrorObject): string {
   }
 }
 
-/** A value of another type than the schema's (also one matching no branch of a union such as `string | null`). */
-export function isTypeError(e: ErrorObject): boolean {
-  return e.keyword === 'type' || e.keyword === 'anyOf';
+/** `/parcels/0/weight_amount` → `["parcels", "0", "weight_amount"]`. */
+export function pathSegments(instancePath: string): string[] {
+  return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * Takes the values of the wrong type (also those matching no branch of a union such as `string | null`) out of a
+ * body, so checks that read it after the schema see every field either of its type or absent; an array with such an
+ * item goes whole. Each taken path is settled in `collector` (the schema said what is wrong there). False when the
+ * body itself is of the wrong type: nothing is left to check.
+ */
+export function takeOutWrongTypes(body: unknown, errors: ErrorObject[], collector: FieldErrorCollector): boolean {
+  for (const e of errors) {
+    if (e.keyword !== 'type' && e.keyword !== 'anyOf') continue;
+    const segments = pathSegments(e.instancePath);
+    if (segments.length === 0) return false;
+    let cut = segments.length;
+    let node: unknown = body;
+    for (let i = 0; i < segments.length && node !== null && typeof node === 'object'; i++) {
+      if (Array.isArray(node)) {
+        cut = i;
+        break;
+      }
+      node = (node as Record<string, unknown>)[segments[i]!];
+    }
+    const parent = segments.slice(0, cut - 1).reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k], body);
+    if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[segments[cut - 1]!];
+    collector.settle(segments.slice(0, cut).join('.'));
+  }
+  return true;
 }
 
 /** Ajv errors → `{ "parcels.0.weight_amount": ["must be greater than 0"] }`. */
@@ -64,7 +91,7 @@ export function fieldErrorsFromAjv(errors: ErrorObject[], context: string): Fiel
   const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath + '/');
   for (const e of errors) {
     if (anyOfPaths.some((prefix) => e.schemaPath.startsWith(prefix))) continue; // the anyOf error speaks for its branches
-    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = pathSegments(e.instancePath);
     if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
     const path = segments.join('.') || (context === 'body' ? 'body' : context);
     const message = e.keyword === 'anyOf' ? 'has an invalid type or value' : messageFor(e);

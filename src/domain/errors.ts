@@ -61,8 +61,14 @@ export class CarrierUnavailableError extends AppError {
 /** Collects field errors so every problem is reported at once, not only the first. */
 export class FieldErrorCollector {
   readonly errors: FieldErrors = {};
+  private readonly settled: string[] = [];
   add(path: string, message: string): void {
+    if (this.settled.some((s) => path === s || path.startsWith(`${s}.`))) return;
     (this.errors[path] ??= []).includes(message) || this.errors[path].push(message);
+  }
+  /** Errors on this path (and under it) are already said: later checks add nothing there. */
+  settle(path: string): void {
+    this.settled.push(path);
   }
   merge(errors: FieldErrors): void {
     for (const [path, messages] of Object.entries(errors)) for (const m of messages) this.add(path, m);

@@ -71,12 +71,9 @@ describe('shipping channels and providers', () => {
   });
 
   it('reports body and settings problems together, and refuses unknown providers and duplicate names', async () => {
-    const both = await a.request('POST', '/v1/shipping-channels', { name: '', provider: 'nope', settings: {} });
+    const both = await a.request('POST', '/v1/shipping-channels', { name: '', provider: 'nope', settings: 'x' });
     expect(both.statusCode).toBe(422);
-    expect(Object.keys(both.json().errors).sort()).toEqual(['name', 'provider']);
-    // a value of the wrong type is answered by the schema alone: the checks that read it never see it
-    const wrongType = await a.request('POST', '/v1/shipping-channels', { name: '', provider: 'nope', settings: 'x' });
-    expect(wrongType.json().errors).toEqual({ name: ['must not be empty'], settings: ['must be an object'] });
+    expect(Object.keys(both.json().errors).sort()).toEqual(['name', 'provider', 'settings']);
     const dup = await a.request('POST', '/v1/shipping-channels', { name: 'DHL main', provider: 'dhl', settings: dhlSettings });
     expect(dup.statusCode).toBe(422);
     expect(dup.json().errors).toEqual({ name: ['is already used by another shipping channel'] });

@@ -116,19 +116,19 @@ describe('the /v1 conventions', () => {
     });
 
     it('lists every validation error at once with dotted field paths (422)', async () => {
-      const res = await a.request('POST', '/v1/webhook-subscriptions', { name: '', url: 'ftp://x', events: ['nope.event', ''], secret: 'short' });
+      const res = await a.request('POST', '/v1/webhook-subscriptions', { name: 5, url: 'ftp://x', events: ['nope.event', 3], secret: 'short' });
       expect(res.statusCode).toBe(422);
       const body = res.json();
       expect(body.message).toBe('The given data was invalid.');
-      // schema errors and the handler's own checks come back together
-      expect(Object.keys(body.errors).sort()).toEqual(['events.0', 'events.1', 'name', 'secret', 'url']);
-      expect(body.errors.name).toEqual(['must not be empty']);
-      expect(body.errors['events.0'][0]).toMatch(/is not a known event/);
+      // schema errors and the handler's own checks come back together; an array with an item of the wrong type is
+      // answered by the schema alone
+      expect(Object.keys(body.errors).sort()).toEqual(['events.1', 'name', 'secret', 'url']);
+      expect(body.errors.name).toEqual(['must be a string']);
+      expect(body.errors['events.1']).toEqual(['must be a string']);
       expect(body.errors.url).toEqual(['must use https']);
       expect(body.errors.secret).toEqual(['must be at least 16 characters']);
-      // values of the wrong type are answered by the schema alone (every one of them), before any check reads them
-      const types = await a.request('POST', '/v1/webhook-subscriptions', { name: 5, url: 'ftp://x', events: ['nope.event', 3], secret: 'short' });
-      expect(types.json().errors).toEqual({ name: ['must be a string'], 'events.1': ['must be a string'], secret: ['must be at least 16 characters'] });
+      const events = await a.request('POST', '/v1/webhook-subscriptions', { name: 'x', url: 'ftp://x', events: ['nope.event'] });
+      expect(events.json().errors).toEqual({ url: ['must use https'], 'events.0': [expect.stringMatching(/is not a known event/)] });
     });
 
     it('ignores unknown top-level fields', async () => {
