@@ -43,7 +43,7 @@ const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
 const { apiKey } = createApiKey(ctx, { accountId: account.id });
 closeContext(ctx);
 
-const daemon = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const daemon = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0', '--files-root', tmpdir()], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let buffer = '';
   let started = false;

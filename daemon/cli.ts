@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createLogger } from '../src/logging.js';
+import { resolveFilesRoots } from '../src/files/roots.js';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
@@ -13,7 +14,10 @@ interface DaemonFlags {
   tlsCert?: string;
   tlsKey?: string;
   allowHttpWebhooks?: boolean;
+  filesRoot?: string[];
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** `packdesk daemon`: runs in the foreground until SIGTERM/SIGINT, then drains and exits 0. */
 export function registerDaemonCommand(program: Command): void {
@@ -25,6 +29,11 @@ export function registerDaemonCommand(program: Command): void {
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
     .option('--tls-key <file>', 'private key of --tls-cert (PEM)')
     .option('--allow-http-webhooks', 'allow plain-http webhook URLs to non-loopback hosts')
+    .option(
+      '--files-root <dir>',
+      'a directory watched folders and file: printers may lie in (repeatable; else $PACKDESK_FILES_ROOT, :-separated; else your home)',
+      collect,
+    )
     .action(action(async (o: DaemonFlags) => {
       if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together', EXIT.usage);
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
@@ -41,7 +50,7 @@ export function registerDaemonCommand(program: Command): void {
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks,
+          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []),
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {

@@ -15,6 +15,8 @@ export interface DaemonOptions {
   port: number;
   log: Logger;
   allowHttpWebhooks?: boolean;
+  /** Directories watched folders and `file:` printers may lie in; the home directory when not given. */
+  filesRoots?: string[];
   tls?: { cert: Buffer; key: Buffer };
   clock?: Clock;
 }
@@ -32,14 +34,17 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   const lock = DataDirLock.acquire(o.dataDir);
   let ctx: ServiceContext | undefined;
   try {
-    ctx = openContext({ dataDir: o.dataDir, log: o.log, clock: o.clock, options: { allowHttpWebhooks: o.allowHttpWebhooks ?? false } });
+    ctx = openContext({
+      dataDir: o.dataDir, log: o.log, clock: o.clock,
+      options: { allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}) },
+    });
     const orphaned = releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
     const workers = createWorkers(ctx);
     const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health } });
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
-    o.log.info({ url, data_dir: o.dataDir, version: VERSION, pid: process.pid }, 'listening');
+    o.log.info({ url, data_dir: o.dataDir, files_roots: ctx.options.filesRoots, version: VERSION, pid: process.pid }, 'listening');
     const opened = ctx;
     let closing: Promise<void> | undefined;
     return {

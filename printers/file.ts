@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { access, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrinterUnavailableError } from './errors.js';
@@ -21,14 +21,14 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * `file:///dir`: writes each copy of a job as a file (for tests, and for printing by other tools). A file appears
- * whole (written beside, then renamed) and is never written twice, so a restarted daemon cannot duplicate one.
+ * whole (written beside, then renamed) and is never written twice, so a restarted daemon cannot duplicate one. The
+ * driver creates no directory: the daemon checks the directory against its files policy and creates it first.
  */
 export const fileDriver: DriverFactory = (options) => {
   const dir = fileURLToPath(options.uri);
 
   async function status(): Promise<PrinterStatus> {
     try {
-      await mkdir(dir, { recursive: true });
       await access(dir, constants.W_OK);
       return readyStatus(`writes files to ${dir}`, { protocol: 'file', directory: dir });
     } catch (err) {

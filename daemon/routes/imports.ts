@@ -36,7 +36,7 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 202: Envelope(ImportSchema), ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
       },
     }, async (request, reply) => {
-      const data = startUploadedImport(ctx, caller(request).account.id, request.body as UploadInput, request.fieldErrors);
+      const data = await startUploadedImport(ctx, caller(request).account.id, request.body as UploadInput, request.fieldErrors);
       return reply.code(202).send({ data, message: 'Import queued' });
     });
 
@@ -71,7 +71,7 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(Type.Array(ResultRowSchema)), ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request, reply) => {
-      const file = readImportFile(ctx, caller(request).account.id, request.params.id, 'result');
+      const file = await readImportFile(ctx, caller(request).account.id, request.params.id, 'result');
       if (wantsCsv(request)) return sendCsv(reply, file);
       return { data: presentResultRows(file.rows), message: 'Import result retrieved' };
     });
@@ -83,7 +83,7 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(Type.Array(ErrorRowSchema)), ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request, reply) => {
-      const file = readImportFile(ctx, caller(request).account.id, request.params.id, 'errors');
+      const file = await readImportFile(ctx, caller(request).account.id, request.params.id, 'errors');
       if (wantsCsv(request)) return sendCsv(reply, file);
       return { data: presentErrorRows(file.rows), message: 'Import errors retrieved' };
     });

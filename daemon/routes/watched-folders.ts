@@ -21,7 +21,7 @@ export function watchedFolderRoutes(ctx: ServiceContext): FastifyPluginAsyncType
         response: { 201: Envelope(WatchedFolderSchema), ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
       },
     }, async (request, reply) => {
-      const data = createWatchedFolder(ctx, caller(request).account.id, request.body as WatchedFolderInput, request.fieldErrors);
+      const data = await createWatchedFolder(ctx, caller(request).account.id, request.body as WatchedFolderInput, request.fieldErrors);
       return reply.code(201).send({ data, message: 'Watched folder created' });
     });
 
@@ -54,7 +54,7 @@ export function watchedFolderRoutes(ctx: ServiceContext): FastifyPluginAsyncType
         response: { 200: Envelope(WatchedFolderSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
       },
     }, async (request) => ({
-      data: updateWatchedFolder(ctx, caller(request).account.id, request.params.id, request.body as WatchedFolderInput, request.fieldErrors),
+      data: await updateWatchedFolder(ctx, caller(request).account.id, request.params.id, request.body as WatchedFolderInput, request.fieldErrors),
       message: 'Watched folder updated',
     }));
 

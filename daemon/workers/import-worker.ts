@@ -4,13 +4,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ServiceContext } from '../../src/services/context.js';
-import { createFolderLayout, isOrderFileName, orderFilesIn } from '../../src/services/imports/folder-files.js';
+import { folderLayout, isOrderFileName, orderFilesIn } from '../../src/services/imports/folder-files.js';
 import { importDroppedFile, resumeFolderImports } from '../../src/services/imports/folder-import.js';
 import type { ImportDeps } from '../../src/services/imports/import-file.js';
 import { importSource, loadImportRow, unfinishedImports } from '../../src/services/imports/records.js';
 import { runUploadedImport, UPLOADED_IMPORT_QUEUED } from '../../src/services/imports/uploads.js';
 import {
-  activeWatchedFolders, loadWatchedFolderRow, WATCHED_FOLDERS_CHANGED, type WatchedFolderRow,
+  activeWatchedFolders, loadWatchedFolderRow, prepareWatchedFolder, WATCHED_FOLDERS_CHANGED, type WatchedFolderRow,
 } from '../../src/services/imports/watched-folders.js';
 import { shipmentShapeChecker } from '../routes/shipment-shape.js';
 
@@ -69,6 +69,8 @@ export class ImportWorker {
   readonly name = 'imports';
   private readonly deps: ImportDeps;
   private readonly watches = new Map<string, FolderWatch>();
+  /** Folders whose place is being checked before they are watched. */
+  private readonly preparing = new Map<string, Promise<void>>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly running = new Set<Promise<void>>();
   private abort = new AbortController();
@@ -104,9 +106,9 @@ export class ImportWorker {
   /** Nothing to look at on a job queue: files and notices drive this worker. */
   wake(): void {}
 
-  /** Waits until every queued file is imported. */
+  /** Waits until every folder being checked is watched (or refused) and every queued file is imported. */
   async runDue(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    while (this.preparing.size > 0 || this.running.size > 0) await Promise.allSettled([...this.preparing.values(), ...this.running]);
   }
 
   /** Stops watching and stops imports at the next order; a file stopped midway stays in processing/ and resumes at the next start. */
@@ -131,17 +133,32 @@ export class ImportWorker {
     if (!this.active) return;
     const watching = this.watches.get(folderId);
     if (watching && (!folder || folder.status !== 'active' || folder.path !== watching.path)) void this.unwatch(folderId);
-    if (folder?.status === 'active' && !this.watches.has(folderId)) this.watchFolder(folder);
+    if (folder?.status === 'active' && !this.watches.has(folderId) && !this.preparing.has(folderId)) this.prepareAndWatch(folder);
+  }
+
+  /** The files policy is asked again (a row of an older version, a symbolic link changed since) before a folder is watched. */
+  private prepareAndWatch(folder: WatchedFolderRow): void {
+    const prepared = prepareWatchedFolder(this.ctx, folder).then((problems) => {
+      this.preparing.delete(folder.id);
+      if (!this.active) return;
+      const current = loadWatchedFolderRow(this.ctx, folder.id);
+      if (current?.path !== folder.path) {
+        this.syncFolder(folder.id, current); // moved or removed while it was checked
+      } else if (problems.length > 0) {
+        this.ctx.log.warn({ watched_folder_id: folder.id, path: folder.path, problems }, 'watched folder not usable; looking again later');
+      } else {
+        this.watchFolder(current);
+      }
+    }).catch((err: unknown) => {
+      this.preparing.delete(folder.id);
+      this.ctx.log.error({ watched_folder_id: folder.id, err }, 'watched folder could not be checked; looking again later');
+    });
+    this.preparing.set(folder.id, prepared);
   }
 
   private watchFolder(folder: WatchedFolderRow): void {
-    let inbox: string;
-    try {
-      inbox = createFolderLayout(folder.path).in;
-    } catch (err) {
-      this.ctx.log.warn({ watched_folder_id: folder.id, path: folder.path, err: (err as Error).message }, 'watched folder unavailable; looking again later');
-      return;
-    }
+    if (folder.status !== 'active') return;
+    const inbox = folderLayout(folder.path).in;
     // what a previous run left in processing/ is finished before new files are taken
     this.enqueue(folder.id, (signal) => resumeFolderImports(this.ctx, this.deps, folder, signal));
     // chokidar waits for writes to finish only after its first scan: files already there are looked at here instead
@@ -162,7 +179,10 @@ export class ImportWorker {
     watcher.on('error', (err) => this.ctx.log.error({ watched_folder_id: folder.id, err }, 'folder watcher error'));
     watcher.once('ready', () => {
       ready = true;
-      for (const name of orderFilesIn(inbox)) queueWhenStable(name);
+      void orderFilesIn(inbox).then(
+        (names) => { for (const name of names) queueWhenStable(name); },
+        (err: unknown) => this.ctx.log.error({ watched_folder_id: folder.id, err }, 'folder watcher could not list in/'),
+      );
     });
     this.watches.set(folder.id, entry);
     this.ctx.log.info({ watched_folder_id: folder.id, path: folder.path }, 'watching folder');

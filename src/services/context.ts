@@ -8,6 +8,8 @@ import type { SecretBox } from '../store/secrets.js';
 /** Everything a use case may touch: the store, the secret box, time, ids and the log. */
 export interface ServiceContext {
   db: Db;
+  /** Where the store lives (uploads are kept there too). */
+  dataDir: string;
   secrets: SecretBox;
   clock: Clock;
   ids: IdSource;
@@ -22,4 +24,6 @@ export interface ServiceOptions {
   allowHttpWebhooks: boolean;
   /** Time limit of each carrier call. */
   carrierTimeoutMs: number;
+  /** Directories watched folders and `file:` printers may lie in (`--files-root`); see src/files/places.ts. */
+  filesRoots: string[];
 }

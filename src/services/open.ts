@@ -3,6 +3,7 @@ import { DEFAULT_CARRIER_TIMEOUT_MS } from '../carriers/http.js';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { randomIds, type IdSource } from '../domain/ids.js';
+import { defaultFilesRoots } from '../files/roots.js';
 import { openDb } from '../store/db.js';
 import { SecretBox } from '../store/secrets.js';
 import type { ServiceContext, ServiceOptions } from './context.js';
@@ -19,11 +20,12 @@ export interface OpenOptions {
 export function openContext(o: OpenOptions): ServiceContext {
   return {
     db: openDb(o.dataDir),
+    dataDir: o.dataDir,
     secrets: SecretBox.forDataDir(o.dataDir),
     clock: o.clock ?? systemClock,
     ids: o.ids ?? randomIds,
     log: o.log,
-    options: { allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, ...o.options },
+    options: { allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, filesRoots: defaultFilesRoots(), ...o.options },
     notices: new EventEmitter().setMaxListeners(0),
   };
 }

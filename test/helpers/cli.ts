@@ -117,9 +117,13 @@ export interface DaemonProcess extends CliProcess {
   url: string;
 }
 
-/** Starts `packdesk daemon` on a free port and waits for its `listening` line. */
+/**
+ * Starts `packdesk daemon` on a free port and waits for its `listening` line. Watched folders and file: printers may lie
+ * in the temporary directory, unless `extraArgs` give their own `--files-root`.
+ */
 export async function startDaemon(dataDir: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<DaemonProcess> {
-  const daemon = await startCliProcess(['daemon', '--data-dir', dataDir, '--port', '0', ...extraArgs], env, (line) => listeningUrl(line) !== undefined);
+  const filesRoot = extraArgs.includes('--files-root') ? [] : ['--files-root', tmpdir()];
+  const daemon = await startCliProcess(['daemon', '--data-dir', dataDir, '--port', '0', ...filesRoot, ...extraArgs], env, (line) => listeningUrl(line) !== undefined);
   return { ...daemon, url: listeningUrl(daemon.line)! };
 }
 

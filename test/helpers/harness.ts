@@ -37,7 +37,15 @@ export interface TestAccount {
   request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
-export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; carrierTimeoutMs?: number; webhooks?: DispatcherOptions } = {}): Promise<TestDaemon> {
+export interface TestDaemonOptions {
+  allowHttpWebhooks?: boolean;
+  carrierTimeoutMs?: number;
+  webhooks?: DispatcherOptions;
+  /** Where watched folders and file: printers may lie: the temporary directory unless given. */
+  filesRoots?: string[];
+}
+
+export async function startTestDaemon(options: TestDaemonOptions = {}): Promise<TestDaemon> {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-test-'));
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
@@ -45,7 +53,10 @@ export async function startTestDaemon(options: { allowHttpWebhooks?: boolean; ca
   const log = createLogger({ level: 'debug', destination: sink });
   const ctx = openContext({
     dataDir, log, clock,
-    options: { allowHttpWebhooks: options.allowHttpWebhooks ?? false, ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}) },
+    options: {
+      allowHttpWebhooks: options.allowHttpWebhooks ?? false, filesRoots: options.filesRoots ?? [tmpdir()],
+      ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}),
+    },
   });
   const workers = createWorkers(ctx, { webhooks: options.webhooks });
   const app = await buildApp(ctx, { version: 'test', health: { workers: workers.health } });

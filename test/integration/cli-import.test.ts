@@ -115,7 +115,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     emulator = await startProcess(['emulate', '--providers', 'ppl', '--port', '0', '--json'], (l) => l.trim().startsWith('{'));
     const pplUrl = (JSON.parse(emulator.line) as { ppl: string }).ppl;
     const apiKey = (await cliJson<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'])).api_key;
-    daemon = await startProcess(['daemon', '--data-dir', dataDir, '--port', '0'], (l) => l.includes('"msg":"listening"'));
+    daemon = await startProcess(['daemon', '--data-dir', dataDir, '--port', '0', '--files-root', tmp], (l) => l.includes('"msg":"listening"'));
     env = { PACKDESK_URL: (JSON.parse(daemon.line) as { url: string }).url, PACKDESK_API_KEY: apiKey };
     const channel = await cliJson<{ id: string; status: string }>([
       'channels', 'add', '--name', 'PPL', '--provider', 'ppl', '--setting', 'clientId=c1', '--setting', 'clientSecret=s3cret',
@@ -194,6 +194,18 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     const bad = await cli(['watch', 'add', join(tmp, 'x'), '--channel', 'ch_nope', '--format', 'epl'], { env });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('shipping_channel_id: is not a shipping channel of this account');
+  });
+
+  it('watch add outside the daemon\'s --files-root is refused with how to allow it; nothing is created there', { timeout: 60_000 }, async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'packdesk-outside-'));
+    try {
+      const refused = await cli(['watch', 'add', join(outside, 'erp-drop'), '--channel', channelId, '--format', 'pdf'], { env });
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain(`path: must lie within a directory the daemon may use: ${tmp}; a station admin allows another with \`packdesk daemon --files-root DIR\``);
+      expect(existsSync(join(outside, 'erp-drop'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('import FILE: a Windows-1250 file with a bad row → shipments, a summary, result and errors files beside it, exit 1 for the bad row', { timeout: 60_000 }, async () => {

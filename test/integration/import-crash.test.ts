@@ -13,9 +13,11 @@ const ORDERS = 200;
 
 /** kill -9 while a 200-order file is being imported, then a restart: every order is exactly one shipment. */
 describe('a daemon killed mid-file', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-import-crash-'));
-  const folderPath = join(dataDir, 'erp-drop');
-  const env = { XDG_CONFIG_HOME: join(dataDir, 'cfg') };
+  const tmp = mkdtempSync(join(tmpdir(), 'packdesk-import-crash-'));
+  const dataDir = join(tmp, 'data');
+  // beside the data directory: the daemon never watches a folder inside it
+  const folderPath = join(tmp, 'erp-drop');
+  const env = { XDG_CONFIG_HOME: join(tmp, 'cfg') };
   let emu: RunningEmulators;
   let daemon: DaemonProcess;
   let key: string;

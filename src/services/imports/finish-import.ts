@@ -16,10 +16,10 @@ export interface ResultPaths {
  * Writes the result file (and the errors file, when some row failed) and records the import's figures on its row;
  * its status follows once the input file is where it belongs (`completeImport`).
  */
-export function writeImportResults(ctx: ServiceContext, row: ImportRow, file: ImportedFile, paths: ResultPaths): void {
-  writeFileAtomically(paths.result, resultCsv(file, orderResults(ctx, file)));
+export async function writeImportResults(ctx: ServiceContext, row: ImportRow, file: ImportedFile, paths: ResultPaths): Promise<void> {
+  await writeFileAtomically(paths.result, resultCsv(file, orderResults(ctx, file)));
   const problems = fileProblems(file);
-  if (problems.length > 0) writeFileAtomically(paths.errors, errorsCsv(file, problems));
+  if (problems.length > 0) await writeFileAtomically(paths.errors, errorsCsv(file, problems));
   updateImportRow(ctx, row.id, {
     rows: file.rows, shipmentsCreated: shipmentsCreatedBy(ctx, row.id), failedRows: failedRowCount(file),
     resultPath: paths.result, errorsPath: problems.length > 0 ? paths.errors : null,

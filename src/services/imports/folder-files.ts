@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 
 /** The sub-folders of a watched folder (SPEC §7). */
@@ -8,13 +8,6 @@ export type FolderLayout = Record<Subfolder, string>;
 
 export function folderLayout(path: string): FolderLayout {
   return Object.fromEntries(SUBFOLDERS.map((s) => [s, join(path, s)])) as FolderLayout;
-}
-
-/** Creates the sub-folders that are missing; throws the file system's error (EACCES, ENOTDIR …). */
-export function createFolderLayout(path: string): FolderLayout {
-  const layout = folderLayout(path);
-  for (const dir of Object.values(layout)) mkdirSync(dir, { recursive: true });
-  return layout;
 }
 
 const ORDER_FILE_EXTENSIONS = new Set(['.csv', '.txt', '.tsv']);
@@ -27,14 +20,36 @@ export function isOrderFileName(name: string): boolean {
   return !name.startsWith('.') && !name.startsWith('~') && ORDER_FILE_EXTENSIONS.has(extname(name).toLowerCase());
 }
 
+const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
+
 /** Order files waiting in a directory, oldest first (the order they were dropped in). */
-export function orderFilesIn(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && isOrderFileName(e.name))
-    .map((e) => ({ name: e.name, at: statSync(join(dir, e.name)).mtimeMs }))
-    .sort((a, b) => a.at - b.at || a.name.localeCompare(b.name))
-    .map((e) => e.name);
+export async function orderFilesIn(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissing(err)) return [];
+    throw err;
+  }
+  const files = await Promise.all(entries.filter((e) => e.isFile() && isOrderFileName(e.name)).map(async (e) => {
+    try {
+      return { name: e.name, at: (await stat(join(dir, e.name))).mtimeMs };
+    } catch (err) {
+      if (isMissing(err)) return undefined; // taken away while listed
+      throw err;
+    }
+  }));
+  return files.filter((f) => f !== undefined).sort((a, b) => a.at - b.at || a.name.localeCompare(b.name)).map((f) => f.name);
 }
 
 export function stemOf(name: string): string {
@@ -46,30 +61,31 @@ export function stemOf(name: string): string {
  * The first `stem`, `stem-1`, `stem-2` … for which none of `taken(stem)` exists: files in target folders are never
  * overwritten.
  */
-export function freeStem(stem: string, paths: (candidate: string) => string[]): string {
+export async function freeStem(stem: string, paths: (candidate: string) => string[]): Promise<string> {
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? stem : `${stem}-${n}`;
-    if (!paths(candidate).some((p) => existsSync(p))) return candidate;
+    const taken = await Promise.all(paths(candidate).map(exists));
+    if (!taken.includes(true)) return candidate;
   }
 }
 
 /** Moves a file into a folder under a name not taken there yet (rename: atomic within one file system). */
-export function moveWithoutOverwrite(from: string, dir: string, name: string): string {
+export async function moveWithoutOverwrite(from: string, dir: string, name: string): Promise<string> {
   const ext = extname(name);
-  const stem = freeStem(stemOf(name), (s) => [join(dir, s + ext)]);
+  const stem = await freeStem(stemOf(name), (s) => [join(dir, s + ext)]);
   const to = join(dir, stem + ext);
-  renameSync(from, to);
+  await rename(from, to);
   return to;
 }
 
 /** Writes beside the target and renames into place, so a reader never sees half a file. */
-export function writeFileAtomically(path: string, content: Buffer): void {
+export async function writeFileAtomically(path: string, content: Buffer): Promise<void> {
   const temporary = join(path, '..', `.${basename(path)}.${process.pid}.tmp`);
   try {
-    writeFileSync(temporary, content);
-    renameSync(temporary, path);
+    await writeFile(temporary, content);
+    await rename(temporary, path);
   } catch (err) {
-    if (existsSync(temporary)) unlinkSync(temporary);
+    await unlink(temporary).catch(() => undefined); // not written, or already renamed
     throw err;
   }
 }

@@ -1,6 +1,7 @@
-import { readFileSync, renameSync } from 'node:fs';
+import { readFile, rename } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { ServiceContext } from '../context.js';
+import { checkDirectoryPlace } from '../file-places.js';
 import { completeImport, writeImportResults } from './finish-import.js';
 import { folderLayout, freeStem, moveWithoutOverwrite, orderFilesIn, stemOf } from './folder-files.js';
 import { importOrderFile, sha256Of, type ImportDeps, type ImportSettings } from './import-file.js';
@@ -33,9 +34,9 @@ async function importFromProcessing(
   const ext = extname(row.fileName);
   const status = importStatus(file);
   const target = status === 'done' ? layout.done : layout.failed;
-  const stem = freeStem(stemOf(row.fileName), (s) => [join(target, s + ext), join(layout.out, `${s}.result.csv`), join(target, `${s}.errors.csv`)]);
-  writeImportResults(ctx, row, file, { result: join(layout.out, `${stem}.result.csv`), errors: join(target, `${stem}.errors.csv`) });
-  renameSync(at, join(target, stem + ext));
+  const stem = await freeStem(stemOf(row.fileName), (s) => [join(target, s + ext), join(layout.out, `${s}.result.csv`), join(target, `${s}.errors.csv`)]);
+  await writeImportResults(ctx, row, file, { result: join(layout.out, `${stem}.result.csv`), errors: join(target, `${stem}.errors.csv`) });
+  await rename(at, join(target, stem + ext));
   completeImport(ctx, row.id, status);
   ctx.log.info({ import_id: row.id, watched_folder_id: folder.id, file: row.fileName, status, rows: file.rows }, 'import finished');
   return status;
@@ -45,15 +46,20 @@ async function importFromProcessing(
 export async function importDroppedFile(ctx: ServiceContext, deps: ImportDeps, folderId: string, name: string, signal: AbortSignal): Promise<FolderImportOutcome> {
   const folder = loadWatchedFolderRow(ctx, folderId);
   if (!folder || folder.status !== 'active' || signal.aborted) return signal.aborted ? 'aborted' : 'skipped';
+  const place = await checkDirectoryPlace(ctx, folder.accountId, folder.path);
+  if (place.problems.length > 0) {
+    ctx.log.warn({ watched_folder_id: folder.id, path: folder.path, file: name, problems: place.problems }, 'file left in in/: the watched folder is not usable');
+    return 'skipped';
+  }
   const layout = folderLayout(folder.path);
   let at: string;
   try {
-    at = moveWithoutOverwrite(join(layout.in, name), layout.processing, name);
+    at = await moveWithoutOverwrite(join(layout.in, name), layout.processing, name);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'skipped'; // gone before its turn
     throw err;
   }
-  const bytes = readFileSync(at);
+  const bytes = await readFile(at);
   const row = startImportRow(ctx, { accountId: folder.accountId, watchedFolderId: folder.id, fileName: name, sha256: sha256Of(bytes) });
   ctx.log.info({ import_id: row.id, watched_folder_id: folder.id, file: name, bytes: bytes.length }, 'import started');
   return importFromProcessing(ctx, deps, folder, row, at, bytes, signal);
@@ -67,10 +73,10 @@ export async function resumeFolderImports(ctx: ServiceContext, deps: ImportDeps,
   const layout = folderLayout(folder.path);
   const unfinished = unfinishedImports(ctx, folder.id);
   const resumed = new Set<string>();
-  for (const name of orderFilesIn(layout.processing)) {
+  for (const name of await orderFilesIn(layout.processing)) {
     if (signal.aborted) return;
     const at = join(layout.processing, name);
-    const bytes = readFileSync(at);
+    const bytes = await readFile(at);
     const sha256 = sha256Of(bytes);
     let row = unfinished.find((r) => r.sha256 === sha256 && !resumed.has(r.id));
     if (row) resumed.add(row.id);

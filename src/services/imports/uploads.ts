@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { checkMapping } from '../../imports/mapping.js';
 import type { ServiceContext } from '../context.js';
@@ -27,9 +27,9 @@ export interface UploadInput {
 const SETTINGS_FILE = '.settings.json';
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
-/** The data directory is where the store lives: uploads and their results are kept beside it. */
+/** Uploads and their results are kept beside the store, in the data directory. */
 function uploadDir(ctx: ServiceContext, importId: string): string {
-  return join(dirname(ctx.db.$client.name), 'imports', importId);
+  return join(ctx.dataDir, 'imports', importId);
 }
 
 /**
@@ -37,7 +37,7 @@ function uploadDir(ctx: ServiceContext, importId: string): string {
  * data directory (so a restart finishes the import), writes the import row and queues it. The import runs in the
  * background; its row shows the progress.
  */
-export function startUploadedImport(ctx: ServiceContext, accountId: string, input: UploadInput, errors = new FieldErrorCollector()): ImportView {
+export async function startUploadedImport(ctx: ServiceContext, accountId: string, input: UploadInput, errors = new FieldErrorCollector()): Promise<ImportView> {
   const fileName = input.file_name?.trim() ?? '';
   if (input.file_name !== undefined && (fileName === '' || basename(fileName) !== fileName || fileName.startsWith('.') || fileName.includes('\\'))) {
     errors.add('file_name', 'must be a plain file name (no directories, not starting with ".")');
@@ -62,9 +62,9 @@ export function startUploadedImport(ctx: ServiceContext, accountId: string, inpu
   };
   const id = ctx.ids('import');
   const dir = uploadDir(ctx, id);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, fileName), bytes);
-  writeFileAtomically(join(dir, SETTINGS_FILE), Buffer.from(JSON.stringify(settings)));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(join(dir, fileName), bytes);
+  await writeFileAtomically(join(dir, SETTINGS_FILE), Buffer.from(JSON.stringify(settings)));
   const row = startImportRow(ctx, { id, accountId, watchedFolderId: null, fileName, sha256: sha256Of(bytes) });
   ctx.notices.emit(UPLOADED_IMPORT_QUEUED, id);
   return presentImport(ctx, row);
@@ -73,16 +73,21 @@ export function startUploadedImport(ctx: ServiceContext, accountId: string, inpu
 /** Runs (or resumes) an uploaded file's import; the result files are kept beside the upload. */
 export async function runUploadedImport(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, signal: AbortSignal): Promise<'done' | 'failed' | 'aborted'> {
   const dir = uploadDir(ctx, row.id);
-  if (!existsSync(join(dir, SETTINGS_FILE)) || !existsSync(join(dir, row.fileName))) {
+  let settings: ImportSettings;
+  let bytes: Buffer;
+  try {
+    settings = JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')) as ImportSettings;
+    bytes = await readFile(join(dir, row.fileName));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ctx.log.warn({ import_id: row.id }, 'import closed as failed: its uploaded file is gone');
     completeImport(ctx, row.id, 'failed');
     return 'failed';
   }
-  const settings = JSON.parse(readFileSync(join(dir, SETTINGS_FILE), 'utf8')) as ImportSettings;
-  const file = await importOrderFile(ctx, deps, row, readFileSync(join(dir, row.fileName)), settings, signal);
+  const file = await importOrderFile(ctx, deps, row, bytes, settings, signal);
   if (file === 'aborted') return 'aborted';
   const stem = stemOf(row.fileName);
-  writeImportResults(ctx, row, file, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
+  await writeImportResults(ctx, row, file, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
   const status = importStatus(file);
   completeImport(ctx, row.id, status);
   ctx.log.info({ import_id: row.id, file: row.fileName, status, rows: file.rows }, 'import finished');

@@ -1,13 +1,15 @@
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
+import { isWithin } from '../../files/places.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { checkMapping, type MappingSetting } from '../../imports/mapping.js';
 import { watchedFolders } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { checkDirectoryPlace, createDirectories, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
-import { createFolderLayout, folderLayout } from './folder-files.js';
+import { folderLayout, SUBFOLDERS } from './folder-files.js';
 import { checkChannelAndFormat, checkPrinter } from './settings-checks.js';
 
 export type WatchedFolderRow = typeof watchedFolders.$inferSelect;
@@ -67,46 +69,55 @@ export interface WatchedFolderInput {
   status?: string;
 }
 
-const within = (inner: string, outer: string) => inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
-
-/** An absolute path that no other watched folder holds, contains or lies in. */
-function checkPath(ctx: ServiceContext, value: unknown, errors: FieldErrorCollector, exceptId?: string): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined; // the schema reports it
+/**
+ * An absolute path that none of the account's other watched folders holds, contains or lies in, and that the files
+ * policy lets the account use (other accounts' folders and printer directories are named by no id or path). Answers
+ * where to create the layout: the path with its symbolic links resolved.
+ */
+async function checkPath(ctx: ServiceContext, accountId: string, value: unknown, errors: FieldErrorCollector, exceptId?: string): Promise<string | undefined> {
+  if (errors.errors.path) return undefined; // the schema said what is wrong
+  if (typeof value !== 'string') {
+    errors.add('path', value === undefined ? 'is required' : 'must be a string');
+    return undefined;
+  }
   if (!isAbsolute(value)) {
     errors.add('path', 'must be an absolute path (the daemon resolves nothing against its own working directory)');
     return undefined;
   }
   const path = resolve(value);
-  const others = ctx.db.select({ id: watchedFolders.id, path: watchedFolders.path }).from(watchedFolders)
-    .where(exceptId ? ne(watchedFolders.id, exceptId) : undefined).all();
-  for (const other of others) {
+  const own = and(eq(watchedFolders.accountId, accountId), exceptId ? ne(watchedFolders.id, exceptId) : undefined);
+  for (const other of ctx.db.select({ id: watchedFolders.id, path: watchedFolders.path }).from(watchedFolders).where(own).all()) {
     if (other.path === path) errors.add('path', `is already watched (${other.id})`);
-    else if (within(path, other.path)) errors.add('path', `lies inside watched folder ${other.id} (${other.path})`);
-    else if (within(other.path, path)) errors.add('path', `contains watched folder ${other.id} (${other.path})`);
+    else if (isWithin(path, other.path)) errors.add('path', `lies inside watched folder ${other.id} (${other.path})`);
+    else if (isWithin(other.path, path)) errors.add('path', `contains watched folder ${other.id} (${other.path})`);
   }
-  return path;
+  if (errors.errors.path) return undefined;
+  const place = await checkDirectoryPlace(ctx, accountId, path);
+  for (const problem of place.problems) errors.add('path', problem);
+  return place.realPath;
 }
 
 /** Creates the folder's sub-folders; a path the daemon cannot use is a field error, not a server error. */
-function makeLayout(path: string, errors: FieldErrorCollector): void {
-  try {
-    createFolderLayout(path);
-  } catch (err) {
-    errors.add('path', `cannot be used by the daemon: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+async function makeLayout(realPath: string, errors: FieldErrorCollector): Promise<void> {
+  for (const problem of await createDirectories(Object.values(folderLayout(realPath)))) errors.add('path', problem);
   errors.throwIfAny();
 }
 
-export function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): WatchedFolderView {
-  const path = checkPath(ctx, input.path, errors);
+/** What the folder watcher asks before taking files from a folder: the files policy, again, and its sub-folders. */
+export function prepareWatchedFolder(ctx: ServiceContext, folder: WatchedFolderRow): Promise<string[]> {
+  return prepareDirectory(ctx, folder.accountId, folder.path, SUBFOLDERS);
+}
+
+export async function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
+  const realPath = await checkPath(ctx, accountId, input.path, errors);
   checkChannelAndFormat(ctx, accountId, input.shipping_channel_id, input.label_format, errors);
   checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
-  makeLayout(path!, errors);
+  await makeLayout(realPath!, errors);
   const now = ctx.clock.now();
   const row: WatchedFolderRow = {
-    id: ctx.ids('watchedFolder'), accountId, path: path!, channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
+    id: ctx.ids('watchedFolder'), accountId, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
     printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
   ctx.db.insert(watchedFolders).values(row).run();
@@ -115,19 +126,20 @@ export function createWatchedFolder(ctx: ServiceContext, accountId: string, inpu
 }
 
 /** Changes what is given; what a change affects is checked again (a new label format against the channel and printer). */
-export function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): WatchedFolderView {
+export async function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const row = getWatchedFolderRow(ctx, accountId, id);
   const channelId = patch.shipping_channel_id ?? row.channelId;
   const labelFormat = patch.label_format ?? row.labelFormat;
   const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
-  const path = patch.path === undefined ? row.path : checkPath(ctx, patch.path, errors, id);
+  const moved = patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path);
+  const realPath = moved ? await checkPath(ctx, accountId, patch.path, errors, id) : undefined;
   if (patch.shipping_channel_id !== undefined || patch.label_format !== undefined) checkChannelAndFormat(ctx, accountId, channelId, labelFormat, errors);
   if (patch.printer_id !== undefined || patch.label_format !== undefined) checkPrinter(ctx, accountId, printerId, labelFormat, errors);
   const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
   errors.throwIfAny();
-  if (path !== row.path) makeLayout(path!, errors);
+  if (realPath) await makeLayout(realPath, errors);
   ctx.db.update(watchedFolders).set({
-    path: path!, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
+    path: realPath ? resolve(patch.path!) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
     status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, updatedAt: ctx.clock.now(),
   }).where(eq(watchedFolders.id, id)).run();
   ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);

@@ -7,7 +7,7 @@ import { statement, inTransaction } from '../../store/db.js';
 import { labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { PRINT_JOB_TTL_MS, type PrintJobRow } from './print-jobs.js';
-import { loadPrinterRow, printerFormats, recordPrinterStatus } from './printers.js';
+import { loadPrinterRow, printerFormats, recordPrinterStatus, refusedPrinterDirectory } from './printers.js';
 
 /**
  * The durable print queue, kept on `print_jobs` itself. Each printer's jobs print one at a time in the order they
@@ -137,6 +137,12 @@ export async function runPrintJob(ctx: ServiceContext, claimed: ClaimedPrintJob,
     return;
   }
   const noteStatus = (status: PrinterStatus | undefined) => status && recordPrinterStatus(ctx, printer.id, status);
+  const refused = await refusedPrinterDirectory(ctx, printer);
+  if (refused) {
+    noteStatus(refused);
+    finish(ctx, job, { status: 'failed', error: refused.message, leaseUntil: null, nextAttemptAt: null });
+    return;
+  }
   try {
     const document = await documentOf(ctx, job, resumed);
     const driver = await printerDriver(parsed.uri, { formats: printerFormats(printer), timeoutMs: options.timeoutMs, completionWaitMs: options.completionWaitMs });

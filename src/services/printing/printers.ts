@@ -1,11 +1,14 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { formatsForScheme, parsePrinterUri, printerDriver, PRINT_FORMATS, type PrinterStatus, type PrintFormat } from '../../../printers/index.js';
+import {
+  formatsForScheme, parsePrinterUri, printerDriver, PRINT_FORMATS, unreachableStatus, type PrinterStatus, type PrintFormat,
+} from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { inTransaction } from '../../store/db.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
 
 export type PrinterRow = typeof printers.$inferSelect;
@@ -68,12 +71,26 @@ export function recordPrinterStatus(ctx: ServiceContext, printerId: string, stat
   }).where(eq(printers.id, printerId)).run();
 }
 
+/**
+ * Why the daemon may not write to a `file:` printer's directory now (the files policy, asked each time: a row of an
+ * older version, a symbolic link changed since), as the status a person reads; the directory is created when it may.
+ * Undefined for a usable directory and for other schemes.
+ */
+export async function refusedPrinterDirectory(ctx: ServiceContext, row: Pick<PrinterRow, 'accountId' | 'uri'>): Promise<PrinterStatus | undefined> {
+  const dir = filePrinterDirectory(row.uri);
+  if (dir === undefined) return undefined;
+  const problems = await prepareDirectory(ctx, row.accountId, dir);
+  if (problems.length === 0) return undefined;
+  return unreachableStatus(`the printer directory ${dir} ${problems.join('; ')}`, { protocol: 'file', directory: dir });
+}
+
 /** Asks the printer now (bounded by `timeoutMs`) and records the answer. */
 export async function refreshPrinterStatus(ctx: ServiceContext, row: PrinterRow, timeoutMs = STATUS_CHECK_TIMEOUT_MS): Promise<PrinterRow> {
   const parsed = parsePrinterUri(row.uri);
   if ('error' in parsed) return row;
-  const driver = await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs });
-  recordPrinterStatus(ctx, row.id, await driver.status());
+  const refused = await refusedPrinterDirectory(ctx, row);
+  const driver = refused ? undefined : await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs });
+  recordPrinterStatus(ctx, row.id, refused ?? await driver!.status());
   return loadPrinterRow(ctx, row.id) ?? row;
 }
 
@@ -112,8 +129,11 @@ function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptI
   return row !== undefined && row.id !== exceptId;
 }
 
-/** Checks name, URI, formats and defaults together (missing ones are reported as the schema reports them). */
-function checkPrinterInput(ctx: ServiceContext, accountId: string, input: PrinterInput, errors: FieldErrorCollector, exceptId?: string) {
+/**
+ * Checks name, URI, formats and defaults together (missing ones are reported as the schema reports them); a `file:`
+ * directory must be one the files policy lets the account use (checked when `placeChanged`).
+ */
+async function checkPrinterInput(ctx: ServiceContext, accountId: string, input: PrinterInput, errors: FieldErrorCollector, placeChanged: boolean, exceptId?: string) {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (input.name === undefined) errors.add('name', 'is required');
   else if (typeof input.name === 'string' && !name) errors.add('name', 'must not be empty');
@@ -133,6 +153,8 @@ function checkPrinterInput(ctx: ServiceContext, accountId: string, input: Printe
   const defaultFor = [...new Set(Array.isArray(input.default_for) ? input.default_for : [])] as PrintFormat[];
   const notTaken = defaultFor.filter((f) => !formats.includes(f));
   if (notTaken.length && Array.isArray(input.formats)) errors.add('default_for', `${notTaken.join(', ')} ${notTaken.length === 1 ? 'is' : 'are'} not among the printer's formats`);
+  const dir = parsed && 'uri' in parsed && placeChanged && !errors.errors.uri ? filePrinterDirectory(parsed.uri.href) : undefined;
+  if (dir !== undefined) for (const problem of (await checkDirectoryPlace(ctx, accountId, dir)).problems) errors.add('uri', problem);
   errors.throwIfAny();
   return { name, uri: parsed && 'uri' in parsed ? parsed.uri.href : '', formats, defaultFor };
 }
@@ -148,7 +170,7 @@ function takeDefaults(ctx: ServiceContext, accountId: string, printerId: string,
 }
 
 export async function createPrinter(ctx: ServiceContext, accountId: string, input: PrinterInput, errors = new FieldErrorCollector()): Promise<PrinterView> {
-  const checked = checkPrinterInput(ctx, accountId, input, errors);
+  const checked = await checkPrinterInput(ctx, accountId, input, errors, true);
   const now = ctx.clock.now();
   const row: PrinterRow = {
     id: ctx.ids('printer'), accountId, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
@@ -164,9 +186,12 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
 export async function updatePrinter(ctx: ServiceContext, accountId: string, id: string, patch: PrinterInput, errors = new FieldErrorCollector()): Promise<PrinterView> {
   const row = getPrinterRow(ctx, accountId, id);
   const formats = patch.formats ?? printerFormats(row);
-  // defaults the printer no longer takes are dropped unless the patch names its defaults itself
-  const defaultFor = patch.default_for ?? formatsOf(row.defaultFor).filter((f) => formats.includes(f));
-  const checked = checkPrinterInput(ctx, accountId, { name: patch.name ?? row.name, uri: patch.uri ?? row.uri, formats, default_for: defaultFor }, errors, id);
+  // defaults the printer no longer takes are dropped unless the patch names its defaults itself (a formats value of the
+  // wrong type is the schema's to report)
+  const defaultFor = patch.default_for ?? formatsOf(row.defaultFor).filter((f) => Array.isArray(formats) && formats.includes(f));
+  const uri = patch.uri ?? row.uri;
+  const input = { name: patch.name ?? row.name, uri, formats, default_for: defaultFor };
+  const checked = await checkPrinterInput(ctx, accountId, input, errors, uri !== row.uri, id);
   const now = ctx.clock.now();
   const uriChanged = checked.uri !== row.uri;
   inTransaction(ctx.db, () => {
