@@ -1,3 +1,4 @@
+import { hostProblem } from '../src/net/addresses.js';
 import type { DriverFactory, DriverOptions, PrinterDriver, PrintFormat } from './types.js';
 
 export * from './types.js';
@@ -35,6 +36,7 @@ export function parsePrinterUri(text: string): { uri: URL } | { error: string } 
     return { uri };
   }
   if (!uri.hostname) return { error: 'needs a host' };
+  if (hostProblem(uri.hostname)) return { error: 'must not point to a link-local or metadata address' };
   if (uri.protocol === 'tcp:' && uri.pathname !== '' && uri.pathname !== '/') return { error: 'tcp URIs are host and port only: tcp://host:9100' };
   return { uri };
 }

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { assertConnectable, guardedLookup } from '../src/net/addresses.js';
 
 /** IPP over HTTP: messages encoded by the `ipp` package (loaded on first use), sent with a time limit of our own. */
 
@@ -26,9 +27,10 @@ export class IppConnectError extends Error {}
 /** The request went out but no answer came back (it may have been acted on). */
 export class IppNoAnswerError extends Error {}
 /** The server answered with an HTTP error (wrong path, authentication required …). */
+/** What answered is no IPP printer: its HTTP status stays in `httpStatus`, never in the message (no port scanner). */
 export class IppHttpError extends Error {
-  constructor(readonly httpStatus: number) {
-    super(`the IPP server answered HTTP ${httpStatus}`);
+  constructor(readonly httpStatus: number, endpoint: URL) {
+    super(`no IPP printer answers at ${endpoint.host}`);
   }
 }
 
@@ -60,7 +62,13 @@ export class IppClient {
       ...(extra.job ? { 'job-attributes-tag': extra.job } : {}),
       ...(extra.data ? { data: extra.data } : {}),
     });
-    const parsed = ipp.parse(await this.post(message)) as Record<string, unknown>;
+    const answer = await this.post(message);
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = ipp.parse(answer) as Record<string, unknown>;
+    } catch {
+      throw new IppHttpError(200, this.endpoint);
+    }
     return {
       statusCode: String(parsed.statusCode ?? 'unknown'),
       operationAttributes: (parsed['operation-attributes-tag'] as IppAttributes | undefined) ?? {},
@@ -74,8 +82,14 @@ export class IppClient {
     const send = secure ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       let sent = false;
+      try {
+        assertConnectable(this.endpoint.hostname);
+      } catch (err) {
+        return reject(new IppConnectError(`cannot reach ${this.endpoint.host} (${(err as Error).message})`));
+      }
       const req = send(this.endpoint, {
         method: 'POST',
+        lookup: guardedLookup,
         // a fresh connection per request, so "connected" tells whether the request could have reached the printer
         agent: false,
         headers: { 'content-type': 'application/ipp', 'content-length': body.length },
@@ -86,7 +100,7 @@ export class IppClient {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           clearTimeout(timer);
-          if (res.statusCode !== 200) reject(new IppHttpError(res.statusCode ?? 0));
+          if (res.statusCode !== 200) reject(new IppHttpError(res.statusCode ?? 0, this.endpoint));
           else resolve(Buffer.concat(chunks));
         });
         res.on('error', (err) => reject(new IppNoAnswerError(err.message)));
@@ -95,7 +109,7 @@ export class IppClient {
       req.on('socket', (socket) => socket.once('connect', () => { sent = true; }));
       req.on('error', (err: Error & { code?: string }) => {
         clearTimeout(timer);
-        const reason = err.code ?? err.message;
+        const reason = err.code === 'EADDRFORBIDDEN' ? err.message : err.code ?? err.message;
         if (!sent || NOT_DELIVERED.has(err.code ?? '')) reject(new IppConnectError(`cannot reach ${this.endpoint.host} (${reason})`));
         else reject(new IppNoAnswerError(`${this.endpoint.host} gave no answer (${reason})`));
       });

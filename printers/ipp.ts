@@ -50,7 +50,7 @@ export const ippDriver: DriverFactory = (options) => {
     try {
       return await status();
     } catch (err) {
-      if (err instanceof IppHttpError && err.httpStatus === 404) throw new PrintJobFailedError(`no IPP printer at ${options.uri.href} (HTTP 404)`, true);
+      if (err instanceof IppHttpError && err.httpStatus === 404) throw new PrintJobFailedError(`no IPP printer at ${options.uri.href}`, true);
       throw unreachable(err);
     }
   }

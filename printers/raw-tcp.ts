@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { assertConnectable, guardedLookup } from '../src/net/addresses.js';
 import { PrinterUnavailableError } from './errors.js';
 import { HOST_STATUS_QUERY, hostStatusFrames, parseHostStatus, zebraPrinterStatus } from './zebra-status.js';
 import { readyStatus, unreachableStatus, type DriverFactory, type PrintDocument, type PrinterStatus, type PrintOutcome } from './types.js';
@@ -28,7 +29,8 @@ class RawConnection {
 
   static open(host: string, port: number, timeoutMs: number): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ host, port, noDelay: true });
+      assertConnectable(host);
+      const socket = connect({ host, port, noDelay: true, lookup: guardedLookup });
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
@@ -105,7 +107,7 @@ class RawConnection {
 
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string };
-  return e.code ? `${e.code}` : String(e.message ?? err);
+  return e.code && e.code !== 'EADDRFORBIDDEN' ? `${e.code}` : String(e.message ?? err);
 }
 
 /**

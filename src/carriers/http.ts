@@ -1,7 +1,8 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
-import { CarrierTransientError } from './errors.js';
+import { assertConnectable, ForbiddenAddressError, guardedLookup } from '../net/addresses.js';
+import { CarrierRefusedError, CarrierTransientError } from './errors.js';
 
 export const DEFAULT_CARRIER_TIMEOUT_MS = 30_000;
 
@@ -33,7 +34,9 @@ export interface CarrierResponse {
   json<T>(): T;
 }
 
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) };
+// every resolved address is checked against the address policy at connect time
+const agentOptions = { keepAlive: true, maxSockets: 64, lookup: guardedLookup } as ConstructorParameters<typeof HttpAgent>[0];
+const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
 
 /** node:http with keep-alive agents: a carrier call costs a fraction of what `fetch` costs per request. */
 function send(req: CarrierRequest, timeoutMs: number): Promise<{ status: number; headers: Headers; body: Buffer }> {
@@ -43,6 +46,7 @@ function send(req: CarrierRequest, timeoutMs: number): Promise<{ status: number;
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    assertConnectable(url.hostname);
     const call = request(url, { method: req.method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -74,6 +78,7 @@ export async function carrierFetch(log: Logger, provider: string, req: CarrierRe
   try {
     res = await send(req, timeoutMs);
   } catch (err) {
+    if (err instanceof ForbiddenAddressError) throw new CarrierRefusedError(`${provider} not called: ${err.message}`, { 'settings.baseUrl': [err.message] });
     const reason = (err as Error).name === 'TimeoutError' ? (err as Error).message : ((err as { code?: string }).code ?? (err as Error).message);
     log.debug({ ...trace, ms: Date.now() - started, error: reason }, 'carrier call failed');
     throw new CarrierTransientError(`${provider} is unreachable (${reason})`);

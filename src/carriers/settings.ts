@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../domain/errors.js';
+import { hostProblem } from '../net/addresses.js';
 import type { ChannelSettings, ProviderDefinition, SettingSpec } from './types.js';
 import { settingsSchema } from './registry.js';
 
@@ -19,6 +20,19 @@ function typeError(spec: SettingSpec, value: unknown): string | undefined {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
   }
+}
+
+/** A carrier base URL (an emulator, a proxy): http(s), and never a link-local or metadata address. */
+function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http or https URL';
+  if (url.username || url.password) return 'must not contain credentials';
+  return hostProblem(url.hostname) ? 'must not point to a link-local or metadata address' : undefined;
 }
 
 /**
@@ -54,7 +68,7 @@ export function resolveSettings(
       if (stored?.[key] === undefined) add(key, 'is masked; send the real value');
       continue; // the stored secret stays
     }
-    const problem = typeError(spec, value);
+    const problem = typeError(spec, value) ?? (key === 'baseUrl' ? baseUrlProblem(value as string) : undefined);
     if (problem) add(key, problem);
     else merged[key] = value as string | number | boolean;
   }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
+import { CarrierRefusedError } from '../carriers/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { maskSettings, resolveSettings } from '../carriers/settings.js';
@@ -188,8 +189,14 @@ export function carrierContext(ctx: ServiceContext, channelId: string): CarrierC
   return { channelId, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
 }
 
+/** The carrier's verdict; a refusal of the call itself (e.g. a base URL the address policy forbids) is a failed validation. */
 async function callValidate(ctx: ServiceContext, provider: ProviderDefinition, row: ChannelRow): Promise<ValidationOutcome> {
-  return provider.adapter!.validate(channelSettings(ctx, row), carrierContext(ctx, row.id));
+  try {
+    return await provider.adapter!.validate(channelSettings(ctx, row), carrierContext(ctx, row.id));
+  } catch (err) {
+    if (err instanceof CarrierRefusedError) return { ok: false, message: err.message, errors: err.errors };
+    throw err;
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { parseRetryAfter } from '../domain/webhook-retries.js';
-import { isForbiddenAddress, webhookUrlProblems } from './webhook-targets.js';
+import { guardedLookup } from '../net/addresses.js';
+import { webhookUrlProblems } from './webhook-targets.js';
 
 /** Time limit of one delivery attempt (SPEC §4). */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -35,26 +35,6 @@ export interface PostOptions {
   timeoutMs?: number;
   /** The injected clock's now, for `Retry-After` given as a date. */
   now: number;
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * DNS resolution that refuses link-local and metadata addresses, used for the connection itself: the address
- * checked is the address connected to, so a name re-pointed between a check and the connect cannot slip through.
- */
-function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
-    if (forbidden) {
-      const refused: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${forbidden.address}, a link-local or metadata address`);
-      refused.code = 'EADDRFORBIDDEN';
-      return callback(refused, []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
 }
 
 // Keep-alive connections per receiver; node:http rather than fetch, which allocated ~6× more per request here.

@@ -1,21 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-
-/** Link-local and cloud metadata addresses a webhook must never reach (SSRF). */
-export function isForbiddenAddress(address: string): boolean {
-  const v = isIP(address);
-  if (v === 4) {
-    const [a, b] = address.split('.').map(Number);
-    return (a === 169 && b === 254) || address === '100.100.100.200' || a === 0;
-  }
-  if (v === 6) {
-    const lower = address.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    if (mapped) return isForbiddenAddress(mapped[1]!);
-    return /^fe[89ab][0-9a-f]:/.test(lower) || lower.startsWith('fd00:ec2::');
-  }
-  return false;
-}
+import { forbiddenAddressReason, hostProblem } from '../net/addresses.js';
 
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -39,11 +24,11 @@ export async function webhookUrlProblems(raw: string, options: { allowHttp: bool
     return ['must use https (plain http is allowed only to loopback, or when the daemon runs with --allow-http-webhooks)'];
   }
   if (url.username || url.password) return ['must not contain credentials'];
-  if (isForbiddenAddress(host) || host === 'metadata.google.internal') return ['must not point to a link-local or metadata address'];
+  if (hostProblem(host)) return ['must not point to a link-local or metadata address'];
   if (options.resolve && !isIP(host) && !isLoopbackHost(host)) {
     try {
       const addresses = await lookup(host, { all: true });
-      if (addresses.some((a) => isForbiddenAddress(a.address))) return ['resolves to a link-local or metadata address'];
+      if (addresses.some((a) => forbiddenAddressReason(a.address))) return ['resolves to a link-local or metadata address'];
     } catch {
       // not resolvable now: checked again before each delivery
     }

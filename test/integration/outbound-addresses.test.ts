@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+
+/** No user value makes the daemon connect to a link-local or metadata address, however it is spelled. */
+describe('outbound addresses', () => {
+  let d: TestDaemon;
+  let a: TestAccount;
+  let web: Server;
+  let webUrl: string;
+  const hits: string[] = [];
+
+  beforeAll(async () => {
+    d = await startTestDaemon();
+    a = await d.account();
+    // a plain web server that is no IPP printer: what it answers must not come back to the caller
+    web = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(418, { 'content-type': 'text/plain' }).end('secret-intranet-page');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    webUrl = `127.0.0.1:${(web.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await d.close();
+    await new Promise((resolve) => web.close(resolve));
+  });
+
+  it('refuses webhook URLs at link-local and metadata addresses in any spelling', async () => {
+    for (const url of ['https://[::ffff:169.254.169.254]/', 'https://[::ffff:a9fe:a9fe]/', 'https://2852039166/', 'https://[64:ff9b::a9fe:a9fe]/',
+      'https://0xa9.0xfe.0xa9.0xfe/', 'https://[fe80::1]/', 'https://metadata.google.internal./x']) {
+      const res = await a.request('POST', '/v1/webhook-subscriptions', { name: 'x', url, events: ['*'] });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
+      expect(res.json().errors.url, url).toEqual(['must not point to a link-local or metadata address']);
+    }
+  });
+
+  it('refuses printers at link-local and metadata addresses without connecting', async () => {
+    for (const uri of ['tcp://169.254.169.254:9100', 'ipp://169.254.169.254/ipp/print', 'tcp://[fe80::1]:9100', 'tcp://0xa9fea9fe:9100',
+      'ipp://0251.0376.0251.0376/x', 'ipps://[::ffff:169.254.169.254]/ipp/print', 'tcp://2852039166:9100']) {
+      const res = await a.request('POST', '/v1/printers', { name: `p ${uri}`, uri, formats: uri.startsWith('tcp') ? ['zpl'] : ['pdf'] });
+      expect(res.statusCode, `${uri}: ${res.body}`).toBe(422);
+      expect(res.json().errors.uri, uri).toEqual(['must not point to a link-local or metadata address']);
+    }
+  });
+
+  it('does not tell what answers at a host and port that is no IPP printer', async () => {
+    const res = await a.request('POST', '/v1/printers', { name: 'Not a printer', uri: `ipp://${webUrl}/ipp/print`, formats: ['pdf'] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(hits.length).toBeGreaterThan(0);
+    const printer = res.json().data;
+    expect(printer.status).toBe('offline');
+    expect(printer.status_detail.message).toBe(`no IPP printer answers at ${webUrl}`);
+    expect(JSON.stringify(printer)).not.toMatch(/418|secret-intranet-page|teapot/i);
+  });
+
+  it('refuses a carrier base URL at a link-local or metadata address', async () => {
+    for (const baseUrl of ['http://169.254.169.254/latest', 'http://[::ffff:a9fe:a9fe]/', 'http://metadata.google.internal/']) {
+      const res = await a.request('POST', '/v1/shipping-channels', {
+        name: `PPL ${baseUrl}`, provider: 'ppl', settings: { clientId: 'me', clientSecret: 'secret-value', baseUrl },
+      });
+      expect(res.statusCode, `${baseUrl}: ${res.body}`).toBe(422);
+      expect(res.json().errors['settings.baseUrl'], baseUrl).toEqual(['must not point to a link-local or metadata address']);
+    }
+    const notHttp = await a.request('POST', '/v1/shipping-channels', { name: 'PPL file', provider: 'ppl', settings: { clientId: 'me', clientSecret: 'secret-value', baseUrl: 'file:///etc/passwd' } });
+    expect(notHttp.json().errors['settings.baseUrl']).toEqual(['must be an absolute http or https URL']);
+  });
+});

@@ -1,0 +1,51 @@
+import type { LookupAddress } from 'node:dns';
+import { describe, expect, it } from 'vitest';
+import { createGuardedLookup, hostProblem, looseIPv4, type Resolver } from '../../src/net/addresses.js';
+
+describe('the outbound address policy', () => {
+  it('refuses link-local and metadata addresses in every spelling', () => {
+    const forbidden = [
+      '169.254.169.254', '169.254.0.1', '[::ffff:169.254.169.254]', '::ffff:a9fe:a9fe', '[::ffff:a9fe:a9fe]', '::169.254.169.254',
+      '::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', '2002:a9fe:a9fe::1', 'fe80::1',
+      '[fe80::1%25eth0]', 'FEBF::1', '2852039166', '0xa9fea9fe', '0xa9.0xfe.0xa9.0xfe', '0251.0376.0251.0376', '169.254.43518',
+      '169.16689662', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254', 'metadata.google.internal',
+      'METADATA.GOOGLE.INTERNAL.', 'metadata', 'instance-data', '0.0.0.0',
+    ];
+    for (const host of forbidden) expect(hostProblem(host), host).toMatch(/link-local or metadata|not an address/);
+  });
+
+  it('allows loopback, private LAN, public addresses and names', () => {
+    const allowed = [
+      '127.0.0.1', '::1', '[::1]', 'localhost', '192.168.1.50', '10.0.0.5', '172.16.4.4', '8.8.8.8', '2001:db8::1', 'fd12:3456::1',
+      'fd00:ec2::253', 'printer.local', 'api.dhl.com', '::ffff:192.168.1.5', '64:ff9b::808:808', '0x7f000001', '2130706433',
+    ];
+    for (const host of allowed) expect(hostProblem(host), host).toBeUndefined();
+  });
+
+  it('reads IPv4 the way inet_aton does', () => {
+    expect(looseIPv4('2852039166')).toBe('169.254.169.254');
+    expect(looseIPv4('0xa9.0xfe.0xa9.0xfe')).toBe('169.254.169.254');
+    expect(looseIPv4('0251.0376.0251.0376')).toBe('169.254.169.254');
+    expect(looseIPv4('169.254.43518')).toBe('169.254.169.254');
+    expect(looseIPv4('256.1.1.1')).toBeUndefined();
+    expect(looseIPv4('printer')).toBeUndefined();
+    expect(looseIPv4('08.1.1.1')).toBeUndefined();
+  });
+
+  it('refuses at connect time a name that resolves to a forbidden address (DNS rebinding)', async () => {
+    const records: Record<string, LookupAddress[]> = {
+      'rebound.example': [{ address: '192.168.1.9', family: 4 }, { address: '169.254.169.254', family: 4 }],
+      'printer.example': [{ address: '192.168.1.9', family: 4 }],
+    };
+    const resolver: Resolver = (name, _options, callback) => callback(null, records[name] ?? []);
+    const lookup = createGuardedLookup(resolver);
+    const ask = (name: string) => new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((resolve) => {
+      lookup(name, {}, (err, address) => resolve({ err, address }));
+    });
+    const rebound = await ask('rebound.example');
+    expect(rebound.err?.code).toBe('EADDRFORBIDDEN');
+    expect(rebound.err?.message).toBe('rebound.example resolves to 169.254.169.254, a link-local or metadata address');
+    expect(await ask('printer.example')).toEqual({ err: null, address: '192.168.1.9' });
+    expect((await ask('metadata.google.internal')).err?.code).toBe('EADDRFORBIDDEN');
+  });
+});
