@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import {
   AppError, BadRequestError, FieldErrorCollector, ForbiddenError, ConflictError, RateLimitedError, UnauthorizedError,
 } from '../../src/domain/errors.js';
+import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
@@ -184,6 +185,10 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       if (error instanceof RateLimitedError) reply.header('Retry-After', error.retryAfterSeconds);
       const errors = 'errors' in error ? (error as { errors: Record<string, string[]> }).errors : undefined;
       return sendError(reply, error.status, error.message, errors);
+    }
+    if (error instanceof CarrierRefusedError) {
+      // the carrier said no to what was asked (a cancel it cannot do now …): the request, not the daemon, failed
+      return sendError(reply, 422, error.message, Object.keys(error.errors).length > 0 ? error.errors : { carrier: [error.message] });
     }
     if (error.validation) {
       return sendError(reply, 422, 'The given data was invalid.', fieldErrorsFromAjv(error.validation as never[], error.validationContext ?? 'body'));

@@ -16,3 +16,12 @@ export function listBody<T>(request: FastifyRequest, page: PageRequest, result: 
   }
   return { data: result.items, ...pageEnvelope(page, result.total, result.items.length, path, filters) };
 }
+
+/**
+ * `Content-Disposition` for a download: an ASCII fallback name (quotes and anything outside printable ASCII become `_`)
+ * and the real name as RFC 6266 / 5987 `filename*`, so no file name can break the header.
+ */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName.replace(/\p{Cs}/gu, '_'))}`;
+}

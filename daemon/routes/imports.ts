@@ -6,7 +6,7 @@ import { getImportRow, IMPORT_STATUSES, listImports, presentImport } from '../..
 import { presentErrorRows, presentResultRows, readImportFile } from '../../src/services/imports/result-reads.js';
 import { startUploadedImport, type UploadInput } from '../../src/services/imports/uploads.js';
 import { caller } from '../http/conventions.js';
-import { listBody, pageOf } from '../http/reply.js';
+import { attachment, listBody, pageOf } from '../http/reply.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { ErrorRowSchema, ImportSchema, ResultRowSchema, UploadImportBody } from './import-schemas.js';
 
@@ -22,7 +22,7 @@ function wantsCsv(request: FastifyRequest): boolean {
 
 function sendCsv(reply: FastifyReply, file: { fileName: string; content: Buffer }) {
   // the bytes as written: in the encoding of the input they answer
-  return reply.header('content-type', 'text/csv').header('content-disposition', `attachment; filename="${file.fileName}"`).send(file.content as never);
+  return reply.header('content-type', 'text/csv').header('content-disposition', attachment(file.fileName)).send(file.content as never);
 }
 
 export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {

@@ -8,7 +8,7 @@ import { listShipments, shipmentListVersion } from '../../src/services/shipments
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
 import { caller } from '../http/conventions.js';
-import { listBody, pageOf } from '../http/reply.js';
+import { attachment, listBody, pageOf } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { CreateShipmentBody, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
@@ -138,7 +138,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       const label = await getShipmentLabel(ctx, caller(request).account.id, request.params.id, request.query.layout as 'a4' | undefined);
       const accept = String(request.headers.accept ?? '').split(',').map((t) => t.split(';')[0]!.trim());
       if (request.query.download || accept.some((t) => RAW_TYPES.has(t))) {
-        return reply.header('content-type', label.mimeType).header('content-disposition', `attachment; filename="${label.fileName}"`)
+        return reply.header('content-type', label.mimeType).header('content-disposition', attachment(label.fileName))
           .send(label.content as never); // a Buffer is sent as it is, never through the JSON serializer
       }
       return {

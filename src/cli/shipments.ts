@@ -154,7 +154,7 @@ const FORMAT_OF_MIME: Record<string, LabelFormat> = { 'application/pdf': 'pdf', 
 
 /** The file name of a `Content-Disposition: attachment; filename="…"` header, without any directory part. */
 function dispositionFileName(header: string | null): string | undefined {
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header ?? '');
+  const match = /filename\*=UTF-8''([^";]+)/i.exec(header ?? '') ?? /filename="?([^";]+)"?/i.exec(header ?? '');
   if (!match) return undefined;
   const name = basename(decodeURIComponent(match[1]!.trim()));
   return name && name !== '.' && name !== '..' ? name : undefined;

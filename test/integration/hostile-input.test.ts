@@ -136,6 +136,18 @@ describe('hostile input', () => {
     expect(envelopeOf(res).message).toBe('Content-Type must be application/json.');
   });
 
+  it('answers a cancel the carrier refuses with 422 naming the carrier, not a 500', async () => {
+    const created = await a.request('POST', '/v1/shipments', shipmentBody(channelId, { reference_number: 'FORGOTTEN-1' }));
+    await d.runJobs();
+    const id = created.json().data.id as string;
+    expect((await a.request('GET', `/v1/shipments/${id}`)).json().data.status).toBe('created');
+    await fetch(`${emu.url}/_emulator/ppl/reset`, { method: 'POST' }); // PPL no longer knows the shipment
+    const res = await a.request('POST', `/v1/shipments/${id}/cancel`);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(envelopeOf(res).message).toMatch(/PPL/);
+    expect((await a.request('GET', `/v1/shipments/${id}`)).json().data.status).toBe('created');
+  });
+
   it('refuses NUL and control characters in stored text, naming each field', async () => {
     const body = shipmentBody(channelId, {
       reference_number: 'ORD\u0000-1',
