@@ -18,10 +18,11 @@ export function listBody<T>(request: FastifyRequest, page: PageRequest, result: 
 }
 
 /**
- * `Content-Disposition` for a download: an ASCII fallback name (quotes and anything outside printable ASCII become `_`)
- * and the real name as RFC 6266 / 5987 `filename*`, so no file name can break the header.
+ * `Content-Disposition` for a download. A name beyond printable ASCII (or with quotes) gets an ASCII fallback (those
+ * characters become `_`) and the real name as RFC 6266 / 5987 `filename*`, so no file name can break the header.
  */
 export function attachment(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName.replace(/\p{Cs}/gu, '_'))}`;
 }

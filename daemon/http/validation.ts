@@ -87,7 +87,7 @@ export function takeOutWrongTypes(body: unknown, errors: ErrorObject[], collecto
 
 /** Ajv errors → `{ "parcels.0.weight_amount": ["must be greater than 0"] }`. */
 export function fieldErrorsFromAjv(errors: ErrorObject[], context: string): FieldErrors {
-  const out: FieldErrors = {};
+  const out: FieldErrors = Object.create(null) as FieldErrors;
   const anyOfPaths = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath + '/');
   for (const e of errors) {
     if (anyOfPaths.some((prefix) => e.schemaPath.startsWith(prefix))) continue; // the anyOf error speaks for its branches

@@ -60,7 +60,8 @@ export class CarrierUnavailableError extends AppError {
 
 /** Collects field errors so every problem is reported at once, not only the first. */
 export class FieldErrorCollector {
-  readonly errors: FieldErrors = {};
+  // no prototype: a field named `constructor` or `toString` is a path like any other
+  readonly errors: FieldErrors = Object.create(null) as FieldErrors;
   private readonly settled: string[] = [];
   add(path: string, message: string): void {
     if (this.settled.some((s) => path === s || path.startsWith(`${s}.`))) return;

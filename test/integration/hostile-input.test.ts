@@ -148,6 +148,15 @@ describe('hostile input', () => {
     expect((await a.request('GET', `/v1/shipments/${id}`)).json().data.status).toBe('created');
   });
 
+  it('takes fields named like Object members as any other, and ignores unknown fields on a PATCH', async () => {
+    for (const body of [{ constructor: null }, { toString: 1 }, { hasOwnProperty: 1, __proto__x: 2 }, { colour: 'blue' }]) {
+      const res = await a.request('PATCH', `/v1/shipments/${shipmentId}`, body);
+      expect(res.statusCode, `${JSON.stringify(body)}: ${res.body}`).toBe(200);
+    }
+    const bad = await a.request('POST', '/v1/webhook-subscriptions', { name: 'x', url: 'https://example.com/h', events: ['*'], constructor: 1, toString: 'x' });
+    expect(bad.statusCode, bad.body).toBe(201);
+  });
+
   it('refuses NUL and control characters in stored text, naming each field', async () => {
     const body = shipmentBody(channelId, {
       reference_number: 'ORD\u0000-1',

@@ -30,7 +30,11 @@ export async function getShipment(ctx: ServiceContext, accountId: string, id: st
 }
 
 /** Fields that may change at any time. */
-const ALWAYS_PATCHABLE = ['reference_number', 'metadata', 'enable_tracking', 'label_comment'] as const;
+/** Fields of the creation input, correctable while the shipment is pending after a failed creation; other keys are ignored. */
+const CREATION_FIELDS: ReadonlySet<string> = new Set([
+  'shipping_channel_id', 'label_format', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
+  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print',
+]);
 
 function jobRunning(ctx: ServiceContext, id: string): boolean {
   return findJob(ctx, CREATE_AT_CARRIER, id)?.state === 'running';
@@ -55,7 +59,7 @@ function storedBody(ctx: ServiceContext, row: ShipmentRow): ShipmentBody {
  */
 export function patchShipment(ctx: ServiceContext, accountId: string, id: string, patch: Record<string, unknown>, errors = new FieldErrorCollector()) {
   const row = getShipmentRow(ctx, accountId, id);
-  const creationKeys = Object.keys(patch).filter((k) => !(ALWAYS_PATCHABLE as readonly string[]).includes(k) && patch[k] !== undefined);
+  const creationKeys = Object.keys(patch).filter((k) => CREATION_FIELDS.has(k) && patch[k] !== undefined);
   const correcting = creationKeys.length > 0;
   if (correcting) {
     const why = row.status !== 'pending' ? 'the shipment is already created at the carrier'
