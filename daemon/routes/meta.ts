@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../src/services/context.js';
+import { LAG_WINDOW_MS, monitorEventLoopLag } from '../http/event-loop.js';
 import { renderReference } from '../http/reference.js';
 
 export interface HealthSource {
@@ -9,17 +10,32 @@ export interface HealthSource {
   workers(): Record<string, string>;
 }
 
+const LagFiguresSchema = Type.Object({
+  p50: Type.Number(), p99: Type.Number(), max: Type.Number(),
+}, {
+  description: `Event-loop lag in ms (how late the daemon ran a timer), sampled every 10 ms: each figure is the larger of the current `
+    + `${LAG_WINDOW_MS / 1000} s window's and the previous full window's, so a reading covers the last ${LAG_WINDOW_MS / 1000}–${2 * LAG_WINDOW_MS / 1000} s `
+    + '(since start-up at most); zeros before the first sample',
+});
+
+const HealthSchema = Type.Object({
+  status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()),
+  event_loop: Type.Object({ lag_ms: LagFiguresSchema }),
+});
+
 /** Discovery and health: no API key needed. */
 export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: string): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const lag = monitorEventLoopLag();
+    // compiling every route's schemas at start-up blocks the loop once: that is not the lag a reading should show
+    app.addHook('onReady', async () => lag.reset());
+    app.addHook('onClose', async () => lag.stop());
+
     app.get('/healthz', {
       config: { public: true },
       schema: {
-        tags: ['Discovery'], summary: 'Store and worker health', security: [],
-        response: {
-          200: Type.Object({ status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()) }),
-          503: Type.Object({ status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()) }),
-        },
+        tags: ['Discovery'], summary: 'Store, worker and event-loop health', security: [],
+        response: { 200: HealthSchema, 503: HealthSchema },
       },
     }, async (_request, reply) => {
       let store = 'ok';
@@ -29,7 +45,9 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
         store = `error: ${(err as Error).message}`;
       }
       const ok = store === 'ok';
-      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'degraded', version, store, workers: health.workers() });
+      return reply.code(ok ? 200 : 503).send({
+        status: ok ? 'ok' : 'degraded', version, store, workers: health.workers(), event_loop: { lag_ms: lag.reading() },
+      });
     });
 
     app.get('/v1/openapi.json', {
