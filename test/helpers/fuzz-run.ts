@@ -128,7 +128,7 @@ export async function runFuzz(target: FuzzTarget, settings: FuzzSettings): Promi
     if (broken) return true; // a hung or dead daemon fails everything after it: the first request that did it is the finding
     const request = withCreatedIds(generated, created, target.world);
     const run = requests++;
-    if (settings.numRuns >= 10_000 && run % 5_000 === 0) process.stderr.write(`fuzz: ${run}/${settings.numRuns} requests, ${failures.size} failures\n`);
+    if (settings.numRuns >= 10_000 && run % 5_000 === 0) process.stderr.write(`fuzz: ${run}/${settings.numRuns} requests, ${failures.size} failures (FUZZ_SEED=${settings.seed})\n`);
     const logFrom = target.daemon.output().length;
     const { answer, unresponsive } = await sendWatched(target, request);
     const status = 'error' in answer ? 'error' : String(answer.status);
