@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { assertConnectable, guardedLookup } from '../src/net/addresses.js';
+import { assertConnectable, createGuardedLookup, type GuardedLookup, type Resolver } from '../src/net/addresses.js';
 
 /** IPP over HTTP: messages encoded by the `ipp` package (loaded on first use), sent with a time limit of our own. */
 
@@ -26,9 +26,11 @@ export interface IppResponse {
 export class IppConnectError extends Error {}
 /** The request went out but no answer came back (it may have been acted on). */
 export class IppNoAnswerError extends Error {}
-/** The server answered with an HTTP error (wrong path, authentication required …). */
-/** What answered is no IPP printer: its HTTP status stays in `httpStatus`, never in the message (no port scanner). */
-export class IppHttpError extends Error {
+/**
+ * What answered is no IPP printer (an HTTP error, or an answer that is not IPP): its HTTP status stays in
+ * `httpStatus`, and neither the status nor the answer ever reaches the message, so a printer URI is no port scanner.
+ */
+export class NoIppPrinterError extends Error {
   constructor(readonly httpStatus: number, endpoint: URL) {
     super(`no IPP printer answers at ${endpoint.host}`);
   }
@@ -43,10 +45,13 @@ function groups(value: unknown): IppAttributes[] {
 
 export class IppClient {
   private readonly endpoint: URL;
+  private readonly lookup: GuardedLookup;
 
-  constructor(private readonly printerUri: URL, private readonly timeoutMs: number) {
+  /** Names resolve through `resolve` (the system's by default); an address the outbound address policy forbids is never connected to. */
+  constructor(private readonly printerUri: URL, private readonly timeoutMs: number, resolve?: Resolver) {
     this.endpoint = new URL(printerUri.href.replace(/^ipp(s?):/, 'http$1:'));
     if (!printerUri.port) this.endpoint.port = '631';
+    this.lookup = createGuardedLookup(resolve);
   }
 
   async execute(operation: string, operationAttributes: IppAttributes, extra: { job?: IppAttributes; data?: Buffer } = {}): Promise<IppResponse> {
@@ -67,8 +72,9 @@ export class IppClient {
     try {
       parsed = ipp.parse(answer) as Record<string, unknown>;
     } catch {
-      throw new IppHttpError(200, this.endpoint);
+      throw new NoIppPrinterError(200, this.endpoint);
     }
+    if (!/^[12]\./.test(String(parsed.version))) throw new NoIppPrinterError(200, this.endpoint);
     return {
       statusCode: String(parsed.statusCode ?? 'unknown'),
       operationAttributes: (parsed['operation-attributes-tag'] as IppAttributes | undefined) ?? {},
@@ -89,7 +95,7 @@ export class IppClient {
       }
       const req = send(this.endpoint, {
         method: 'POST',
-        lookup: guardedLookup,
+        lookup: this.lookup,
         // a fresh connection per request, so "connected" tells whether the request could have reached the printer
         agent: false,
         headers: { 'content-type': 'application/ipp', 'content-length': body.length },
@@ -100,7 +106,7 @@ export class IppClient {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           clearTimeout(timer);
-          if (res.statusCode !== 200) reject(new IppHttpError(res.statusCode ?? 0, this.endpoint));
+          if (res.statusCode !== 200) reject(new NoIppPrinterError(res.statusCode ?? 0, this.endpoint));
           else resolve(Buffer.concat(chunks));
         });
         res.on('error', (err) => reject(new IppNoAnswerError(err.message)));

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PrinterUnavailableError, PrintJobFailedError } from './errors.js';
-import { IppClient, IppConnectError, IppHttpError, IppNoAnswerError, isSuccess, type IppAttributes } from './ipp-client.js';
+import type { Resolver } from '../src/net/addresses.js';
+import { IppClient, IppConnectError, IppNoAnswerError, isSuccess, NoIppPrinterError, type IppAttributes } from './ipp-client.js';
 import { ippPrinterStatus } from './ipp-status.js';
 import { unreachableStatus, type DriverFactory, type PrintDocument, type PrinterStatus, type PrintMedia, type PrintOutcome } from './types.js';
 
@@ -34,10 +35,11 @@ function unreachable(err: unknown, maybeDelivered = false): PrinterUnavailableEr
 /**
  * `ipp://` and `ipps://` (IPP Everywhere printers, CUPS queues). PDFs are sent with `media-col` at the label's size;
  * ZPL/EPL as `application/vnd.cups-raw`. The job is named after our print job id, so after a restart the daemon asks
- * the printer (Get-Jobs) whether it already holds the job before sending it again.
+ * the printer (Get-Jobs) whether it already holds the job before sending it again. Names resolve through `resolve`
+ * (the system's by default), and an address the outbound address policy forbids is never connected to.
  */
-export const ippDriver: DriverFactory = (options) => {
-  const client = new IppClient(options.uri, options.timeoutMs);
+export const createIppDriver = (resolve?: Resolver): DriverFactory => (options) => {
+  const client = new IppClient(options.uri, options.timeoutMs, resolve);
   const completionWaitMs = options.completionWaitMs ?? 30_000;
 
   async function status(): Promise<PrinterStatus> {
@@ -50,7 +52,7 @@ export const ippDriver: DriverFactory = (options) => {
     try {
       return await status();
     } catch (err) {
-      if (err instanceof IppHttpError && err.httpStatus === 404) throw new PrintJobFailedError(`no IPP printer at ${options.uri.href}`, true);
+      if (err instanceof NoIppPrinterError && err.httpStatus === 404) throw new PrintJobFailedError(`no IPP printer at ${options.uri.href}`, true);
       throw unreachable(err);
     }
   }
@@ -150,3 +152,5 @@ export const ippDriver: DriverFactory = (options) => {
     },
   };
 };
+
+export const ippDriver = createIppDriver();

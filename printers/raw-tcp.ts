@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { assertConnectable, guardedLookup } from '../src/net/addresses.js';
+import { assertConnectable, createGuardedLookup, type GuardedLookup, type Resolver } from '../src/net/addresses.js';
 import { PrinterUnavailableError } from './errors.js';
 import { HOST_STATUS_QUERY, hostStatusFrames, parseHostStatus, zebraPrinterStatus } from './zebra-status.js';
 import { readyStatus, unreachableStatus, type DriverFactory, type PrintDocument, type PrinterStatus, type PrintOutcome } from './types.js';
@@ -27,10 +27,10 @@ class RawConnection {
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
   }
 
-  static open(host: string, port: number, timeoutMs: number): Promise<RawConnection> {
+  static open(host: string, port: number, timeoutMs: number, lookup: GuardedLookup): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
       assertConnectable(host);
-      const socket = connect({ host, port, noDelay: true, lookup: guardedLookup });
+      const socket = connect({ host, port, noDelay: true, lookup });
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
@@ -114,9 +114,11 @@ function describe(err: unknown): string {
  * `tcp://host:port`: writes the label bytes as they are, once per copy. A printer that takes ZPL is asked Zebra's
  * host status (`~HS`) before (paper out, head open, paused keep the job queued) and after the data: the answer to the
  * second query comes after the printer read every byte before it, which is our acknowledgment. EPL-only printers have
- * no status query: a completed write and close is all they confirm.
+ * no status query: a completed write and close is all they confirm. Names resolve through `resolve` (the system's by
+ * default), and an address the outbound address policy forbids is never connected to.
  */
-export const rawTcpDriver: DriverFactory = (options) => {
+export const createRawTcpDriver = (resolve?: Resolver): DriverFactory => (options) => {
+  const lookup = createGuardedLookup(resolve);
   const host = options.uri.hostname.replace(/^\[|\]$/g, '');
   const port = options.uri.port ? Number(options.uri.port) : RAW_DEFAULT_PORT;
   const asksHostStatus = options.formats.includes('zpl');
@@ -124,7 +126,7 @@ export const rawTcpDriver: DriverFactory = (options) => {
 
   async function open(): Promise<RawConnection> {
     try {
-      return await RawConnection.open(host, port, options.timeoutMs);
+      return await RawConnection.open(host, port, options.timeoutMs, lookup);
     } catch (err) {
       const status = unreachableStatus(`cannot connect to ${where} (${describe(err)})`);
       throw new PrinterUnavailableError(status.message, status);
@@ -182,3 +184,5 @@ export const rawTcpDriver: DriverFactory = (options) => {
     },
   };
 };
+
+export const rawTcpDriver = createRawTcpDriver();

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
-import { assertConnectable, ForbiddenAddressError, guardedLookup } from '../net/addresses.js';
+import { assertConnectable, createGuardedLookup, ForbiddenAddressError, type Resolver } from '../net/addresses.js';
 import { CarrierRefusedError, CarrierTransientError } from './errors.js';
 
 export const DEFAULT_CARRIER_TIMEOUT_MS = 30_000;
@@ -34,12 +34,15 @@ export interface CarrierResponse {
   json<T>(): T;
 }
 
-// every resolved address is checked against the address policy at connect time
-const agentOptions = { keepAlive: true, maxSockets: 64, lookup: guardedLookup } as ConstructorParameters<typeof HttpAgent>[0];
-const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+interface Agents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+export type CarrierFetch = (log: Logger, provider: string, req: CarrierRequest, secrets?: readonly string[]) => Promise<CarrierResponse>;
 
 /** node:http with keep-alive agents: a carrier call costs a fraction of what `fetch` costs per request. */
-function send(req: CarrierRequest, timeoutMs: number): Promise<{ status: number; headers: Headers; body: Buffer }> {
+function send(agents: Agents, req: CarrierRequest, timeoutMs: number): Promise<{ status: number; headers: Headers; body: Buffer }> {
   const url = new URL(req.url);
   const body = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : req.body.toString();
   const headers: Record<string, string> = { ...req.headers };
@@ -66,17 +69,30 @@ function send(req: CarrierRequest, timeoutMs: number): Promise<{ status: number;
 }
 
 /**
+ * Carrier calls whose host names resolve through `resolve` (the system's by default): every address is checked
+ * against the outbound address policy when it is connected to, and a forbidden one fails the call as
+ * CarrierRefusedError on `settings.baseUrl` (the channel's setting that points there) before anything is sent.
+ */
+export function createCarrierFetch(resolve?: Resolver): CarrierFetch {
+  const agentOptions = { keepAlive: true, maxSockets: 64, lookup: createGuardedLookup(resolve) } as ConstructorParameters<typeof HttpAgent>[0];
+  const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  return (log, provider, req, secrets = []) => fetchFromCarrier(agents, log, provider, req, secrets);
+}
+
+/**
  * One HTTP call to a carrier with a timeout. Network errors, timeouts, 429 and 5xx become CarrierTransientError
  * (with the carrier's Retry-After); other statuses are returned for the adapter to read. Each call leaves a
  * redacted trace at debug level.
  */
-export async function carrierFetch(log: Logger, provider: string, req: CarrierRequest, secrets: readonly string[] = []): Promise<CarrierResponse> {
+export const carrierFetch = createCarrierFetch();
+
+async function fetchFromCarrier(agents: Agents, log: Logger, provider: string, req: CarrierRequest, secrets: readonly string[]): Promise<CarrierResponse> {
   const started = Date.now();
   const timeoutMs = req.timeoutMs ?? DEFAULT_CARRIER_TIMEOUT_MS;
   const trace = { provider, method: req.method, url: redactText(req.url, secrets) };
   let res: { status: number; headers: Headers; body: Buffer };
   try {
-    res = await send(req, timeoutMs);
+    res = await send(agents, req, timeoutMs);
   } catch (err) {
     if (err instanceof ForbiddenAddressError) throw new CarrierRefusedError(`${provider} not called: ${err.message}`, { 'settings.baseUrl': [err.message] });
     const reason = (err as Error).name === 'TimeoutError' ? (err as Error).message : ((err as { code?: string }).code ?? (err as Error).message);

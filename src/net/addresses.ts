@@ -38,61 +38,86 @@ export function looseIPv4(host: string): string | undefined {
   return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 }
 
-/** The eight 16-bit groups of an IPv6 address (an embedded dotted IPv4 tail included). */
-function ipv6Groups(address: string): number[] {
+/** The sixteen bytes of an IPv6 address (an embedded dotted IPv4 tail included, a zone id dropped). */
+function ipv6Bytes(address: string): number[] {
   let text = address.toLowerCase().replace(/%.*$/, '');
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number);
-    text = text.slice(0, -dotted[1]!.length) + `${((a! << 8) | b!).toString(16)}:${((c! << 8) | d!).toString(16)}`;
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = text.slice(0, -dotted[0].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const middle = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
-  return [...left, ...middle, ...right].map((g) => parseInt(g, 16));
+  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...middle, ...right].flatMap((group) => {
+    const value = parseInt(group, 16);
+    return [value >> 8, value & 255];
+  });
 }
 
-const ipv4Of = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** Where RFC 6052 puts the IPv4 address after a NAT64 prefix of 48, 56 and 64 bits (byte 8 stays zero, so do the bytes after it). */
+const NAT64_SHORT_PREFIX_IPV4_BYTES = [[6, 7, 9, 10], [7, 9, 10, 11], [9, 10, 11, 12]];
+const LAST_FOUR_BYTES = [12, 13, 14, 15];
 
-/** The IPv4 address an IPv6 address carries: mapped, compatible, NAT64 (64:ff9b::/96, 64:ff9b:1::/48) or 6to4. */
-function embeddedIPv4(groups: number[]): string | undefined {
-  const zeroUpTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
-  if (zeroUpTo(5) && (groups[5] === 0xffff || groups[5] === 0) && (groups[6] !== 0 || groups[7]! > 1)) return ipv4Of(groups[6]!, groups[7]!);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && (groups[2] === 0 || groups[2] === 1)) return ipv4Of(groups[6]!, groups[7]!);
-  if (groups[0] === 0x2002) return ipv4Of(groups[1]!, groups[2]!);
-  return undefined;
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
+const zeros = (n: number) => Array<number>(n).fill(0);
+
+/**
+ * The IPv4 addresses an IPv6 address may carry: IPv4-mapped, IPv4-compatible, NAT64 (64:ff9b::/96 and every prefix
+ * length within 64:ff9b:1::/48) and 6to4.
+ */
+function embeddedIPv4s(bytes: number[]): string[] {
+  const at = (positions: number[]) => positions.map((i) => bytes[i]).join('.');
+  if (startsWith(bytes, [...zeros(10), 0xff, 0xff])) return [at(LAST_FOUR_BYTES)];
+  // ::1 is loopback, not 0.0.0.1
+  if (startsWith(bytes, zeros(12))) return bytes.slice(12).some((b, i) => (i === 3 ? b > 1 : b > 0)) ? [at(LAST_FOUR_BYTES)] : [];
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, ...zeros(8)])) return [at(LAST_FOUR_BYTES)];
+  if (startsWith(bytes, [0, 0x64, 0xff, 0x9b, 0, 1])) {
+    const shortPrefixes = NAT64_SHORT_PREFIX_IPV4_BYTES.filter((p) => bytes[8] === 0 && bytes.slice(p.at(-1)! + 1).every((b) => b === 0));
+    return [...shortPrefixes, LAST_FOUR_BYTES].map(at);
+  }
+  if (startsWith(bytes, [0x20, 0x02])) return [at([2, 3, 4, 5])];
+  return [];
 }
 
-/** Why the daemon never connects to this IP address, or undefined when it may. */
-export function forbiddenAddressReason(address: string): string | undefined {
+type Refusal = 'link-local or metadata' | 'unspecified';
+
+function refusalOf(address: string): Refusal | undefined {
   const version = isIP(address);
   if (version === 4) {
     const [a, b] = address.split('.').map(Number);
-    if (a === 169 && b === 254) return `${address} is ${FORBIDDEN_ADDRESS}`;
-    if (a === 0) return `${address} is not an address to connect to`;
-    return METADATA_ADDRESSES.has(address) ? `${address} is ${FORBIDDEN_ADDRESS}` : undefined;
+    if (a === 0) return 'unspecified';
+    return (a === 169 && b === 254) || METADATA_ADDRESSES.has(address) ? 'link-local or metadata' : undefined;
   }
-  if (version === 6) {
-    const groups = ipv6Groups(address);
-    const inner = embeddedIPv4(groups);
-    if (inner) return forbiddenAddressReason(inner) && `${address} is ${FORBIDDEN_ADDRESS}`;
-    if ((groups[0]! & 0xffc0) === 0xfe80) return `${address} is ${FORBIDDEN_ADDRESS}`;
-    return METADATA_ADDRESSES.has(groups.map((g) => g.toString(16)).join(':')) ? `${address} is ${FORBIDDEN_ADDRESS}` : undefined;
-  }
-  return undefined;
+  if (version !== 6) return undefined;
+  const bytes = ipv6Bytes(address);
+  if (bytes.every((b) => b === 0)) return 'unspecified';
+  const carried = embeddedIPv4s(bytes).map(refusalOf).find((r) => r !== undefined);
+  if (carried) return carried;
+  const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!).toString(16));
+  const linkLocal = bytes[0] === 0xfe && (bytes[1]! & 0xc0) === 0x80;
+  return linkLocal || METADATA_ADDRESSES.has(groups.join(':')) ? 'link-local or metadata' : undefined;
+}
+
+const describeRefusal = (shown: string, refusal: Refusal) =>
+  refusal === 'unspecified' ? `${shown} is not an address to connect to` : `${shown} is ${FORBIDDEN_ADDRESS}`;
+
+/** Why the daemon never connects to this IP address, or undefined when it may. */
+export function forbiddenAddressReason(address: string): string | undefined {
+  const refusal = refusalOf(address);
+  return refusal && describeRefusal(address, refusal);
 }
 
 /**
  * Why the daemon never connects to this host (a URL's host: a name, an IP literal in brackets or not, an IPv4 in any
- * inet_aton spelling), or undefined when it may; names are resolved at connect time by `guardedLookup`.
+ * inet_aton spelling), or undefined when it may; names are resolved at connect time by the guarded lookup.
  */
 export function hostProblem(host: string): string | undefined {
-  const h = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const h = host.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
   if (METADATA_NAMES.has(h)) return `${host} is ${FORBIDDEN_ADDRESS}`;
-  if (isIP(h)) return forbiddenAddressReason(h);
-  const loose = looseIPv4(h);
-  return loose ? forbiddenAddressReason(loose) && `${host} is ${FORBIDDEN_ADDRESS}` : undefined;
+  const refusal = refusalOf(isIP(h) ? h : looseIPv4(h) ?? '');
+  return refusal && describeRefusal(host, refusal);
 }
 
 /** An address the policy refused, at connect time. */
@@ -101,20 +126,31 @@ export class ForbiddenAddressError extends Error {
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** Name resolution as `dns.lookup` with `all: true` does it; tests give their own. */
 export type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+/** The `lookup` option of `net.connect`, `http.request` and agents. */
+export type GuardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
+
+const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+function resolvedProblem(hostname: string, addresses: LookupAddress[]): string | undefined {
+  const forbidden = addresses.find((a) => forbiddenAddressReason(a.address));
+  return forbidden && `${hostname} resolves to ${forbidden.address}, ${FORBIDDEN_ADDRESS}`;
+}
 
 /**
- * A `lookup` for `net.connect`, `http.request` and agents that refuses every resolved address the policy forbids: the
- * address checked is the address connected to, so a name re-pointed after a check (DNS rebinding) cannot slip through.
+ * A `lookup` that refuses every resolved address the policy forbids: the address checked is the address connected
+ * to, so a name re-pointed after a check (DNS rebinding) cannot slip through.
  */
-export function createGuardedLookup(resolve: Resolver = dnsLookup as unknown as Resolver) {
-  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+export function createGuardedLookup(resolve: Resolver = systemResolver): GuardedLookup {
+  return (hostname, options, callback) => {
     const named = hostProblem(hostname);
     if (named) return callback(new ForbiddenAddressError(named), []);
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const forbidden = addresses.find((a) => forbiddenAddressReason(a.address));
-      if (forbidden) return callback(new ForbiddenAddressError(`${hostname} resolves to ${forbidden.address}, ${FORBIDDEN_ADDRESS}`), []);
+      const problem = resolvedProblem(hostname, addresses);
+      if (problem) return callback(new ForbiddenAddressError(problem), []);
+      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -124,8 +160,19 @@ export function createGuardedLookup(resolve: Resolver = dnsLookup as unknown as 
 export const guardedLookup = createGuardedLookup();
 
 /**
+ * Why the daemon never connects to this host, resolving a name now (a save-time check where the caller can wait);
+ * a name that does not resolve yet is no problem here, the guarded lookup checks it again at connect time.
+ */
+export function resolvedHostProblem(host: string, resolve: Resolver = systemResolver): Promise<string | undefined> {
+  const literal = hostProblem(host);
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (literal || isIP(bare) || looseIPv4(bare)) return Promise.resolve(literal);
+  return new Promise((done) => resolve(bare, { all: true }, (err, addresses) => done(err ? undefined : resolvedProblem(bare, addresses))));
+}
+
+/**
  * Throws before connecting to a forbidden host. Node does not call `lookup` for IP literals, so a literal is checked
- * here; a name is checked by `guardedLookup` when it resolves.
+ * here; a name is checked by the guarded lookup when it resolves.
  */
 export function assertConnectable(host: string): void {
   const problem = hostProblem(host);

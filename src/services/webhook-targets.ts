@@ -1,6 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { forbiddenAddressReason, hostProblem } from '../net/addresses.js';
+import { hostProblem, resolvedHostProblem } from '../net/addresses.js';
 
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -25,13 +23,7 @@ export async function webhookUrlProblems(raw: string, options: { allowHttp: bool
   }
   if (url.username || url.password) return ['must not contain credentials'];
   if (hostProblem(host)) return ['must not point to a link-local or metadata address'];
-  if (options.resolve && !isIP(host) && !isLoopbackHost(host)) {
-    try {
-      const addresses = await lookup(host, { all: true });
-      if (addresses.some((a) => forbiddenAddressReason(a.address))) return ['resolves to a link-local or metadata address'];
-    } catch {
-      // not resolvable now: checked again before each delivery
-    }
-  }
+  // a name not resolvable now is checked again before each delivery
+  if (options.resolve && !isLoopbackHost(host) && (await resolvedHostProblem(host))) return ['resolves to a link-local or metadata address'];
   return [];
 }

@@ -15,9 +15,10 @@ describe('outbound addresses', () => {
     d = await startTestDaemon();
     a = await d.account();
     // a plain web server that is no IPP printer: what it answers must not come back to the caller
+    const answers: Record<string, number> = { '/one': 418, '/two': 404, '/three': 200 };
     web = createServer((req, res) => {
       hits.push(req.url ?? '');
-      res.writeHead(418, { 'content-type': 'text/plain' }).end('secret-intranet-page');
+      res.writeHead(answers[req.url ?? ''] ?? 500, { 'content-type': 'text/plain' }).end('secret-intranet-page');
     });
     await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
     webUrl = `127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -46,17 +47,21 @@ describe('outbound addresses', () => {
   });
 
   it('does not tell what answers at a host and port that is no IPP printer', async () => {
-    const res = await a.request('POST', '/v1/printers', { name: 'Not a printer', uri: `ipp://${webUrl}/ipp/print`, formats: ['pdf'] });
-    expect(res.statusCode, res.body).toBe(201);
-    expect(hits.length).toBeGreaterThan(0);
-    const printer = res.json().data;
-    expect(printer.status).toBe('offline');
-    expect(printer.status_detail.message).toBe(`no IPP printer answers at ${webUrl}`);
-    expect(JSON.stringify(printer)).not.toMatch(/418|secret-intranet-page|teapot/i);
+    for (const [path, status] of [['/one', '418'], ['/two', '404'], ['/three', '200']] as const) {
+      hits.length = 0;
+      const res = await a.request('POST', '/v1/printers', { name: `Not a printer ${path.slice(1)}`, uri: `ipp://${webUrl}${path}`, formats: ['pdf'] });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(hits).toEqual([path]);
+      const printer = res.json().data;
+      expect(printer.status).toBe('offline');
+      const { status_detail: detail } = (await a.request('GET', `/v1/printers/${printer.id}`)).json().data;
+      expect(detail).toEqual({ reachable: false, problems: ['unreachable'], message: `no IPP printer answers at ${webUrl}` });
+      expect(JSON.stringify(detail).replace(webUrl, '')).not.toMatch(new RegExp(`HTTP|${status}|secret-intranet-page|teapot|not found`, 'i'));
+    }
   });
 
   it('refuses a carrier base URL at a link-local or metadata address', async () => {
-    for (const baseUrl of ['http://169.254.169.254/latest', 'http://[::ffff:a9fe:a9fe]/', 'http://metadata.google.internal/']) {
+    for (const baseUrl of ['http://169.254.169.254/', 'http://[::ffff:a9fe:a9fe]/', 'http://metadata.google.internal/']) {
       const res = await a.request('POST', '/v1/shipping-channels', {
         name: `PPL ${baseUrl}`, provider: 'ppl', settings: { clientId: 'me', clientSecret: 'secret-value', baseUrl },
       });
@@ -65,5 +70,14 @@ describe('outbound addresses', () => {
     }
     const notHttp = await a.request('POST', '/v1/shipping-channels', { name: 'PPL file', provider: 'ppl', settings: { clientId: 'me', clientSecret: 'secret-value', baseUrl: 'file:///etc/passwd' } });
     expect(notHttp.json().errors['settings.baseUrl']).toEqual(['must be an absolute http or https URL']);
+
+    const created = await a.request('POST', '/v1/shipping-channels', {
+      name: 'PPL on the LAN', provider: 'ppl', settings: { clientId: 'me', clientSecret: 'secret-value', baseUrl: `http://${webUrl}/` },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const moved = await a.request('PATCH', `/v1/shipping-channels/${created.json().data.id}`, { settings: { baseUrl: 'http://2852039166/' } });
+    expect(moved.statusCode, moved.body).toBe(422);
+    expect(moved.json().errors['settings.baseUrl']).toEqual(['must not point to a link-local or metadata address']);
+    expect((await a.request('GET', `/v1/shipping-channels/${created.json().data.id}`)).json().data.settings.baseUrl).toBe(`http://${webUrl}/`);
   });
 });

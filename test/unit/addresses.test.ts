@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { createGuardedLookup, hostProblem, looseIPv4, type Resolver } from '../../src/net/addresses.js';
+import { createGuardedLookup, hostProblem, looseIPv4, resolvedHostProblem, type Resolver } from '../../src/net/addresses.js';
 
 describe('the outbound address policy', () => {
   it('refuses link-local and metadata addresses in every spelling', () => {
@@ -9,7 +9,9 @@ describe('the outbound address policy', () => {
       '::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', '2002:a9fe:a9fe::1', 'fe80::1',
       '[fe80::1%25eth0]', 'FEBF::1', '2852039166', '0xa9fea9fe', '0xa9.0xfe.0xa9.0xfe', '0251.0376.0251.0376', '169.254.43518',
       '169.16689662', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254', 'metadata.google.internal',
-      'METADATA.GOOGLE.INTERNAL.', 'metadata', 'instance-data', '0.0.0.0',
+      'METADATA.GOOGLE.INTERNAL.', 'metadata', 'metadata.', 'instance-data', 'Instance-Data.', '0.0.0.0', '0.1.2.3', '0', '::',
+      '::ffff:0.0.0.0', '::ffff:0:0', '[::ffff:100.100.100.200]', '64:ff9b::a83f:8110', '64:ff9b:1:a9fe:a9:fe00::',
+      '64:ff9b:1:0:a9:fea9:fe00:0', '169.254.169.254.', '0XA9FEA9FE',
     ];
     for (const host of forbidden) expect(hostProblem(host), host).toMatch(/link-local or metadata|not an address/);
   });
@@ -18,6 +20,7 @@ describe('the outbound address policy', () => {
     const allowed = [
       '127.0.0.1', '::1', '[::1]', 'localhost', '192.168.1.50', '10.0.0.5', '172.16.4.4', '8.8.8.8', '2001:db8::1', 'fd12:3456::1',
       'fd00:ec2::253', 'printer.local', 'api.dhl.com', '::ffff:192.168.1.5', '64:ff9b::808:808', '0x7f000001', '2130706433',
+      '64:ff9b:1::808:808', 'fec0::1', '::ffff:127.0.0.1', '2002:c0a8:105::1', 'metadata.example.com',
     ];
     for (const host of allowed) expect(hostProblem(host), host).toBeUndefined();
   });
@@ -47,5 +50,19 @@ describe('the outbound address policy', () => {
     expect(rebound.err?.message).toBe('rebound.example resolves to 169.254.169.254, a link-local or metadata address');
     expect(await ask('printer.example')).toEqual({ err: null, address: '192.168.1.9' });
     expect((await ask('metadata.google.internal')).err?.code).toBe('EADDRFORBIDDEN');
+  });
+
+  it('resolves a name at save time and tells which address it reaches', async () => {
+    const resolver: Resolver = (name, _options, callback) => {
+      if (name === 'rebound.example') return callback(null, [{ address: 'fe80::1', family: 6 }]);
+      if (name === 'printer.example') return callback(null, [{ address: '192.168.1.9', family: 4 }]);
+      callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), []);
+    };
+    expect(await resolvedHostProblem('rebound.example', resolver)).toBe('rebound.example resolves to fe80::1, a link-local or metadata address');
+    expect(await resolvedHostProblem('printer.example', resolver)).toBeUndefined();
+    // not resolvable yet: the guarded lookup checks it again when it connects
+    expect(await resolvedHostProblem('unknown.example', resolver)).toBeUndefined();
+    expect(await resolvedHostProblem('0251.0376.0251.0376', resolver)).toBe('0251.0376.0251.0376 is a link-local or metadata address');
+    expect(await resolvedHostProblem('[::1]', resolver)).toBeUndefined();
   });
 });
