@@ -48,7 +48,7 @@ function sendError(reply: FastifyReply, status: number, message: string, errors?
 }
 
 /** No field of the API nests deeper; a body that does is refused before anything walks it recursively. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 /** True when `value` nests objects/arrays deeper than `limit` (iterative: a hostile body cannot overflow the stack). */
 function nestsDeeperThan(value: unknown, limit: number): boolean {

@@ -50,7 +50,7 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 }
 
 /** Far past the end of any list, and small enough that page × per_page stays an exact integer. */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 export function PageQuery<E extends Record<string, TSchema>>(defaultPerPage: number, extra: E = {} as E) {
   return Type.Object({

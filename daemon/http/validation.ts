@@ -54,7 +54,7 @@ function messageFor(e: ErrorObject): string {
 }
 
 /** `/parcels/0/weight_amount` → `["parcels", "0", "weight_amount"]`. */
-export function pathSegments(instancePath: string): string[] {
+function pathSegments(instancePath: string): string[] {
   return instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
@@ -69,18 +69,16 @@ export function takeOutWrongTypes(body: unknown, errors: ErrorObject[], collecto
     if (e.keyword !== 'type' && e.keyword !== 'anyOf') continue;
     const segments = pathSegments(e.instancePath);
     if (segments.length === 0) return false;
-    let cut = segments.length;
-    let node: unknown = body;
-    for (let i = 0; i < segments.length && node !== null && typeof node === 'object'; i++) {
-      if (Array.isArray(node)) {
-        cut = i;
-        break;
-      }
-      node = (node as Record<string, unknown>)[segments[i]!];
+    // walk down the objects to the value, or to the first array on the way (which goes whole)
+    let parent = body as Record<string, unknown>;
+    let depth = 0;
+    for (; depth < segments.length - 1; depth++) {
+      const child = parent[segments[depth]!];
+      if (child === null || typeof child !== 'object' || Array.isArray(child)) break;
+      parent = child as Record<string, unknown>;
     }
-    const parent = segments.slice(0, cut - 1).reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k], body);
-    if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[segments[cut - 1]!];
-    collector.settle(segments.slice(0, cut).join('.'));
+    delete parent[segments[depth]!];
+    collector.settle(segments.slice(0, depth + 1).join('.'));
   }
   return true;
 }

@@ -23,7 +23,7 @@ export interface PlaceCheck {
   realPath: string | undefined;
 }
 
-export const WIDEN_FILES_ROOTS = 'packdesk daemon --files-root DIR';
+const WIDEN_FILES_ROOTS = 'packdesk daemon --files-root DIR';
 
 /** True when `inner` is `outer` or lies under it. */
 export function isWithin(inner: string, outer: string): boolean {

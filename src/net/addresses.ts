@@ -11,7 +11,7 @@ import { isIP } from 'node:net';
 const METADATA_ADDRESSES = new Set(['100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2:0:0:0:0:0:254']);
 const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'instance-data', 'instance-data.ec2.internal']);
 
-export const FORBIDDEN_ADDRESS = 'a link-local or metadata address';
+const FORBIDDEN_ADDRESS = 'a link-local or metadata address';
 
 /** One part of an inet_aton address: decimal, `0x` hex or `0` octal, as getaddrinfo reads it. */
 function loosePart(text: string): number | undefined {
@@ -104,7 +104,7 @@ const describeRefusal = (shown: string, refusal: Refusal) =>
   refusal === 'unspecified' ? `${shown} is not an address to connect to` : `${shown} is ${FORBIDDEN_ADDRESS}`;
 
 /** Why the daemon never connects to this IP address, or undefined when it may. */
-export function forbiddenAddressReason(address: string): string | undefined {
+function forbiddenAddressReason(address: string): string | undefined {
   const refusal = refusalOf(address);
   return refusal && describeRefusal(address, refusal);
 }
