@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LABEL_FORMATS } from '../../src/domain/labels.js';
 import type { MappingSetting } from '../../src/imports/mapping.js';
 import { IMPORT_STATUSES } from '../../src/services/imports/records.js';
 import { WATCHED_FOLDER_STATUSES } from '../../src/services/imports/watched-folders.js';
@@ -7,7 +8,7 @@ import { FreeObject, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of watched folders and imports (SPEC §2.7, §7). */
 
-const LabelFormat = Type.String({ enum: ['pdf', 'zpl', 'epl'] });
+const LabelFormat = Type.String({ enum: [...LABEL_FORMATS] });
 const Mapping = Type.Unsafe<MappingSetting>({
   anyOf: [Type.String({ minLength: 1 }), FreeObject],
   description: 'A preset name ("default": columns named like the API fields flattened with _) or {"columns": {"<file column>": "<import field>"}, "defaults": {"<import field>": value}}',

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listProviders, settingsSchema } from '../../src/carriers/registry.js';
-import { LABEL_FORMATS, type ProviderDefinition } from '../../src/carriers/types.js';
+import type { ProviderDefinition } from '../../src/carriers/types.js';
+import { LABEL_FORMATS } from '../../src/domain/labels.js';
 import { errorResponses } from '../http/schemas.js';
 
 const SettingSchema = Type.Object({

@@ -1,17 +1,5 @@
+import { PROVIDERS } from './providers.js';
 import type { ProviderDefinition, SettingSpec } from './types.js';
-import { provider as ppl } from './ppl/index.js';
-import { provider as dhl } from './dhl/index.js';
-import { provider as dhlPl } from './dhl_pl/index.js';
-import { provider as dpd } from './dpd/index.js';
-import { provider as dpdPl } from './dpd_pl/index.js';
-import { provider as gls } from './gls/index.js';
-import { provider as glsPl } from './gls_pl/index.js';
-import { provider as spx } from './spx/index.js';
-import { provider as mrw } from './mrw/index.js';
-import { provider as posteItaliane } from './poste_italiane/index.js';
-import { provider as allegro } from './allegro/index.js';
-import { provider as baselinker } from './baselinker/index.js';
-import { provider as onedelivery } from './onedelivery/index.js';
 
 /** Settings every provider has, whatever its carrier. */
 export const COMMON_SETTINGS: readonly SettingSpec[] = [
@@ -19,10 +7,27 @@ export const COMMON_SETTINGS: readonly SettingSpec[] = [
   { key: 'baseUrl', type: 'string', required: false, secret: false, description: "Override the carrier's API base URL (e.g. a local emulator)" },
 ];
 
-const ALL: readonly ProviderDefinition[] = [
-  ppl, dhl, dhlPl, dpd, dpdPl, gls, glsPl, spx, mrw, posteItaliane, allegro, baselinker, onedelivery,
-];
+/** What a provider with an adapter lacks (empty when complete): checked once at start-up. */
+export function missingParts(p: ProviderDefinition): string[] {
+  if (!p.adapter) return [];
+  const missing: string[] = [];
+  for (const fn of ['validate', 'createShipment', 'trackingUrl', 'track'] as const) if (typeof p.adapter[fn] !== 'function') missing.push(`adapter.${fn}`);
+  if (p.capabilities.cancel !== (typeof p.adapter.cancel === 'function')) missing.push(p.capabilities.cancel ? 'adapter.cancel' : 'capabilities.cancel: false');
+  if (!p.mappers) missing.push('mappers');
+  if (!p.emulator) missing.push('emulator');
+  if (p.docs.length === 0) missing.push('docs');
+  return missing;
+}
 
+function checked(providers: readonly ProviderDefinition[]): readonly ProviderDefinition[] {
+  for (const p of providers) {
+    const missing = missingParts(p);
+    if (missing.length > 0) throw new Error(`provider ${p.code} is incomplete: it lacks ${missing.join(', ')}`);
+  }
+  return providers;
+}
+
+const ALL = checked(PROVIDERS);
 const BY_CODE = new Map(ALL.map((p) => [p.code, p]));
 
 export function listProviders(): readonly ProviderDefinition[] {

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
+import type { FieldErrors } from '../domain/errors.js';
 import type { Clock } from '../domain/clock.js';
+import type { LabelFormat } from '../domain/labels.js';
 import type { TrackingStatus } from '../domain/tracking.js';
+import type { ProviderEmulatorFactory } from './emulator/contract.js';
 
 /** What every carrier provider declares, and the adapter interface each one implements. */
 
-export type LabelFormat = 'pdf' | 'zpl' | 'epl';
-export const LABEL_FORMATS: readonly LabelFormat[] = ['pdf', 'zpl', 'epl'];
+export type { LabelFormat } from '../domain/labels.js';
 
 /** One key of a channel's `settings` object. Keys are camelCase. */
 export interface SettingSpec {
@@ -130,6 +132,8 @@ export interface CarrierContext {
   clock: Clock;
   /** Time limit of each carrier call (default 30 s). */
   timeoutMs?: number;
+  /** Waits between polls of an asynchronous carrier (default: real timers). */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 export interface ProviderDefinition {
@@ -144,4 +148,23 @@ export interface ProviderDefinition {
   /** Public documentation the provider's code follows. */
   docs: readonly string[];
   adapter?: CarrierAdapter;
+  /** The adapter's pure mappers, checked against the fixtures in the provider's folder. */
+  mappers?: CarrierMappers;
+  /** Loads the carrier's emulator on demand (the daemon never loads it). */
+  emulator?: () => Promise<ProviderEmulatorFactory>;
+}
+
+/**
+ * The pure half of an adapter (karrio's habit): our shipment → the carrier's request, the carrier's answers → our
+ * results. No I/O, so fixture files shaped like the carrier's documented examples check them in milliseconds.
+ */
+export interface CarrierMappers {
+  /** The carrier's create request (a JSON value, or the XML text for SOAP carriers). */
+  createRequest(shipment: ShipmentForCarrier, settings: ChannelSettings): unknown;
+  /** The carrier's create answer → the numbers (and label references) the adapter goes on with. */
+  parseCreated(body: unknown, shipment: ShipmentForCarrier): unknown;
+  /** A refusal → a message and field errors on OUR field paths (e.g. `destination_address.postal_code`). */
+  parseRefusal(status: number, body: unknown): { message: string; errors: FieldErrors };
+  /** A tracking answer → one result per asked number. */
+  parseTracking(body: unknown, asked: readonly string[]): TrackResult[];
 }

@@ -22,9 +22,10 @@ export function registerEmulateCommand(program: Command): void {
     .action(action(async (o: EmulateFlags) => {
       const providers = o.providers?.split(',').map((code) => code.trim()).filter(Boolean);
       // loaded here so other commands don't pay for the emulators at start-up
-      const { EMULATED_PROVIDERS, startEmulators } = await import('../carriers/emulator/server.js');
-      const unknown = (providers ?? []).filter((code) => !EMULATED_PROVIDERS.includes(code));
-      if (unknown.length > 0) throw new CliError(`no emulator for ${unknown.join(', ')} (available: ${EMULATED_PROVIDERS.join(', ')})`, EXIT.usage);
+      const { emulatedProviders, startEmulators } = await import('../carriers/emulator/server.js');
+      const available = emulatedProviders();
+      const unknown = (providers ?? []).filter((code) => !available.includes(code));
+      if (unknown.length > 0) throw new CliError(`no emulator for ${unknown.join(', ')} (available: ${available.join(', ')})`, EXIT.usage);
       if (providers?.length === 0) throw new CliError('--providers names no provider', EXIT.usage);
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
 

@@ -1,5 +1,5 @@
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
-import type { LabelFormat } from '../carriers/types.js';
+import type { LabelFormat } from '../domain/labels.js';
 import { LabelFormatError } from './errors.js';
 
 /** All parcels of a shipment in one printable file. */

@@ -87,3 +87,12 @@ async function prepareLocalZxing(): Promise<unknown> {
     },
   });
 }
+
+/**
+ * The Code 128 data of each EPL2 label (`N` … `P1`), one array per label, from its `B` commands. No EPL renderer exists
+ * offline, so the barcode commands are read as a printer reads them: `Bx,y,rotation,1,narrow,wide,height,B|N,"data"`.
+ */
+export function decodeEplBarcodes(epl: string): string[][] {
+  const labels = epl.split(/^N\r?$/m).slice(1);
+  return labels.map((label) => [...label.matchAll(/^B\d+,\d+,[0-3],1[A-E]?,\d+,\d+,\d+,[BN],"((?:[^"\\]|\\.)*)"\r?$/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1')));
+}

@@ -332,7 +332,7 @@ describe('PPL CPL API emulator over HTTP', () => {
     expect([...events].sort((a, b) => a.eventDate.localeCompare(b.eventDate))).toEqual(events);
 
     const returned = await control('POST', `/parcels/${second}/advance`, { to: 'returned' });
-    expect(((await returned.json()) as { events: { statusId: number }[] }).events.map((e) => e.statusId)).toEqual([150, 500, 300, 460, 464]);
+    expect(((await returned.json()) as { events: { statusId: number }[] }).events.map((e) => e.statusId)).toEqual([150, 500, 300, 400, 464]);
     const byReference = await track(accessToken, 'CustomerReferences=ORDER-5001');
     expect(byReference.map((p) => [p.shipmentNumber, p.shipmentState])).toEqual([
       [master, 'Delivered'], [second, 'Rejected'], [status.items[0]!.relatedItems[1]!.shipmentNumber, 'Active'],

@@ -1,49 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrackedShipments, type PplTrackedShipment } from '../../src/carriers/ppl/response.js';
-import { PPL_EVENT_STATUSES, PPL_SHIPMENT_STATES, pplEventStatusToStandard } from '../../src/carriers/ppl/statuses.js';
-import { PPL_STATUSES } from '../../src/carriers/ppl/emulator-codes.js';
+import { statusOfCode } from '../../src/carriers/codes.js';
+import { PPL_SHIPMENT_STATES, PPL_TRACKING } from '../../src/carriers/ppl/codes.js';
 import { nextCheckAfter, shipmentMovesForward, shipmentStatusFromParcels, TRACKING_STATUSES } from '../../src/domain/tracking.js';
 
-/** A `GET /shipment?ShipmentNumbers=…` answer in the shape of PPL's documentation (https://ppl-cpl-api-en.apidog.io). */
-const ANSWER: PplTrackedShipment[] = [
-  {
-    shipmentNumber: '80050527937', shipmentState: 'OutForDelivery', lastUpdateDate: '2026-11-20T08:40:00Z',
-    trackAndTrace: {
-      events: [
-        { statusId: 400, code: '400', name: 'Out for delivery', eventDate: '2026-11-20T08:40:00Z', phase: 'Delivering', group: 'Delivery' },
-        { statusId: 900, code: '900', name: 'Electronic shipment data received', eventDate: '2026-11-19T15:02:11Z', phase: 'Order' },
-        { statusId: 150, code: '150', name: 'Parcel received from the sender', eventDate: '2026-11-19T18:30:00Z', phase: 'InTransport' },
-        { statusId: 612, code: '612', name: 'Something PPL added later', eventDate: '2026-11-20T06:00:00Z', phase: 'InTransport' },
-      ],
-    },
-  },
-  { shipmentNumber: '80050527938', shipmentState: 'Delivered', lastUpdateDate: '2026-11-20T10:00:00Z', trackAndTrace: { events: [] } },
-];
-
 describe('PPL tracking → standard statuses', () => {
-  it('maps events oldest first with the raw code and text; a code outside the table has no status; an absent number is not found', () => {
-    const [first, second, third] = parseTrackedShipments(ANSWER, ['80050527937', '80050527938', '80050599999']);
-    expect(first).toEqual({
-      trackingNumber: '80050527937', found: true,
-      events: [
-        { code: '900', text: 'Electronic shipment data received', status: 'created', location: null, description: 'Electronic shipment data received', occurredAt: Date.parse('2026-11-19T15:02:11Z') },
-        { code: '150', text: 'Parcel received from the sender', status: 'in_transit', location: null, description: 'Parcel received from the sender', occurredAt: Date.parse('2026-11-19T18:30:00Z') },
-        { code: '612', text: 'Something PPL added later', status: null, location: null, description: 'Something PPL added later', occurredAt: Date.parse('2026-11-20T06:00:00Z') },
-        { code: '400', text: 'Out for delivery', status: 'out_for_delivery', location: null, description: 'Out for delivery', occurredAt: Date.parse('2026-11-20T08:40:00Z') },
-      ],
-    });
-    // no events yet: the shipment state speaks for the parcel
-    expect(second).toEqual({
-      trackingNumber: '80050527938', found: true,
-      events: [{ code: 'Delivered', text: 'Delivered', status: 'delivered', location: null, description: null, occurredAt: Date.parse('2026-11-20T10:00:00Z') }],
-    });
-    expect(third).toEqual({ trackingNumber: '80050599999', found: false });
-  });
-
-  it('has a standard status for every code the emulator emits, and only standard statuses in its tables', () => {
-    for (const [id, status] of Object.entries(PPL_STATUSES)) expect(pplEventStatusToStandard(id), id).toBe(status.standard);
-    for (const status of [...Object.values(PPL_EVENT_STATUSES), ...Object.values(PPL_SHIPMENT_STATES)]) expect(TRACKING_STATUSES).toContain(status);
-    expect(pplEventStatusToStandard('constructor')).toBeNull();
+  it('has only standard statuses in its tables, and every next code is in the table', () => {
+    for (const [code, entry] of Object.entries(PPL_TRACKING.codes)) {
+      expect(TRACKING_STATUSES, code).toContain(entry.status);
+      for (const next of entry.next ?? []) expect(PPL_TRACKING.codes, `${code} → ${next}`).toHaveProperty(next);
+    }
+    for (const status of Object.values(PPL_SHIPMENT_STATES)) expect(TRACKING_STATUSES).toContain(status);
+    expect(statusOfCode(PPL_TRACKING, 'constructor')).toBeNull();
   });
 });
 

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
+import type { LabelFormat } from '../../domain/labels.js';
+import {
+  code128Modules, drawCode128, eplString, printable, PT_PER_MM, THERMAL_DOTS, thermalModuleDots, zplBarcodeData, zplFieldData,
+} from '../../labels/drawing.js';
 
 /** Parsing DejaVu takes most of a label's time: parse each font file once and reuse it for every label. */
 const parsedFonts = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
@@ -11,8 +16,6 @@ const cachedFontkit: typeof fontkit = {
     return font;
   },
 };
-import bwipjs from 'bwip-js';
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 
 /** What an emulated carrier prints on one parcel's label. */
 export interface EmulatedLabel {
@@ -28,10 +31,9 @@ export interface EmulatedLabel {
   cod?: { amount: string; currency: string };
 }
 
-const PT_PER_MM = 72 / 25.4;
 const PAGE = { width: 100 * PT_PER_MM, height: 150 * PT_PER_MM };
 const MARGIN = 5 * PT_PER_MM;
-const BARCODE = { maxWidth: 80 * PT_PER_MM, height: 25 * PT_PER_MM, quietModules: 10 };
+const BARCODE = { maxWidth: 80 * PT_PER_MM, height: 25 * PT_PER_MM };
 const BLACK = rgb(0, 0, 0);
 
 const require = createRequire(import.meta.url);
@@ -107,35 +109,10 @@ export async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
     write(`COD ${label.cod.amount} ${label.cod.currency}`, MARGIN + 6, y + 7, 13, bold, textWidth - 12);
   }
 
-  drawCode128(page, label.trackingNumber, MARGIN + 14);
+  drawCode128(page, label.trackingNumber, { bottom: MARGIN + 14, height: BARCODE.height, maxWidth: BARCODE.maxWidth });
   const numberWidth = bold.widthOfTextAtSize(label.trackingNumber, 11);
   page.drawText(label.trackingNumber, { x: (PAGE.width - numberWidth) / 2, y: MARGIN, size: 11, font: bold });
   return Buffer.from(await pdf.save({ objectsPerTick: Infinity })); // no setTimeout yield every 50 objects
-}
-
-/** Code 128 bars as filled rectangles, centred, ≤ 8 cm wide, with ≥ 10-module quiet zones inside the page. */
-function drawCode128(page: PDFPage, value: string, bottom: number): void {
-  const pattern = code128Pattern(value);
-  const modules = pattern.reduce((sum, w) => sum + w, 0);
-  const module = Math.min(BARCODE.maxWidth / modules, PAGE.width / (modules + 2 * BARCODE.quietModules));
-  let x = (PAGE.width - module * modules) / 2;
-  pattern.forEach((width, i) => {
-    // The pattern alternates bar, space, bar, … starting with a bar.
-    if (i % 2 === 0) page.drawRectangle({ x, y: bottom, width: width * module, height: BARCODE.height, color: BLACK });
-    x += width * module;
-  });
-}
-
-/** Bar/space widths in modules, from bwip-js's encoder (start, data, check character, stop). */
-function code128Pattern(value: string): number[] {
-  const [symbol] = bwipjs.raw('code128', value, {});
-  if (!symbol || !('sbs' in symbol)) throw new Error(`cannot encode ${value} as Code 128`);
-  return symbol.sbs;
-}
-
-/** Every page of every PDF, in order, in one document. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }
 
 function fitText(text: string, font: PDFFont, size: number, maxWidth: number): string {
@@ -145,16 +122,43 @@ function fitText(text: string, font: PDFFont, size: number, maxWidth: number): s
   return `${cut}…`;
 }
 
-const ZPL_DOTS = { width: 812, height: 1218, margin: 40 };
-
 /** One ZPL II label (203 dpi, 4×6 in, UTF-8) with a Code 128 of the tracking number in subset B. */
 export function renderZplLabel(label: EmulatedLabel): string {
-  const { width, margin } = ZPL_DOTS;
-  const lines: string[] = ['^XA', '^CI28', `^PW${width}`, `^LL${ZPL_DOTS.height}`, '^LH0,0'];
+  const { width, margin } = THERMAL_DOTS;
+  const lines: string[] = ['^XA', '^CI28', `^PW${width}`, `^LL${THERMAL_DOTS.height}`, '^LH0,0'];
   const text = (x: number, y: number, size: number, value: string) =>
     lines.push(`^FO${x},${y}^A0N,${size},${size}^FH\\^FD${zplFieldData(value)}^FS`);
   const rule = (y: number) => lines.push(`^FO${margin},${y}^GB${width - 2 * margin},3,3^FS`);
+  layoutThermal(label, text, rule, (y, h) => lines.push(`^FO${margin},${y}^GB${width - 2 * margin},${h},4^FS`));
+  const moduleDots = thermalModuleDots(label.trackingNumber);
+  const x = Math.max(0, Math.floor((width - code128Modules(label.trackingNumber) * moduleDots) / 2));
+  lines.push(`^BY${moduleDots},3,200`, `^FO${x},910^BCN,200,Y,N,N^FD>:${zplBarcodeData(label.trackingNumber)}^FS`, '^XZ');
+  return lines.join('\n') + '\n';
+}
 
+/** One EPL2 label (203 dpi, 4×6 in, ASCII text) with a Code 128 of the tracking number. */
+export function renderEplLabel(label: EmulatedLabel): string {
+  const { width, height, margin } = THERMAL_DOTS;
+  const lines: string[] = ['', 'N', `q${width}`, `Q${height},24`];
+  // EPL's resident fonts 1–5 grow from 8×12 to 32×48 dots: pick the one nearest the ZPL size
+  const font = (size: number) => (size >= 60 ? 5 : size >= 40 ? 4 : size >= 30 ? 3 : 2);
+  const text = (x: number, y: number, size: number, value: string) => lines.push(`A${x},${y},0,${font(size)},1,1,N,"${eplString(value)}"`);
+  const rule = (y: number) => lines.push(`LO${margin},${y},${width - 2 * margin},3`);
+  layoutThermal(label, text, rule, (y, h) => lines.push(`X${margin},${y},4,${width - margin},${y + h}`));
+  const narrow = thermalModuleDots(label.trackingNumber, 3);
+  const x = Math.max(0, Math.floor((width - code128Modules(label.trackingNumber) * narrow) / 2));
+  lines.push(`B${x},910,0,1,${narrow},${narrow * 2},200,B,"${eplString(label.trackingNumber)}"`, 'P1', '');
+  return lines.join('\n');
+}
+
+/** The text of a thermal label, the same in ZPL and EPL: carrier, parcel n/m, addresses, reference, COD box. */
+function layoutThermal(
+  label: EmulatedLabel,
+  text: (x: number, y: number, size: number, value: string) => void,
+  rule: (y: number) => void,
+  box: (y: number, height: number) => void,
+): void {
+  const { margin } = THERMAL_DOTS;
   text(margin, 40, 70, label.carrier);
   text(520, 40, 40, `parcel ${label.parcelIndex}/${label.parcelCount}`);
   if (label.product) text(520, 90, 24, label.product.slice(0, 24));
@@ -167,25 +171,14 @@ export function renderZplLabel(label: EmulatedLabel): string {
   rule(740);
   if (label.reference) text(margin, 760, 30, `Ref: ${label.reference}`);
   if (label.cod) {
-    lines.push(`^FO${margin},805^GB${width - 2 * margin},70,4^FS`);
+    box(805, 70);
     text(margin + 20, 822, 40, `COD ${label.cod.amount} ${label.cod.currency}`);
   }
-
-  // Subset B: start (11) + one symbol per character + check (11) + stop (13) modules.
-  const modules = 11 * (label.trackingNumber.length + 2) + 13;
-  const moduleDots = Math.max(1, Math.min(4, Math.floor((width - 2 * margin) / modules)));
-  const x = Math.max(0, Math.floor((width - modules * moduleDots) / 2));
-  lines.push(`^BY${moduleDots},3,200`, `^FO${x},910^BCN,200,Y,N,N^FD>:${zplBarcodeData(label.trackingNumber)}^FS`);
-  lines.push('^XZ');
-  return lines.join('\n') + '\n';
 }
 
-/** `^FH\` field data: ZPL's control characters written as hex escapes. */
-function zplFieldData(value: string): string {
-  return printable(value).replace(/[\\^~]/g, (c) => `\\${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/** In `^BC` data `>` starts an invocation code; a literal `>` is written `><`. */
-function zplBarcodeData(value: string): string {
-  return value.replace(/>/g, '><');
+/** The label in the carrier's chosen format, as the bytes its API would send. */
+export async function renderLabel(format: LabelFormat, label: EmulatedLabel): Promise<Buffer> {
+  if (format === 'zpl') return Buffer.from(renderZplLabel(label), 'utf8');
+  if (format === 'epl') return Buffer.from(renderEplLabel(label), 'latin1');
+  return renderPdfLabel(label);
 }

@@ -1,55 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../domain/clock.js';
-import { createPplEmulator } from '../ppl/emulator.js';
+import { listProviders } from '../registry.js';
+import { ADVANCE_TARGETS, type AdvanceTarget, type ProviderEmulator } from './contract.js';
 
-/** Standard statuses a parcel can be advanced to (SPEC §3.2). */
-export const ADVANCE_TARGETS = ['in_transit', 'out_for_delivery', 'ready_for_pickup', 'on_hold', 'delivered', 'returned'] as const;
-export type AdvanceTarget = (typeof ADVANCE_TARGETS)[number];
-
-/** A tracking event exactly as the carrier's API shows it. */
-export type CarrierTrackingEvent = Record<string, unknown>;
-
-export type AdvanceOutcome =
-  | { kind: 'advanced'; events: CarrierTrackingEvent[] }
-  | { kind: 'unknown_parcel' }
-  | { kind: 'cannot_advance'; reason: string };
-
-/** One shipment as the emulator holds it; each provider adds its own fields to the common ones. */
-export interface EmulatedShipmentRecord {
-  referenceId: string;
-  shipmentNumbers: string[];
-  state: string;
-  createdAt: string;
-  [field: string]: unknown;
+/** Providers whose folder declares an emulator, in the registry's order. */
+export function emulatedProviders(): string[] {
+  return listProviders().filter((p) => p.emulator).map((p) => p.code);
 }
-
-/** A carrier's API as a local server: its routes (mounted under `/{code}`) plus the hooks the control endpoints use. */
-export interface ProviderEmulator {
-  readonly code: string;
-  readonly routes: FastifyPluginAsync;
-  /** The parcel's next tracking event, or the events on a realistic path to `to`. */
-  advance(trackingNumber: string, to?: AdvanceTarget): AdvanceOutcome;
-  shipments(): EmulatedShipmentRecord[];
-  /** Every token issued so far stops working at once. */
-  expireTokens(): void;
-  reset(): void;
-  /** An emulated 429/500 in the carrier's own error shape; the framework answers with problem JSON otherwise. */
-  faultResponse?(status: 429 | 500, path: string): { contentType: string; body: string };
-}
-
-export interface EmulatorContext {
-  code: string;
-  clock: Clock;
-}
-
-export type ProviderEmulatorFactory = (context: EmulatorContext) => ProviderEmulator;
-
-/** Every emulated carrier: one file per provider and one line here. */
-const EMULATOR_FACTORIES: Readonly<Record<string, ProviderEmulatorFactory>> = {
-  ppl: createPplEmulator,
-};
-
-export const EMULATED_PROVIDERS: readonly string[] = Object.keys(EMULATOR_FACTORIES);
 
 export const FAULT_MODES = ['latency', 'error500', 'rate_limit', 'timeout', 'expire_tokens', 'none'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
@@ -82,11 +39,14 @@ export interface RunningEmulators {
 
 /** Starts the chosen carrier emulators on one port, each under `/{code}`. */
 export async function startEmulators(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
-  const codes = options.providers ?? [...EMULATED_PROVIDERS];
-  const unknown = codes.filter((code) => !(code in EMULATOR_FACTORIES));
-  if (unknown.length > 0) throw new Error(`no emulator for provider ${unknown.join(', ')} (known: ${EMULATED_PROVIDERS.join(', ')})`);
+  const known = emulatedProviders();
+  const codes = options.providers ?? known;
+  const unknown = codes.filter((code) => !known.includes(code));
+  if (unknown.length > 0) throw new Error(`no emulator for provider ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const clock = options.clock ?? systemClock;
-  const emulators = new Map(codes.map((code) => [code, EMULATOR_FACTORIES[code]!({ code, clock })]));
+  const loaders = new Map(listProviders().map((p) => [p.code, p.emulator!]));
+  const factories = await Promise.all(codes.map((code) => loaders.get(code)!()));
+  const emulators = new Map(codes.map((code, i) => [code, factories[i]!({ code, clock })]));
   const faults = new Map<string, ActiveFault>(codes.map((code) => [code, NO_FAULT]));
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });

@@ -1,13 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierRefusedError } from '../errors.js';
+import { pollUntil } from '../poll.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
 import { PplClient, PplCredentialsRefused } from './client.js';
 import { pplBatchRequest } from './request.js';
 import { parseBatchStatus, parseTrackedShipments } from './response.js';
+import { pplSettings } from './settings.js';
 
 /** PPL imports a batch asynchronously: poll its state, quickly at first (clients poll every 0.5–1.5 s). */
-const POLL_DELAYS_MS = [20, 50, 100, 200, 400, 800, 1000];
-const POLL_DEADLINE_MS = 60_000;
+const BATCH_POLL = { delaysMs: [20, 50, 100, 200, 400, 800, 1000], deadlineMs: 60_000 };
 /** `GET /shipment` takes at most 100 shipment numbers per call. */
 const PPL_TRACK_BATCH = 100;
 
@@ -15,16 +15,6 @@ interface PplProgress {
   /** Set before the batch is sent: if no batch id follows, the send may have reached PPL before a crash. */
   submittingSince?: number;
   batchId?: string;
-}
-
-async function waitForBatch(client: PplClient, batchId: string, referenceId: string) {
-  const started = Date.now();
-  for (let i = 0; ; i++) {
-    const outcome = parseBatchStatus(await client.batchStatus(batchId), referenceId);
-    if (outcome.state !== 'processing') return outcome;
-    if (Date.now() - started > POLL_DEADLINE_MS) throw new CarrierTransientError(`PPL batch ${batchId} is still being imported`);
-    await sleep(POLL_DELAYS_MS[Math.min(i, POLL_DELAYS_MS.length - 1)]);
-  }
 }
 
 /**
@@ -40,8 +30,9 @@ async function voidUnrecordedAttempt(client: PplClient, referenceId: string): Pr
 async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
 ): Promise<CreatedAtCarrier> {
-  const request = pplBatchRequest(s, settings);
-  const client = new PplClient(settings, ctx);
+  const parsed = pplSettings.parse(settings);
+  const request = pplBatchRequest(s, parsed);
+  const client = new PplClient(parsed, ctx);
   const progress = (ctx.progress.load() ?? {}) as PplProgress;
   let batchId = progress.batchId;
   if (!batchId) {
@@ -50,7 +41,10 @@ async function createShipment(
     batchId = await client.submitBatch(request);
     ctx.progress.save({ batchId });
   }
-  const outcome = await waitForBatch(client, batchId, s.id);
+  const outcome = await pollUntil(ctx, { ...BATCH_POLL, stillWaiting: `PPL batch ${batchId} is still being imported` }, async () => {
+    const status = parseBatchStatus(await client.batchStatus(batchId), s.id);
+    return status.state === 'processing' ? undefined : status;
+  });
   if (outcome.state === 'error') throw new CarrierRefusedError(`PPL refused the shipment: ${outcome.message}`);
   if (outcome.parcels.length !== s.parcels.length) {
     throw new CarrierRefusedError(`PPL returned ${outcome.parcels.length} parcel numbers for ${s.parcels.length} parcels`);
@@ -63,7 +57,7 @@ async function createShipment(
 export const pplAdapter: CarrierAdapter = {
   async validate(settings, ctx) {
     try {
-      await new PplClient(settings, ctx).checkCredentials();
+      await new PplClient(pplSettings.parse(settings), ctx).checkCredentials();
       return { ok: true };
     } catch (err) {
       if (err instanceof PplCredentialsRefused) {
@@ -76,11 +70,11 @@ export const pplAdapter: CarrierAdapter = {
   createShipment,
 
   async cancel(shipment, settings, ctx) {
-    await new PplClient(settings, ctx).cancel(shipment.providerShipmentId);
+    await new PplClient(pplSettings.parse(settings), ctx).cancel(shipment.providerShipmentId);
   },
 
   async track(trackingNumbers, settings, ctx) {
-    const client = new PplClient(settings, ctx);
+    const client = new PplClient(pplSettings.parse(settings), ctx);
     const results = [];
     for (let i = 0; i < trackingNumbers.length; i += PPL_TRACK_BATCH) {
       const asked = trackingNumbers.slice(i, i + PPL_TRACK_BATCH);

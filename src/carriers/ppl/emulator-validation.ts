@@ -2,7 +2,7 @@
  * Synchronous checks of `POST /shipment/batch` as PPL's CPL API makes them (https://ppl-cpl-api-en.apidog.io),
  * with errors keyed by PascalCase paths like `Shipments[0].Recipient.ZipCode`.
  */
-import { PPL_PRODUCTS } from './emulator-codes.js';
+import { PPL_PRODUCTS } from './codes.js';
 
 export type PplLabelFormat = 'Pdf' | 'Zpl';
 export type FieldErrors = Record<string, string[]>;

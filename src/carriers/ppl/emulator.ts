@@ -3,11 +3,12 @@
  * credentials, asynchronous shipment batches, per-parcel and whole-batch labels, cancel and tracking.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext, ProviderEmulator } from '../emulator/server.js';
-import { PPL_PRODUCTS, PPL_STATUSES } from './emulator-codes.js';
-import {
-  eventView, lastStatus, parcelState, PplEmulatorState, TOKEN_LIFETIME_SECONDS, type ParcelInShipment, type PplBatch,
-} from './emulator-state.js';
+import { ANONYMOUS, authorizationToken, basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
+import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import { PPL_PRODUCTS, PPL_TRACKING } from './codes.js';
+import type { LabelFormat } from '../../domain/labels.js';
+import type { EmulatedParcel } from '../emulator/shipments.js';
+import { eventView, parcelState, PplEmulatorState, TOKEN_LIFETIME_SECONDS, type ParcelInShipment, type PplBatch } from './emulator-state.js';
 import { validateBatchRequest, type FieldErrors } from './emulator-validation.js';
 
 // PPL's example shows title "BadRequest"; the other titles follow the same status-name pattern (inferred, https://ppl-cpl-api-en.apidog.io).
@@ -22,12 +23,10 @@ const PARTNER_URL = 'https://www.ppl.cz/vyhledat-zasilku?shipmentId=';
 
 export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
   const state = new PplEmulatorState(clock);
-  const clients = new WeakMap<FastifyRequest, string>();
   const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.slice(code.length + 1) || '/';
   const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/${code}`;
   const problem = (request: FastifyRequest, reply: FastifyReply, status: number, detail: string, errors?: FieldErrors) =>
     reply.code(status).type('application/problem+json').send(problemBody(status, detail, pathOf(request), errors));
-  const clientOf = (request: FastifyRequest) => clients.get(request)!;
 
   const routes: FastifyPluginAsync = async (app) => {
     app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
@@ -37,52 +36,50 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.setNotFoundHandler((request, reply) => problem(request, reply, 404, `No resource at ${pathOf(request)}.`));
 
     // Every call but the token request and /info needs a live bearer token.
-    app.addHook('onRequest', async (request, reply) => {
-      if ((request.routeOptions.config as { anonymous?: boolean }).anonymous) return;
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      const clientId = token ? state.clientOfToken(token) : undefined;
-      if (!clientId) {
-        reply.header('WWW-Authenticate', token ? 'Bearer error="invalid_token"' : 'Bearer');
-        return problem(request, reply, 401, token ? 'The access token is invalid or has expired.' : 'An access token is required.');
-      }
-      clients.set(request, clientId);
+    const clientOf = requireCaller(app, (request, reply) => {
+      const token = authorizationToken(request.headers.authorization);
+      const clientId = token ? state.tokens.ownerOf(token) : undefined;
+      if (clientId) return clientId;
+      reply.header('WWW-Authenticate', token ? 'Bearer error="invalid_token"' : 'Bearer');
+      void problem(request, reply, 401, token ? 'The access token is invalid or has expired.' : 'An access token is required.');
+      return undefined;
     });
 
-    app.post('/login/getAccessToken', { config: { anonymous: true } }, async (request, reply) => {
+    app.post('/login/getAccessToken', ANONYMOUS, async (request, reply) => {
       const form = request.body;
       if (!String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') || !isStringRecord(form)) {
         return reply.code(400).send({ error: 'invalid_request', error_description: 'Send the token request as application/x-www-form-urlencoded.' });
       }
       const basic = basicCredentials(request.headers.authorization);
-      const clientId = form.client_id ?? basic?.id;
-      const clientSecret = form.client_secret ?? basic?.secret;
+      const clientId = form.client_id ?? basic?.user;
+      const clientSecret = form.client_secret ?? basic?.password;
       if (form.grant_type !== 'client_credentials') {
         return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'Only grant_type=client_credentials is supported.' });
       }
       if (!clientId || !clientSecret) return reply.code(400).send({ error: 'invalid_request', error_description: 'client_id and client_secret are required.' });
-      const verdict = state.countTokenRequest(clientId);
+      const verdict = state.tokens.countRequest(clientId);
       // The 12-per-minute limit is documented; its 429 body shape is inferred (https://ppl-cpl-api-en.apidog.io).
       if (!verdict.allowed) {
         reply.header('Retry-After', String(verdict.retryAfterSeconds));
         return problem(request, reply, 429, 'At most 12 token requests per minute are allowed; cache the access token (it lives 30 minutes).');
       }
-      if (clientId.startsWith('bad') || clientSecret.startsWith('bad')) {
+      if (isBadCredential(clientId, clientSecret)) {
         return reply.code(401).send({ error: 'invalid_client', error_description: 'Client authentication failed: unknown client_id or wrong client_secret.' });
       }
       reply.header('Cache-Control', 'no-store');
-      return { access_token: state.issueToken(clientId), token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: form.scope || 'myapi2' };
+      return { access_token: state.tokens.issue(clientId), token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: form.scope || 'myapi2' };
     });
 
     // Shape inferred (https://ppl-cpl-api-en.apidog.io): the API answers /info without a token.
-    app.get('/info', { config: { anonymous: true } }, async () => ({ version: 'myapi2 (packdesk emulator)', currentTime: new Date(clock.now()).toISOString() }));
+    app.get('/info', ANONYMOUS, async () => ({ version: 'myapi2 (packdesk emulator)', currentTime: new Date(clock.now()).toISOString() }));
 
     app.get('/codelist/product', async (request, reply) => {
       const page = paging(request.query, 1000);
       if (page.errors) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', page.errors);
       return Object.entries(PPL_PRODUCTS).map(([productCode, p]) => ({ code: productCode, name: p.name })).slice(page.offset, page.offset + page.limit);
     });
-    app.get('/codelist/status', async () => Object.entries(PPL_STATUSES).map(([id, s]) => ({ code: id, name: s.name })));
-    app.get('/codelist/shipmentPhase', async () => [...new Set(Object.values(PPL_STATUSES).map((s) => s.phase))].map((phase) => ({ code: phase, name: phase })));
+    app.get('/codelist/status', async () => Object.entries(PPL_TRACKING.codes).map(([id, s]) => ({ code: id, name: s.name })));
+    app.get('/codelist/shipmentPhase', async () => [...new Set(Object.values(PPL_TRACKING.codes).map((s) => s.phase))].map((phase) => ({ code: phase, name: phase })));
 
     app.post('/shipment/batch', async (request, reply) => {
       const result = validateBatchRequest(request.body);
@@ -94,7 +91,7 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.get<{ Params: { batchId: string } }>('/shipment/batch/:batchId', async (request, reply) => {
       const batch = state.readBatchStatus(clientOf(request), request.params.batchId);
       if (!batch) return problem(request, reply, 404, `Batch ${request.params.batchId} was not found.`);
-      return batchView(batch, baseUrl(request));
+      return batchView(state, batch, baseUrl(request));
     });
 
     app.get<{ Params: { batchId: string } }>('/shipment/batch/:batchId/label', async (request, reply) => {
@@ -105,7 +102,7 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       // Every page size prints 10×15 cm labels here; A4 sheets of four are not emulated.
       if (!PAGE_SIZES.includes(pageSize.toLowerCase())) page.errors = { ...page.errors, PageSize: [`Unknown page size ${pageSize}.`] };
       if (page.errors) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', page.errors);
-      return sendLabel(reply, batch.labelFormat, await state.completeLabel(batch, page.offset, page.limit));
+      return sendLabel(reply, batch.labelFormat === 'Zpl' ? 'zpl' : 'pdf', await state.completeLabel(batch, page.offset, page.limit));
     });
 
     app.get<{ Params: { guid: string } }>('/data/:guid', async (request, reply) => {
@@ -115,7 +112,8 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
     });
 
     app.post<{ Params: { shipmentNumber: string } }>('/shipment/:shipmentNumber/cancel', async (request, reply) => {
-      const outcome = state.cancel(clientOf(request), request.params.shipmentNumber);
+      const found = state.shipments.parcel(request.params.shipmentNumber, clientOf(request));
+      const outcome = found ? state.shipments.cancel(found.shipment) : 'unknown';
       if (outcome === 'unknown') return problem(request, reply, 404, `Shipment ${request.params.shipmentNumber} was not found.`);
       if (outcome === 'not_cancellable') return problem(request, reply, 400, 'Shipment cannot be cancelled', { ShipmentNumber: ['Shipment cannot be cancelled'] });
       return reply.code(202).send({});
@@ -129,20 +127,34 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       if (page.errors) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', page.errors);
       const clientId = clientOf(request);
       const found = [
-        ...numbers.map((n) => state.parcelByNumber(clientId, n)).filter((p): p is ParcelInShipment => p !== undefined),
+        ...numbers.map((n) => state.shipments.parcel(n, clientId)).filter((p): p is ParcelInShipment => p !== undefined),
         ...references.flatMap((r) => state.parcelsByCustomerReference(clientId, r)),
       ];
-      const unique = [...new Map(found.map((p) => [p.parcel.shipmentNumber, p])).values()];
-      return unique.slice(page.offset, page.offset + page.limit).map(trackingView);
+      const unique = [...new Map(found.map((p) => [p.parcel.number, p])).values()];
+      return unique.slice(page.offset, page.offset + page.limit).map((p) => trackingView(state, p));
     });
   };
 
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => state.advance(trackingNumber, to),
-    shipments: () => state.shipmentRecords(),
-    expireTokens: () => state.expireTokens(),
+    advance: (trackingNumber, to) => state.shipments.advance(trackingNumber, to),
+    shipments: () => state.shipments.records((s) => ({
+      batchId: s.request.batchId,
+      clientId: s.owner,
+      productType: s.product,
+      state: state.shipments.isCancelled(s) ? 'Canceled' : 'Active',
+      cashOnDelivery: s.request.cashOnDelivery,
+      sender: s.request.sender,
+      recipient: s.request.recipient,
+      externalNumbers: s.request.externalNumbers,
+      note: s.request.note ?? null,
+      labelFormat: s.labelFormat === 'zpl' ? 'Zpl' : 'Pdf',
+      parcels: s.parcels.map((p) => ({
+        shipmentNumber: p.number, weight: s.request.parcelWeights[p.index - 1] ?? null, shipmentState: parcelState(state, p), lastStatusId: Number(state.shipments.lastCode(p)),
+      })),
+    })),
+    expireTokens: () => state.tokens.expireAll(),
     reset: () => state.reset(),
     faultResponse: (status, path) => ({
       contentType: 'application/problem+json',
@@ -157,20 +169,20 @@ function problemBody(status: number, detail: string, instance: string, errors?: 
 }
 
 /** Numbers are only visible once the import is Complete (the first status read still sees InProcess). */
-function batchView(batch: PplBatch, base: string): Record<string, unknown> {
+function batchView(state: PplEmulatorState, batch: PplBatch, base: string): Record<string, unknown> {
   if (batch.statusReads <= 1) {
-    return { items: batch.shipments.map((s) => ({ referenceId: s.request.referenceId, importState: 'InProcess', relatedItems: [] })) };
+    return { items: batch.shipments.map((s) => ({ referenceId: s.referenceId, importState: 'InProcess', relatedItems: [] })) };
   }
-  const labelUrl = (guid: string) => `${base}/data/${guid}`;
+  const labelUrl = (parcel: EmulatedParcel) => `${base}/data/${state.labelGuidOf(parcel)}`;
   const parcelCount = batch.shipments.reduce((sum, s) => sum + s.parcels.length, 0);
   const pages = Math.max(1, Math.ceil(parcelCount / COMPLETE_LABEL_PAGE));
   return {
     items: batch.shipments.map((s) => ({
-      referenceId: s.request.referenceId,
-      shipmentNumber: s.parcels[0]!.shipmentNumber,
-      labelUrl: labelUrl(s.parcels[0]!.labelGuid),
+      referenceId: s.referenceId,
+      shipmentNumber: s.parcels[0]!.number,
+      labelUrl: labelUrl(s.parcels[0]!),
       importState: 'Complete',
-      relatedItems: s.parcels.slice(1).map((p) => ({ shipmentNumber: p.shipmentNumber, labelUrl: labelUrl(p.labelGuid) })),
+      relatedItems: s.parcels.slice(1).map((p) => ({ shipmentNumber: p.number, labelUrl: labelUrl(p) })),
     })),
     completeLabel: {
       labelUrls: Array.from({ length: pages }, (_, i) =>
@@ -179,31 +191,27 @@ function batchView(batch: PplBatch, base: string): Record<string, unknown> {
   };
 }
 
-function trackingView({ shipment, parcel }: ParcelInShipment): Record<string, unknown> {
+function trackingView(state: PplEmulatorState, { shipment, parcel }: ParcelInShipment): Record<string, unknown> {
   const events = parcel.events.map(eventView);
   const last = events[events.length - 1]!;
-  const master = shipment.splitSet ? parcel : shipment.parcels[0]!;
+  const weight = shipment.request.parcelWeights[parcel.index - 1];
   return {
-    shipmentNumber: parcel.shipmentNumber,
-    productType: shipment.request.productType,
+    shipmentNumber: parcel.number,
+    productType: shipment.product,
     lastUpdateDate: last.eventDate,
-    shipmentState: parcelState(parcel),
-    shipmentSet: {
-      masterShipmentNumber: master.shipmentNumber,
-      shipmentsInSet: shipment.splitSet ? 1 : shipment.parcels.length,
-      shipmentInSetNumber: shipment.splitSet ? 1 : parcel.index,
-    },
+    shipmentState: parcelState(state, parcel),
+    shipmentSet: { masterShipmentNumber: shipment.parcels[0]!.number, shipmentsInSet: shipment.parcels.length, shipmentInSetNumber: parcel.index },
     trackAndTrace: {
-      lastEventCode: String(lastStatus(parcel)), lastEventDate: last.eventDate, lastEventName: last.name,
-      partnerUrl: `${PARTNER_URL}${parcel.shipmentNumber}`, events,
+      lastEventCode: last.code, lastEventDate: last.eventDate, lastEventName: last.name,
+      partnerUrl: `${PARTNER_URL}${parcel.number}`, events,
     },
-    ...(parcel.weight !== undefined ? { shipmentWeightInfo: { weight: parcel.weight } } : {}),
+    ...(weight !== undefined ? { shipmentWeightInfo: { weight } } : {}),
   };
 }
 
 /** Label bytes as downloaded from `labelUrl`; the ZPL media type is inferred (https://ppl-cpl-api-en.apidog.io). */
-function sendLabel(reply: FastifyReply, format: 'Pdf' | 'Zpl', bytes: Buffer): FastifyReply {
-  return reply.type(format === 'Zpl' ? 'application/zpl' : 'application/pdf').send(bytes);
+function sendLabel(reply: FastifyReply, format: LabelFormat, bytes: Buffer): FastifyReply {
+  return reply.type(format === 'zpl' ? 'application/zpl' : 'application/pdf').send(bytes);
 }
 
 /** Query values by case-insensitive name (ASP.NET binds query parameters regardless of case). */
@@ -226,19 +234,6 @@ function paging(query: unknown, defaultLimit: number): { limit: number; offset: 
   };
   const page = { limit: read('Limit', defaultLimit, 1), offset: read('Offset', 0, 0) };
   return Object.keys(errors).length > 0 ? { ...page, errors } : page;
-}
-
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
-  const encoded = /^Basic\s+(\S+)$/i.exec(header ?? '')?.[1];
-  if (!encoded) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  try {
-    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
-  } catch {
-    return undefined;
-  }
 }
 
 function isStringRecord(value: unknown): value is Record<string, string | undefined> {

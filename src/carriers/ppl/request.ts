@@ -1,27 +1,11 @@
 import { formatMinorUnits } from '../../domain/money.js';
+import { productForShipment } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierParty, ChannelSettings, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import { PPL_PRODUCTS } from './codes.js';
+import type { PplSettings } from './settings.js';
 
 /** Our shipment → PPL CPL API `POST /shipment/batch` body. Pure. Docs: https://ppl-cpl-api-en.apidog.io */
-
-/** COD is a separate PPL product: each product's cash-on-delivery twin (Bohemica ProductList; PPL codelist/product). */
-export const PPL_COD_TWINS: Readonly<Record<string, string>> = {
-  PRIV: 'PRID', BUSS: 'BUSD', DOPO: 'DOPD', SMAR: 'SMAD', SMEU: 'SMED', CONN: 'COND',
-};
-
-export const PPL_DEFAULT_PRODUCT = 'PRIV';
-
-export function pplProduct(productType: string, withCod: boolean): string {
-  if (!withCod) return productType;
-  if (Object.values(PPL_COD_TWINS).includes(productType)) return productType;
-  const twin = PPL_COD_TWINS[productType];
-  if (!twin) {
-    throw new CarrierRefusedError(`PPL product ${productType} has no cash-on-delivery variant`, {
-      cash_on_delivery_amount: [`PPL product ${productType} cannot carry cash on delivery; choose another productType on the channel`],
-    });
-  }
-  return twin;
-}
 
 const LABEL_FORMATS: Record<LabelFormat, string | undefined> = { pdf: 'Pdf', zpl: 'Zpl', epl: undefined };
 
@@ -60,10 +44,10 @@ export function variableSymbol(reference: string | null): string | undefined {
   return digits ? digits.slice(-10) : undefined;
 }
 
-export function pplBatchRequest(s: ShipmentForCarrier, settings: ChannelSettings) {
+export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
   const format = LABEL_FORMATS[s.labelFormat];
   if (!format) throw new CarrierRefusedError(`PPL cannot produce ${s.labelFormat} labels`, { label_format: [`PPL cannot produce ${s.labelFormat} labels`] });
-  const productType = pplProduct(String(settings.productType ?? PPL_DEFAULT_PRODUCT), s.cashOnDelivery !== null);
+  const productType = productForShipment('PPL', PPL_PRODUCTS, settings.productType, s.cashOnDelivery !== null);
   const cod = s.cashOnDelivery;
   const varSym = variableSymbol(s.reference);
   return {
@@ -73,7 +57,7 @@ export function pplBatchRequest(s: ShipmentForCarrier, settings: ChannelSettings
       referenceId: s.id,
       productType,
       ...(s.labelComment ? { note: s.labelComment.slice(0, 300) } : {}),
-      ...(settings.depot ? { depot: String(settings.depot) } : {}),
+      ...(settings.depot ? { depot: settings.depot } : {}),
       shipmentSet: {
         numberOfShipments: s.parcels.length,
         shipmentSetItems: s.parcels.map((p) => ({ weighedShipmentInfo: { weight: p.weightKg } })),

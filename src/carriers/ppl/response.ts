@@ -1,6 +1,7 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
-import { pplEventStatusToStandard, pplShipmentStateToStandard } from './statuses.js';
+import { statusOfCode } from '../codes.js';
+import { PPL_SHIPMENT_STATES, PPL_TRACKING } from './codes.js';
 
 /** PPL CPL API responses → our results. Pure. Docs: https://ppl-cpl-api-en.apidog.io */
 
@@ -112,12 +113,12 @@ function trackingEvents(shipment: PplTrackedShipment): TrackingEventFromCarrier[
     const code = e.statusId !== undefined ? String(e.statusId) : e.code;
     const occurredAt = Date.parse(e.eventDate ?? '');
     if (!code || Number.isNaN(occurredAt)) continue;
-    events.push({ code, text: e.name ?? null, status: pplEventStatusToStandard(code), location: null, description: e.name ?? null, occurredAt });
+    events.push({ code, text: e.name ?? null, status: statusOfCode(PPL_TRACKING, code), location: null, description: e.name ?? null, occurredAt });
   }
   const stateAt = Date.parse(shipment.lastUpdateDate ?? '');
   if (events.length === 0 && shipment.shipmentState && !Number.isNaN(stateAt)) {
     const state = shipment.shipmentState;
-    events.push({ code: state, text: state, status: pplShipmentStateToStandard(state), location: null, description: null, occurredAt: stateAt });
+    events.push({ code: state, text: state, status: Object.hasOwn(PPL_SHIPMENT_STATES, state) ? PPL_SHIPMENT_STATES[state]! : null, location: null, description: null, occurredAt: stateAt });
   }
   return events.sort((a, b) => a.occurredAt - b.occurredAt);
 }

@@ -1,13 +1,10 @@
 import type { FieldErrorCollector } from '../../domain/errors.js';
+import { isLabelFormat } from '../../domain/labels.js';
 import type { ServiceContext } from '../context.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
 import { channelForShipment } from '../shipments/create.js';
 
 /** Checks of the settings every order of a folder or an upload starts from, with the API's messages. */
-
-const LABEL_FORMATS = ['pdf', 'zpl', 'epl'] as const;
-type LabelFormat = (typeof LABEL_FORMATS)[number];
-const isLabelFormat = (v: unknown): v is LabelFormat => typeof v === 'string' && (LABEL_FORMATS as readonly string[]).includes(v);
 
 /** The channel must be this account's and active, and its provider must produce the label format. */
 export function checkChannelAndFormat(ctx: ServiceContext, accountId: string, channelId: unknown, labelFormat: unknown, errors: FieldErrorCollector): void {

@@ -1,0 +1,75 @@
+import type { TrackingStatus } from '../../domain/tracking.js';
+import type { ProductList, TrackingCode, TrackingCodeList } from '../codes.js';
+
+/** PPL's code lists (https://ppl-cpl-api-en.apidog.io, codelist-* pages), read by the adapter and the emulator. */
+
+/** COD is a separate PPL product: each product's cash-on-delivery twin (Bohemica ProductList; PPL codelist/product). */
+export const PPL_PRODUCTS: ProductList = {
+  PRIV: { name: 'PPL Parcel CZ Private', codTwin: 'PRID' },
+  PRID: { name: 'PPL Parcel CZ Private - dobírka', cod: true },
+  BUSS: { name: 'PPL Parcel CZ Business', codTwin: 'BUSD' },
+  BUSD: { name: 'PPL Parcel CZ Business - dobírka', cod: true },
+  DOPO: { name: 'PPL Parcel CZ Dopolední balík', codTwin: 'DOPD' },
+  DOPD: { name: 'PPL Parcel CZ Dopolední balík - dobírka', cod: true },
+  SMAR: { name: 'PPL Parcel CZ Smart', codTwin: 'SMAD' },
+  SMAD: { name: 'PPL Parcel CZ Smart - dobírka', cod: true },
+  SMEU: { name: 'PPL Parcel Smart Europe', codTwin: 'SMED' },
+  SMED: { name: 'PPL Parcel Smart Europe - dobírka', cod: true },
+  CONN: { name: 'PPL Parcel Connect', codTwin: 'COND' },
+  COND: { name: 'PPL Parcel Connect - dobírka', cod: true },
+  COPL: { name: 'PPL Parcel Connect Plus' },
+  RETD: { name: 'PPL Parcel Return CZ' },
+};
+
+/** Products a channel may choose; the COD twins are picked automatically. */
+export const PPL_CHANNEL_PRODUCTS = ['PRIV', 'BUSS', 'DOPO', 'SMAR', 'SMEU', 'CONN', 'COPL', 'RETD'] as const;
+
+export type PplShipmentState =
+  | 'Active' | 'PickedUpFromSender' | 'OutForDelivery' | 'DeliveredToPickupPoint' | 'Delivered'
+  | 'NotDelivered' | 'Rejected' | 'BackToSender' | 'Canceled';
+
+export interface PplStatusCode extends TrackingCode {
+  phase: string;
+  group: string;
+  /** The parcel's `shipmentState` once this is its latest event. */
+  state: PplShipmentState;
+}
+
+/**
+ * Tracking event ids (`trackAndTrace.events[].statusId`) from DHL's published status list for its "ecommerce-ppl"
+ * service; that PPL's events carry the same ids, and the phase/group names, are inferred
+ * (https://ppl-cpl-api-en.apidog.io, shipment-tracking).
+ */
+export const PPL_TRACKING: TrackingCodeList & { codes: Readonly<Record<string, PplStatusCode>> } = {
+  created: '900',
+  cancelled: '999',
+  codes: {
+    900: { name: 'Electronic shipment data received', status: 'created', phase: 'Order', group: 'Order', state: 'Active', next: ['150'] },
+    150: { name: 'Parcel received from the sender', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['500'] },
+    500: { name: 'On the way to the delivery depot', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['300'] },
+    300: { name: 'At the delivery depot', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['400', '343', '460'] },
+    400: { name: 'Out for delivery', status: 'out_for_delivery', phase: 'Delivering', group: 'Delivery', state: 'OutForDelivery', next: ['450', '460', '464'] },
+    // a parcel nobody collects from the pickup point goes back to the sender
+    343: { name: 'Ready for collection at the pickup point', status: 'ready_for_pickup', phase: 'PickupPoint', group: 'Delivery', state: 'DeliveredToPickupPoint', next: ['450', '464'] },
+    450: { name: 'Delivered', status: 'delivered', phase: 'Delivered', group: 'Delivered', state: 'Delivered' },
+    // after a failed attempt PPL tries again, leaves the parcel at a ParcelShop, or sends it back
+    460: { name: 'Will be delivered another day', status: 'on_hold', phase: 'Delivering', group: 'Delivery', state: 'NotDelivered', next: ['400', '343', '464'] },
+    464: { name: 'Refused by the recipient', status: 'returned', phase: 'Returning', group: 'Return', state: 'Rejected' },
+    997: { name: 'Lost', status: 'error', phase: 'InTransport', group: 'Transport', state: 'NotDelivered' },
+    999: { name: 'Cancelled by the sender (data only)', status: 'cancelled', phase: 'Canceled', group: 'Canceled', state: 'Canceled' },
+  },
+};
+
+/** PPL `shipmentState` → standard status (used when a parcel has no events yet). */
+export const PPL_SHIPMENT_STATES: Readonly<Record<string, TrackingStatus>> = {
+  None: 'created',
+  Active: 'created',
+  PickedUpFromSender: 'in_transit',
+  OutForDelivery: 'out_for_delivery',
+  DeliveredToPickupPoint: 'ready_for_pickup',
+  Delivered: 'delivered',
+  NotDelivered: 'on_hold',
+  Rejected: 'returned',
+  BackToSender: 'returned',
+  Canceled: 'cancelled',
+};

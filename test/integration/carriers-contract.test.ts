@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { listProviders } from '../../src/carriers/registry.js';
+import type { LabelFormat } from '../../src/domain/labels.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { parcelsOf } from '../helpers/shipments.js';
+
+/**
+ * One story for every provider with an adapter, end to end: our daemon, the carrier's real adapter code over HTTP,
+ * the carrier's emulator. A new carrier is tested by its `fixtures/contract.json`.
+ */
+
+interface Contract {
+  settings: Record<string, unknown>;
+  shipment: Record<string, unknown>;
+  product: { plain: string; cod: string };
+  refusal: { patch: Record<string, unknown>; path: string; fix: Record<string, unknown> };
+}
+
+interface EmulatedRecord { referenceId: string; shipmentNumbers: string[]; cancelled: boolean }
+
+const HOUR = 3_600_000;
+const contractOf = (code: string): Contract =>
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../../src/carriers/${code}/fixtures/contract.json`, import.meta.url)), 'utf8'));
+
+const decoders: Record<LabelFormat, (bytes: Buffer) => Promise<string[][]> | string[][]> = {
+  pdf: (bytes) => decodePdfBarcodes(bytes),
+  zpl: (bytes) => decodeZplBarcodes(bytes.toString('utf8')),
+  epl: (bytes) => decodeEplBarcodes(bytes.toString('latin1')),
+};
+
+const providers = listProviders().filter((p) => p.adapter);
+
+describe.each(providers.map((p) => [p.code, p] as const))('the shipping story with %s', (code, provider) => {
+  const contract = contractOf(code);
+  // the currency goes only on COD shipments
+  const { cash_on_delivery_currency: codCurrency, ...parties } = contract.shipment;
+  let d: TestDaemon;
+  let emu: RunningEmulators;
+  let a: TestAccount;
+  let channel: string;
+
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${emu.url}/_emulator/${code}/${path}`, {
+      method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
+    expect(res.status, `${method} /_emulator/${code}/${path}: ${await res.clone().text()}`).toBe(200);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const held = async (id: string) => ((await control('GET', 'shipments')).shipments as EmulatedRecord[]).filter((s) => s.referenceId === id);
+  const get = async (id: string) => (await a.request('GET', `/v1/shipments/${id}`)).json().data;
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    shipping_channel_id: channel, label_format: provider.capabilities.labelFormats[0], reference_number: `${code.toUpperCase()}-1`,
+    parcels: parcelsOf(1), ...parties, ...overrides,
+  });
+  const create = async (overrides: Record<string, unknown> = {}) => {
+    const res = await a.request('POST', '/v1/shipments', body(overrides));
+    expect(res.statusCode, res.body).toBe(201);
+    await d.runJobs();
+    return get(res.json().data.id);
+  };
+  const numbersOf = (s: { parcels: { tracking_number: string }[] }) => s.parcels.map((p) => p.tracking_number);
+
+  beforeAll(async () => {
+    d = await startTestDaemon({ carrierTimeoutMs: 1500 });
+    emu = await startEmulators({ providers: [code], port: 0, clock: d.clock });
+    a = await d.account(`${provider.name} shop`);
+  });
+  afterAll(async () => {
+    await d?.close();
+    await emu?.close();
+  });
+  beforeEach(async () => {
+    if (emu) await control('POST', 'faults', { mode: 'none' });
+  });
+
+  it('validates the channel with a cheap authenticated call, and refuses a wrong credential with the carrier\'s reason', async () => {
+    const res = await a.request('POST', '/v1/shipping-channels', { name: `${provider.name} (emulator)`, provider: code, settings: { ...contract.settings, baseUrl: emu.urls[code] } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
+    channel = res.json().data.id;
+
+    const secretKey = provider.settings.find((s) => s.secret)!.key;
+    const bad = await a.request('POST', '/v1/shipping-channels', {
+      name: `${provider.name} wrong`, provider: code, settings: { ...contract.settings, [secretKey]: 'bad-secret', baseUrl: emu.urls[code] },
+    });
+    expect(bad.statusCode, bad.body).toBe(201);
+    expect(bad.json().data.status).toBe('error');
+    expect(JSON.stringify(bad.json().data.validation_error)).toContain(provider.name);
+    expect(bad.body).not.toContain('bad-secret');
+  });
+
+  it.each(provider.capabilities.labelFormats.map((f) => [f]))('creates a 2-parcel COD shipment with %s labels whose barcodes decode to the tracking numbers in order', async (format) => {
+    const s = await create({ label_format: format, parcels: parcelsOf(2), cash_on_delivery_amount: 1249.5, cash_on_delivery_currency: codCurrency, reference_number: `COD-${format}` });
+    expect(s.status, JSON.stringify(s.failure)).toBe('created');
+    expect(s.product).toBe(contract.product.cod);
+    const numbers = numbersOf(s);
+    expect(new Set(numbers).size).toBe(2);
+    for (const n of numbers) expect(n).toMatch(provider.adapter!.trackingNumberPattern!);
+    expect(s.parcels[0].tracking_url).toContain(numbers[0]);
+    const atCarrier = await held(s.id);
+    expect(atCarrier).toHaveLength(1);
+    expect(atCarrier[0]!.shipmentNumbers).toEqual(numbers);
+    const label = await a.request('GET', `/v1/shipments/${s.id}/label?download=1`);
+    expect(label.statusCode).toBe(200);
+    expect(await decoders[format](label.rawPayload)).toEqual(numbers.map((n: string) => [n]));
+  });
+
+  it('creates a plain shipment with the channel\'s product', async () => {
+    const s = await create({ reference_number: 'PLAIN-1' });
+    expect(s.status, JSON.stringify(s.failure)).toBe('created');
+    expect(s.product).toBe(contract.product.plain);
+  });
+
+  it('tracks parcels to delivered and to returned by polling alone', async () => {
+    const s = await create({ parcels: parcelsOf(2), reference_number: 'TRACK-1' });
+    const [n1, n2] = numbersOf(s) as [string, string];
+    await control('POST', `parcels/${n1}/advance`, { to: 'delivered' });
+    await control('POST', `parcels/${n2}/advance`, { to: 'returned' });
+    d.clock.advance(7 * HOUR);
+    await d.runJobs();
+    const now = await get(s.id);
+    expect(now.parcels.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['delivered', 'returned']);
+    expect(now.status).toBe('returned');
+  });
+
+  it('reaches ready_for_pickup and on_hold in the carrier\'s own codes', async () => {
+    const s = await create({ parcels: parcelsOf(2), reference_number: 'TRACK-2' });
+    const [n1, n2] = numbersOf(s) as [string, string];
+    await control('POST', `parcels/${n1}/advance`, { to: 'ready_for_pickup' });
+    await control('POST', `parcels/${n2}/advance`, { to: 'on_hold' });
+    d.clock.advance(7 * HOUR);
+    await d.runJobs();
+    const now = await get(s.id);
+    expect(now.parcels.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['ready_for_pickup', 'on_hold']);
+    expect(now.status).toBe('shipped');
+  });
+
+  it(provider.capabilities.cancel ? 'cancels a created shipment at the carrier' : 'refuses to cancel, naming the provider', async () => {
+    const s = await create({ parcels: parcelsOf(2), reference_number: 'CANCEL-1' });
+    const res = await a.request('POST', `/v1/shipments/${s.id}/cancel`);
+    if (provider.capabilities.cancel) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.status).toBe('cancelled');
+      expect((await held(s.id))[0]!.cancelled).toBe(true);
+    } else {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().message).toContain(code);
+      expect((await get(s.id)).status).toBe('created');
+    }
+  });
+
+  it.each([
+    [{ mode: 'error500', count: 2 }], [{ mode: 'rate_limit', count: 1 }], [{ mode: 'timeout', count: 1, ms: 3000 }], [{ mode: 'expire_tokens' }],
+  ])('creates the shipment exactly once at the carrier through %o', async (fault) => {
+    await control('POST', 'faults', fault);
+    const res = await a.request('POST', '/v1/shipments', body({ reference_number: `FAULT-${fault.mode}` }));
+    const id = res.json().data.id;
+    for (let round = 0; round < 6 && (await get(id)).status === 'pending'; round++) {
+      await d.runJobs();
+      d.clock.advance(5 * HOUR); // past any backoff
+    }
+    const s = await get(id);
+    expect(s.status, JSON.stringify(s.failure)).toBe('created');
+    expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
+  });
+
+  it('keeps a refused shipment pending with the failure on our field path; PATCH fixes it and it is created', async () => {
+    const id = (await a.request('POST', '/v1/shipments', body({ reference_number: 'REFUSED-1', ...contract.refusal.patch }))).json().data.id;
+    await d.runJobs();
+    const failed = await get(id);
+    expect(failed.status).toBe('pending');
+    expect(failed.failure.errors, JSON.stringify(failed.failure)).toHaveProperty([contract.refusal.path]);
+    expect(failed.next_attempt_at).toBeNull();
+    const fix = await a.request('PATCH', `/v1/shipments/${id}`, contract.refusal.fix);
+    expect(fix.statusCode, fix.body).toBe(200);
+    await d.runJobs();
+    expect((await get(id)).status).toBe('created');
+    expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
+  });
+});
