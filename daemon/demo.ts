@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import pino from 'pino';
+import type { DemoStory } from '../src/carriers/types.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
+import type { LabelFormat } from '../src/domain/labels.js';
 import { action } from '../src/cli/run.js';
 
 interface DemoOptions {
+  provider: string;
   dataDir?: string;
   out?: string;
   keepRunning?: boolean;
@@ -14,24 +17,22 @@ interface DemoOptions {
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
-/** The demo shipment: Prague warehouse → a customer in Brno, two parcels, cash on delivery. */
-function demoShipment(channelId: string) {
+/** The demo shipment: two parcels with cash on delivery, between the addresses the provider's demo story names. */
+function demoShipment(channelId: string, story: DemoStory, labelFormat: LabelFormat) {
   return {
     shipping_channel_id: channelId,
-    label_format: 'pdf',
+    label_format: labelFormat,
     reference_number: 'DEMO-1001',
-    sender_contact: { company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
-    recipient_contact: { first_name: 'Řehoř', last_name: 'Šťastný', email_address: 'rehor@example.cz', phone_number: '+420602333444' },
-    origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
-    destination_address: { street_name: 'Údolní', house_number: '5', city_name: 'Brno', postal_code: '60200', country_code: 'CZ' },
+    ...story.shipment,
     parcels: [
       { weight_amount: 2.4, length_dimension: 40, width_dimension: 30, height_dimension: 20 },
       { weight_amount: 0.8, length_dimension: 25, width_dimension: 20, height_dimension: 10 },
     ],
-    cash_on_delivery_amount: 1249.9,
-    cash_on_delivery_currency: 'CZK',
+    cash_on_delivery_amount: DEMO_COD,
   };
 }
+
+const DEMO_COD = 1249.9;
 
 async function call<T>(url: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: T; raw: Buffer; headers: Headers }> {
   const res = await fetch(url + path, {
@@ -45,22 +46,31 @@ async function call<T>(url: string, key: string, method: string, path: string, b
   return { status: res.status, json: json as T, raw, headers: res.headers };
 }
 
-/** `packdesk demo`: emulators + a daemon on a fresh data directory, a PPL channel, a two-parcel COD shipment, its label. */
+/** `packdesk demo`: a carrier's emulator + a daemon on a fresh data directory, a channel, a two-parcel COD shipment, its label. */
 export function registerDemoCommand(program: Command): void {
   program.command('demo')
-    .description('run a complete shipment against the local PPL emulator and write its merged label')
+    .description('run a complete shipment against a carrier\'s local emulator and write its merged label')
+    .option('--provider <code>', 'the carrier whose emulator takes the shipment (any provider with an adapter)', 'ppl')
     .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory)')
-    .option('--out <file>', 'where to write the merged label', 'packdesk-demo-label.pdf')
+    .option('--out <file>', 'where to write the merged label (default: packdesk-demo-label.<format>)')
     .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
     .action(action(async (o: DemoOptions) => {
-      // loaded here so other commands don't pay for the daemon and the emulators at start-up
+      // loaded here so other commands don't pay for the carriers, the daemon and the emulators at start-up
+      const { listProviders } = await import('../src/carriers/registry.js');
+      const demoable = listProviders().filter((p) => p.adapter && p.demo).map((p) => p.code);
+      const provider = listProviders().find((p) => p.code === o.provider && p.adapter && p.demo);
+      if (!provider) throw new CliError(`--provider must be one of ${demoable.join(', ')}`, EXIT.usage);
+      const story = provider.demo!;
+      const format = provider.capabilities.labelFormats[0]!;
+      const currency = String(story.shipment.cash_on_delivery_currency);
       const [{ startEmulators }, { createAccount, createApiKey }, { closeContext, openContext }, { startDaemon }] = await Promise.all([
         import('../src/carriers/emulator/server.js'), import('../src/services/accounts.js'), import('../src/services/open.js'), import('./main.js'),
       ]);
       const dataDir = resolve(o.dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-demo-')));
       const quiet = pino({ level: 'warn' });
-      const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
-      say(`1. Started the PPL carrier emulator at ${emulators.urls.ppl}`);
+      const emulators = await startEmulators({ providers: [provider.code], port: 0 });
+      const emulatorUrl = emulators.urls[provider.code]!;
+      say(`1. Started the ${provider.name} carrier emulator at ${emulatorUrl}`);
       const setup = openContext({ dataDir, log: quiet });
       const account = createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
       const { apiKey } = createApiKey(setup, { accountId: account.id, name: 'demo' });
@@ -70,25 +80,25 @@ export function registerDemoCommand(program: Command): void {
       say(`3. Started the packdesk daemon at ${daemon.url}`);
       try {
         const channel = await call<{ data: { id: string; status: string } }>(daemon.url, apiKey, 'POST', '/v1/shipping-channels', {
-          name: 'PPL (emulator)', provider: 'ppl', settings: { clientId: 'demo-client', clientSecret: 'demo-secret', productType: 'PRIV', baseUrl: emulators.urls.ppl },
+          name: `${provider.name} (emulator)`, provider: provider.code, settings: { ...story.settings, baseUrl: emulatorUrl },
         });
-        say(`4. Added PPL channel ${channel.json.data.id}: ${channel.json.data.status}`);
+        say(`4. Added ${provider.name} channel ${channel.json.data.id}: ${channel.json.data.status}`);
         const created = await call<{ data: { id: string; status: string; product: string; parcels: { tracking_number: string }[]; failure: unknown } }>(
-          daemon.url, apiKey, 'POST', '/v1/shipments', demoShipment(channel.json.data.id), { prefer: 'wait=30' },
+          daemon.url, apiKey, 'POST', '/v1/shipments', demoShipment(channel.json.data.id, story, format), { prefer: 'wait=30' },
         );
         const s = created.json.data;
         if (s.status !== 'created') throw new CliError(`the demo shipment is ${s.status}: ${JSON.stringify(s.failure)}`, EXIT.failure);
-        say(`5. Created shipment ${s.id} (2 parcels, COD 1249.90 CZK) → ${s.status}, PPL product ${s.product}`);
+        say(`5. Created shipment ${s.id} (2 parcels, COD ${DEMO_COD.toFixed(2)} ${currency}) → ${s.status}, ${provider.name} product ${s.product}`);
         for (const [i, p] of s.parcels.entries()) say(`     parcel ${i + 1}: tracking number ${p.tracking_number}`);
-        const label = await call(daemon.url, apiKey, 'GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/pdf' });
-        const out = resolve(o.out ?? 'packdesk-demo-label.pdf');
+        const label = await call(daemon.url, apiKey, 'GET', `/v1/shipments/${s.id}/label?download=1`);
+        const out = resolve(o.out ?? `packdesk-demo-label.${format}`);
         writeFileSync(out, label.raw);
-        say(`6. Wrote the merged label (one page per parcel, ${label.raw.length} bytes) to ${out}`);
+        say(`6. Wrote the merged ${format.toUpperCase()} label (one ${format === 'pdf' ? 'page' : 'label'} per parcel, ${label.raw.length} bytes) to ${out}`);
         say();
         say('Try next:');
         say(`  export PACKDESK_URL=${daemon.url} PACKDESK_API_KEY=${apiKey}`);
         say(`  packdesk shipments show ${s.id}`);
-        say(`  curl -s -X POST ${emulators.url}/_emulator/ppl/parcels/${s.parcels[0]!.tracking_number}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`);
+        say(`  curl -s -X POST ${emulators.url}/_emulator/${provider.code}/parcels/${s.parcels[0]!.tracking_number}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`);
         say('  packdesk track list; packdesk track refresh tp_…   (the parcel is in transit, the shipment shipped)');
         say(`  curl -s ${daemon.url}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`);
         say(`  open ${daemon.url}/docs for the API reference`);

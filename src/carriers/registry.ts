@@ -15,6 +15,7 @@ export function missingParts(p: ProviderDefinition): string[] {
   if (p.capabilities.cancel !== (typeof p.adapter.cancel === 'function')) missing.push(p.capabilities.cancel ? 'adapter.cancel' : 'capabilities.cancel: false');
   if (!p.mappers) missing.push('mappers');
   if (!p.emulator) missing.push('emulator');
+  if (!p.demo) missing.push('demo');
   if (p.docs.length === 0) missing.push('docs');
   return missing;
 }

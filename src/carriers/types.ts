@@ -150,8 +150,22 @@ export interface ProviderDefinition {
   adapter?: CarrierAdapter;
   /** The adapter's pure mappers, checked against the fixtures in the provider's folder. */
   mappers?: CarrierMappers;
+  /** A shipment this carrier's emulator takes: `packdesk demo --provider` and the contract suite run it. */
+  demo?: DemoStory;
   /** Loads the carrier's emulator on demand (the daemon never loads it). */
   emulator?: () => Promise<ProviderEmulatorFactory>;
+}
+
+/** A provider's `fixtures/contract.json`: channel settings for its emulator, a shipment in its region, its refusal. */
+export interface DemoStory {
+  /** Channel settings without `baseUrl` (the emulator's URL is added). */
+  settings: Record<string, string | number | boolean>;
+  /** `sender_contact`, `recipient_contact`, `origin_address`, `destination_address` and `cash_on_delivery_currency`. */
+  shipment: Record<string, unknown>;
+  /** The product stored on a shipment without and with cash on delivery. */
+  product: { plain: string; cod: string };
+  /** Creation fields the carrier refuses, the field path the refusal lands on, and the fields that fix it. */
+  refusal: { patch: Record<string, unknown>; path: string; fix: Record<string, unknown> };
 }
 
 /**

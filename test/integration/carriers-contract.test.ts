@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { listProviders } from '../../src/carriers/registry.js';
@@ -10,21 +8,12 @@ import { parcelsOf } from '../helpers/shipments.js';
 
 /**
  * One story for every provider with an adapter, end to end: our daemon, the carrier's real adapter code over HTTP,
- * the carrier's emulator. A new carrier is tested by its `fixtures/contract.json`.
+ * the carrier's emulator. A new carrier is tested by its `fixtures/contract.json` (the provider's `demo`).
  */
-
-interface Contract {
-  settings: Record<string, unknown>;
-  shipment: Record<string, unknown>;
-  product: { plain: string; cod: string };
-  refusal: { patch: Record<string, unknown>; path: string; fix: Record<string, unknown> };
-}
 
 interface EmulatedRecord { referenceId: string; shipmentNumbers: string[]; cancelled: boolean }
 
 const HOUR = 3_600_000;
-const contractOf = (code: string): Contract =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../src/carriers/${code}/fixtures/contract.json`, import.meta.url)), 'utf8'));
 
 const decoders: Record<LabelFormat, (bytes: Buffer) => Promise<string[][]> | string[][]> = {
   pdf: (bytes) => decodePdfBarcodes(bytes),
@@ -35,7 +24,7 @@ const decoders: Record<LabelFormat, (bytes: Buffer) => Promise<string[][]> | str
 const providers = listProviders().filter((p) => p.adapter);
 
 describe.each(providers.map((p) => [p.code, p] as const))('the shipping story with %s', (code, provider) => {
-  const contract = contractOf(code);
+  const contract = provider.demo!;
   // the currency goes only on COD shipments
   const { cash_on_delivery_currency: codCurrency, ...parties } = contract.shipment;
   let d: TestDaemon;

@@ -51,9 +51,8 @@ describe.each(withMappers.map((p) => [p.code, p] as const))('%s mappers against 
   const mappers = provider.mappers!;
   const schema = requestSchema(code);
 
-  it('has fixtures of every kind and the contract story\'s settings', () => {
+  it('has fixtures of every kind', () => {
     for (const kind of KINDS) expect(fixtures[kind].length, `${code}/fixtures/${kind}.*.json`).toBeGreaterThan(0);
-    expect(existsSync(`${CARRIERS}${code}/fixtures/contract.json`), `${code}/fixtures/contract.json`).toBe(true);
   });
 
   it.each(fixtures['create-request'].map((f) => [f.name, f] as const))('builds the request of %s', (_name, f) => {

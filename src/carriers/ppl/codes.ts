@@ -47,7 +47,7 @@ export const PPL_TRACKING: TrackingCodeList & { codes: Readonly<Record<string, P
     900: { name: 'Electronic shipment data received', status: 'created', phase: 'Order', group: 'Order', state: 'Active', next: ['150'] },
     150: { name: 'Parcel received from the sender', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['500'] },
     500: { name: 'On the way to the delivery depot', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['300'] },
-    300: { name: 'At the delivery depot', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['400', '343', '460'] },
+    300: { name: 'At the delivery depot', status: 'in_transit', phase: 'InTransport', group: 'Transport', state: 'PickedUpFromSender', next: ['400', '343'] },
     400: { name: 'Out for delivery', status: 'out_for_delivery', phase: 'Delivering', group: 'Delivery', state: 'OutForDelivery', next: ['450', '460', '464'] },
     // a parcel nobody collects from the pickup point goes back to the sender
     343: { name: 'Ready for collection at the pickup point', status: 'ready_for_pickup', phase: 'PickupPoint', group: 'Delivery', state: 'DeliveredToPickupPoint', next: ['450', '464'] },

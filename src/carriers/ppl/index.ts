@@ -1,5 +1,6 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { pplAdapter } from './adapter.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
 import { PPL_BASE_URLS } from './client.js';
 import { pplBatchRequest } from './request.js';
 import { parseBatchStatus, parseProblem, parseTrackedShipments, type PplTrackedShipment, type ProblemDetails } from './response.js';
@@ -23,5 +24,6 @@ export const provider: ProviderDefinition = {
   docs: ['https://ppl-cpl-api-en.apidog.io', 'https://github.com/bohemicastudio/ppl-myapi'],
   adapter: pplAdapter,
   mappers,
+  demo,
   emulator: () => import('./emulator.js').then((m) => m.createPplEmulator),
 };
