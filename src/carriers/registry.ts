@@ -14,6 +14,7 @@ export function missingParts(p: ProviderDefinition): string[] {
   for (const fn of ['validate', 'createShipment', 'trackingUrl', 'track'] as const) if (typeof p.adapter[fn] !== 'function') missing.push(`adapter.${fn}`);
   if (p.capabilities.cancel !== (typeof p.adapter.cancel === 'function')) missing.push(p.capabilities.cancel ? 'adapter.cancel' : 'capabilities.cancel: false');
   if (!p.mappers) missing.push('mappers');
+  if (!p.trackingCodes) missing.push('trackingCodes');
   if (!p.emulator) missing.push('emulator');
   if (!p.demo) missing.push('demo');
   if (p.docs.length === 0) missing.push('docs');

@@ -3,6 +3,7 @@ import type { FieldErrors } from '../domain/errors.js';
 import type { Clock } from '../domain/clock.js';
 import type { LabelFormat } from '../domain/labels.js';
 import type { TrackingStatus } from '../domain/tracking.js';
+import type { TrackingCodeList } from './codes.js';
 import type { ProviderEmulatorFactory } from './emulator/contract.js';
 
 /** What every carrier provider declares, and the adapter interface each one implements. */
@@ -148,6 +149,8 @@ export interface ProviderDefinition {
   /** Public documentation the provider's code follows. */
   docs: readonly string[];
   adapter?: CarrierAdapter;
+  /** The carrier's raw tracking codes → standard statuses, read by its adapter and its emulator. */
+  trackingCodes?: TrackingCodeList;
   /** The adapter's pure mappers, checked against the fixtures in the provider's folder. */
   mappers?: CarrierMappers;
   /** A shipment this carrier's emulator takes: `packdesk demo --provider` and the contract suite run it. */

@@ -4,8 +4,11 @@ import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { statusOfCode, walkToStatus } from '../../src/carriers/codes.js';
+import { ADVANCE_TARGETS } from '../../src/carriers/emulator/contract.js';
 import { listProviders } from '../../src/carriers/registry.js';
 import type { ChannelSettings, ShipmentForCarrier } from '../../src/carriers/types.js';
+import { TRACKING_STATUSES } from '../../src/domain/tracking.js';
 
 /**
  * Every carrier's pure mappers against the fixtures in its folder (`src/carriers/<code>/fixtures/<kind>.<case>.json`),
@@ -53,6 +56,18 @@ describe.each(withMappers.map((p) => [p.code, p] as const))('%s mappers against 
 
   it('has fixtures of every kind', () => {
     for (const kind of KINDS) expect(fixtures[kind].length, `${code}/fixtures/${kind}.*.json`).toBeGreaterThan(0);
+  });
+
+  it('has a tracking code table of standard statuses whose moves stay in the table and reach every advance target', () => {
+    const list = provider.trackingCodes!;
+    expect(list.codes).toHaveProperty([list.created]);
+    if (provider.capabilities.cancel) expect(list.codes).toHaveProperty([list.cancelled!]);
+    for (const [raw, entry] of Object.entries(list.codes)) {
+      expect(TRACKING_STATUSES, raw).toContain(entry.status);
+      for (const next of entry.next ?? []) expect(list.codes, `${raw} → ${next}`).toHaveProperty([next]);
+    }
+    for (const target of ADVANCE_TARGETS) expect(walkToStatus(list, list.created, target), `${list.created} → ${target}`).toBeDefined();
+    expect(statusOfCode(list, 'constructor')).toBeNull();
   });
 
   it.each(fixtures['create-request'].map((f) => [f.name, f] as const))('builds the request of %s', (_name, f) => {

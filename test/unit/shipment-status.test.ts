@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusOfCode } from '../../src/carriers/codes.js';
-import { PPL_SHIPMENT_STATES, PPL_TRACKING } from '../../src/carriers/ppl/codes.js';
-import { nextCheckAfter, shipmentMovesForward, shipmentStatusFromParcels, TRACKING_STATUSES } from '../../src/domain/tracking.js';
-
-describe('PPL tracking → standard statuses', () => {
-  it('has only standard statuses in its tables, and every next code is in the table', () => {
-    for (const [code, entry] of Object.entries(PPL_TRACKING.codes)) {
-      expect(TRACKING_STATUSES, code).toContain(entry.status);
-      for (const next of entry.next ?? []) expect(PPL_TRACKING.codes, `${code} → ${next}`).toHaveProperty(next);
-    }
-    for (const status of Object.values(PPL_SHIPMENT_STATES)) expect(TRACKING_STATUSES).toContain(status);
-    expect(statusOfCode(PPL_TRACKING, 'constructor')).toBeNull();
-  });
-});
+import { nextCheckAfter, shipmentMovesForward, shipmentStatusFromParcels } from '../../src/domain/tracking.js';
 
 describe('shipment status from its parcels (SPEC §3.1)', () => {
   it('is shipped on the first scan, delivered when all are, returned when any is', () => {
