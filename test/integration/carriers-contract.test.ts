@@ -116,15 +116,15 @@ describe.each(providers.map((p) => [p.code, p] as const))('the shipping story wi
     expect(now.status).toBe('returned');
   });
 
-  it('reaches ready_for_pickup and on_hold in the carrier\'s own codes', async () => {
-    const s = await create({ parcels: parcelsOf(2), reference_number: 'TRACK-2' });
-    const [n1, n2] = numbersOf(s) as [string, string];
-    await control('POST', `parcels/${n1}/advance`, { to: 'ready_for_pickup' });
-    await control('POST', `parcels/${n2}/advance`, { to: 'on_hold' });
+  // only the statuses the carrier has codes for: SP Express, for one, has no pickup points
+  const waiting = (['ready_for_pickup', 'on_hold'] as const).filter((t) => Object.values(provider.trackingCodes!.codes).some((c) => c.status === t));
+  it.each(waiting.map((t) => [t]))('tracks a parcel to %s in the carrier\'s own codes', async (target) => {
+    const s = await create({ reference_number: `TRACK-${target}` });
+    await control('POST', `parcels/${numbersOf(s)[0]}/advance`, { to: target });
     d.clock.advance(7 * HOUR);
     await d.runJobs();
     const now = await get(s.id);
-    expect(now.parcels.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['ready_for_pickup', 'on_hold']);
+    expect(now.parcels[0].tracking_status).toBe(target);
     expect(now.status).toBe('shipped');
   });
 

@@ -58,7 +58,7 @@ describe.each(withMappers.map((p) => [p.code, p] as const))('%s mappers against 
     for (const kind of KINDS) expect(fixtures[kind].length, `${code}/fixtures/${kind}.*.json`).toBeGreaterThan(0);
   });
 
-  it('has a tracking code table of standard statuses whose moves stay in the table and reach every advance target', () => {
+  it('has a tracking code table of standard statuses whose moves stay in the table and reach every status it has', () => {
     const list = provider.trackingCodes!;
     expect(list.codes).toHaveProperty([list.created]);
     if (provider.capabilities.cancel) expect(list.codes).toHaveProperty([list.cancelled!]);
@@ -66,7 +66,10 @@ describe.each(withMappers.map((p) => [p.code, p] as const))('%s mappers against 
       expect(TRACKING_STATUSES, raw).toContain(entry.status);
       for (const next of entry.next ?? []) expect(list.codes, `${raw} → ${next}`).toHaveProperty([next]);
     }
-    for (const target of ADVANCE_TARGETS) expect(walkToStatus(list, list.created, target), `${list.created} → ${target}`).toBeDefined();
+    // a status the carrier has no code for (SP Express has no pickup points) is left out, never invented
+    const targets = ADVANCE_TARGETS.filter((t) => Object.values(list.codes).some((c) => c.status === t));
+    expect(targets).toEqual(expect.arrayContaining(['in_transit', 'out_for_delivery', 'delivered', 'returned']));
+    for (const target of targets) expect(walkToStatus(list, list.created, target), `${list.created} → ${target}`).toBeDefined();
     expect(statusOfCode(list, 'constructor')).toBeNull();
   });
 

@@ -1,16 +1,39 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { spxAdapter } from './adapter.js';
+import { SPX_BASE_URLS } from './client.js';
+import { SPX_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { spxCreateRequest } from './request.js';
+import { parseCreated, parseRefusal, parseTracking, type SpxCreateAnswer, type SpxEnvelope, type SpxTrackAnswer } from './response.js';
 import { spxSettings } from './settings.js';
 
-/** SP Express (formerly Świat Przesyłek) — sp.express REST API, paths under /V1. Docs: https://github.com/sp-express/php-sdk */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => spxCreateRequest(shipment, spxSettings.parse(settings)),
+  parseCreated: (body) => parseCreated(body as SpxEnvelope<SpxCreateAnswer>),
+  parseRefusal: (status, body) => parseRefusal(status, body as SpxEnvelope<unknown> | undefined),
+  parseTracking: (body, asked) => parseTracking(body as SpxEnvelope<SpxTrackAnswer>, asked),
+};
+
+/**
+ * SP Express (formerly Świat Przesyłek) — REST API at api.sp.express, JSON POSTs under /V1, HTTP Basic login + API
+ * key. Follows the carrier's own SDK, sp-express/php-sdk (its README, `src/`, and `docs/` on branch tech/v-1-1).
+ */
 export const provider: ProviderDefinition = {
   code: 'spx',
   name: 'SP Express',
-  regions: ['PL'],
-  // No separate sandbox host is published; test accounts are, by inference, served by the same host (sp-express/php-sdk).
-  baseUrls: { production: 'https://api.sp.express' },
-  // Multi-parcel is inferred: `options.number` appears to be the parcel count (sp-express/php-sdk error codes 1460/1480);
-  // no documented limit, so 50 is our own cap. COD (`options.cod`) is accepted on PL→PL routes only.
+  regions: ['PL', 'EU'],
+  baseUrls: SPX_BASE_URLS,
+  // One order copies one package description `options.number` times; 50 is our own cap (the API's limit, error 1460, is unpublished).
   capabilities: { labelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: spxSettings,
-  docs: ['https://github.com/sp-express/php-sdk'],
+  settings: spxSettings.specs,
+  docs: [
+    'https://github.com/sp-express/php-sdk',
+    'https://github.com/sp-express/php-sdk/blob/tech/v-1-1/docs/index.md',
+    'https://github.com/sp-express/php-sdk/blob/tech/v-1-1/docs/statuses.md',
+  ],
+  adapter: spxAdapter,
+  trackingCodes: SPX_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createSpxEmulator),
 };
