@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { events, shippingChannels } from '../../src/store/schema.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 
-const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789' };
+// a closed local port: DHL channels stay pending validation and nothing leaves the machine
+const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
+const mrwSettings = { franchiseCode: '02700', subscriberCode: '001234', username: 'shop', password: 'mrw-secret-value' };
 
 describe('shipping channels and providers', () => {
   let d: TestDaemon;
@@ -37,7 +39,7 @@ describe('shipping channels and providers', () => {
     expect(ppl.settings.find((s) => s.key === 'clientSecret')).toMatchObject({ type: 'string', required: true, secret: true });
   });
 
-  it('creates a channel with masked secrets, pending validation while its provider has no adapter, and an outbox event', async () => {
+  it('creates a channel with masked secrets, pending validation while its carrier is unreachable, and an outbox event', async () => {
     const res = await a.request('POST', '/v1/shipping-channels', { name: 'DHL main', provider: 'dhl', settings: dhlSettings, description: 'Express' });
     expect(res.statusCode).toBe(201);
     const ch = res.json().data;
@@ -85,7 +87,7 @@ describe('shipping channels and providers', () => {
       settings: { ...created.settings, accountNumber: '999999999' }, description: 'changed',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.settings).toEqual({ apiKey: 'dhl-user', apiSecret: '••••••••', accountNumber: '999999999' });
+    expect(res.json().data.settings).toEqual({ apiKey: 'dhl-user', apiSecret: '••••••••', accountNumber: '999999999', baseUrl: dhlSettings.baseUrl });
     const row = d.ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, created.id)).get()!;
     expect(d.ctx.secrets.openJson(row.settingsEnc)).toEqual({ ...dhlSettings, accountNumber: '999999999' });
     const types = d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all().map((e) => e.type);
@@ -109,10 +111,10 @@ describe('shipping channels and providers', () => {
   });
 
   it('answers validate with 422 while the provider has no adapter', async () => {
-    const created = (await a.request('POST', '/v1/shipping-channels', { name: 'No adapter', provider: 'dhl', settings: dhlSettings })).json().data;
+    const created = (await a.request('POST', '/v1/shipping-channels', { name: 'No adapter', provider: 'mrw', settings: mrwSettings })).json().data;
     const res = await a.request('POST', `/v1/shipping-channels/${created.id}/validate`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ provider: ['no adapter for dhl yet'] });
+    expect(res.json().errors).toEqual({ provider: ['no adapter for mrw yet'] });
   });
 
   it('filters the list by provider and status', async () => {

@@ -93,7 +93,7 @@ describe('packdesk CLI against a real daemon', () => {
     const args = [
       'channels', 'add', '--name', 'DHL Express main', '--provider', 'dhl', '--description', 'express lane',
       '--setting', 'apiKey=dhl-user', '--setting', `apiSecret=${DHL_SECRET}`, '--setting', 'accountNumber=123456789',
-      '--setting', 'sandboxMode=true',
+      '--setting', 'sandboxMode=true', '--setting', 'baseUrl=http://127.0.0.1:9', // a closed local port: nothing leaves the machine
     ];
     const result = await station.cli([...args, '--json']);
     expect(result.code).toBe(0);
@@ -101,7 +101,7 @@ describe('packdesk CLI against a real daemon', () => {
     channelA = JSON.parse(result.stdout) as Channel;
     expect(channelA).toMatchObject({
       name: 'DHL Express main', provider: 'dhl', status: 'pending_validation',
-      settings: { apiKey: 'dhl-user', apiSecret: MASK, accountNumber: '123456789', sandboxMode: true },
+      settings: { apiKey: 'dhl-user', apiSecret: MASK, accountNumber: '123456789', sandboxMode: true, baseUrl: 'http://127.0.0.1:9' },
     });
     expect(channelA.id).toMatch(/^ch_/);
     const shown = await station.cli(['channels', 'show', channelA.id]);
@@ -137,10 +137,10 @@ describe('packdesk CLI against a real daemon', () => {
     expect(missing.stderr).toMatch(/^ {2}settings\.apiSecret: /m);
   });
 
-  it('channels validate on a dhl channel fails: no adapter for dhl yet', async () => {
+  it('channels validate on a dhl channel whose carrier is unreachable fails and names it', async () => {
     const result = await station.cli(['channels', 'validate', channelA.id]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('no adapter for dhl yet');
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('unreachable');
   });
 
   it('channels update changes fields and settings, typed by the schema', async () => {

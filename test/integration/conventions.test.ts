@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/services/accounts.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 
-const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789' };
+const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
 
 describe('the /v1 conventions', () => {
   let d: TestDaemon;

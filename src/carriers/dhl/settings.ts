@@ -1,11 +1,16 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
+import { DHL_CHANNEL_PRODUCTS, DHL_INCOTERMS } from './codes.js';
 
-export const dhlSettings: readonly SettingSpec[] = [
-  { key: 'apiKey', type: 'string', required: true, secret: false, description: 'MyDHL API key (HTTP Basic user name)' },
-  { key: 'apiSecret', type: 'string', required: true, secret: true, description: 'MyDHL API secret (HTTP Basic password)' },
-  { key: 'accountNumber', type: 'string', required: true, secret: false, description: 'DHL Express shipper account number' },
-  {
-    key: 'productCode', type: 'string', required: false, secret: false, default: 'P',
-    description: 'Global product code for new shipments (P Express Worldwide, D documents, N domestic, U Europe, …); valid codes per lane come from GET /products',
+export const dhlSettings = defineSettings({
+  apiKey: { type: 'string', required: true, description: 'MyDHL API key (the HTTP Basic user name)' },
+  apiSecret: { type: 'string', required: true, secret: true, description: 'MyDHL API secret (the HTTP Basic password)' },
+  accountNumber: { type: 'string', required: true, description: 'DHL Express shipper account number (accounts[].number with typeCode shipper)' },
+  productCode: {
+    type: 'string', default: 'P', enum: DHL_CHANNEL_PRODUCTS,
+    description: 'DHL Express global product code (P Express Worldwide, U Express Worldwide EU, N Express Domestic, …; GET /products tells which a lane offers); cash on delivery is the value-added service KB on the same product',
   },
-];
+  contentDescription: { type: 'string', default: 'Goods', description: 'content.description: what the shipments contain (1–70 characters, printed on the waybill)' },
+  incoterm: { type: 'string', default: 'DAP', enum: DHL_INCOTERMS, description: 'content.incoterm of every shipment' },
+});
+
+export type DhlSettings = ReturnType<typeof dhlSettings.parse>;

@@ -1,0 +1,74 @@
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
+import { DhlClient, DhlCredentialsRefused } from './client.js';
+import { dhlShipmentRequest } from './request.js';
+import { parseCreatedShipment, parseTrackedShipments } from './response.js';
+import { dhlSettings } from './settings.js';
+
+/** `GET /tracking` takes at most 200 waybill numbers and 200 piece numbers a call (MyDHL OpenAPI 3.1.1). */
+const DHL_TRACK_BATCH = 200;
+const AWB = /^\d{10}$/;
+
+interface DhlProgress {
+  /** Set before the shipment is sent, cleared when DHL refuses it. */
+  sendingSince?: number;
+}
+
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = dhlSettings.parse(settings);
+  const request = dhlShipmentRequest(s, parsed);
+  const client = new DhlClient(parsed, ctx);
+  // MyDHL can neither void a waybill nor hand out its transport labels again, so a send whose answer was lost
+  // (timeout, dropped connection, 5xx after DHL stored it) is sent anew: the first AWB stays unused and unbilled at
+  // DHL, findable by GET /tracking?shipmentReference=<our id>.
+  const earlier = ctx.progress.load() as DhlProgress | null;
+  if (earlier?.sendingSince !== undefined) {
+    ctx.log.warn({ shipmentId: s.id, since: earlier.sendingSince }, 'an earlier send of this shipment to DHL Express got no answer: it may have left an unused waybill');
+  }
+  ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies DhlProgress);
+  const body = await client.createShipment(request, s.id).catch((err: unknown) => {
+    if (err instanceof CarrierRefusedError) ctx.progress.save({});
+    throw err;
+  });
+  const created = parseCreatedShipment(body, s.parcels.length);
+  return {
+    providerShipmentId: created.shipmentTrackingNumber,
+    product: request.productCode,
+    parcels: created.pieces.map((p) => ({ trackingNumber: p.trackingNumber, label: Buffer.from(p.labelBase64, 'base64') })),
+  };
+}
+
+/** Waybill numbers and piece ids go in separate parameters, so each kind is asked for in its own call. */
+async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const client = new DhlClient(dhlSettings.parse(settings), ctx);
+  const results: TrackResult[] = [];
+  for (const [kind, asked] of [['shipmentTrackingNumbers', numbers.filter((n) => AWB.test(n))], ['pieceTrackingNumbers', numbers.filter((n) => !AWB.test(n))]] as const) {
+    for (let i = 0; i < asked.length; i += DHL_TRACK_BATCH) {
+      const batch = asked.slice(i, i + DHL_TRACK_BATCH);
+      results.push(...parseTrackedShipments(await client.track({ [kind]: batch }), batch));
+    }
+  }
+  return results;
+}
+
+export const dhlAdapter: CarrierAdapter = {
+  async validate(settings, ctx) {
+    try {
+      await new DhlClient(dhlSettings.parse(settings), ctx).checkCredentials();
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof DhlCredentialsRefused) return { ok: false, message: err.message, errors: err.errors };
+      throw err;
+    }
+  },
+
+  createShipment,
+  track,
+  trackBatchSize: DHL_TRACK_BATCH,
+
+  trackingUrl: (n) => `https://www.dhl.com/global-en/home/tracking/tracking-express.html?submit=1&tracking-id=${encodeURIComponent(n)}`,
+  // A waybill (AWB) has 10 digits, the last the first nine mod 7; a piece id is JD + 18 digits (MyDHL OpenAPI examples).
+  trackingNumberPattern: /^(\d{10}|JD\d{18})$/,
+};

@@ -1,0 +1,73 @@
+import { resolveBaseUrl } from '../base-url.js';
+import { basicAuthorization, CarrierHttp, jsonOrUndefined, type CarrierCall } from '../carrier-http.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierResponse } from '../http.js';
+import type { CarrierContext } from '../types.js';
+import type { DhlShipmentRequest } from './request.js';
+import { parseDhlProblem, type DhlCreatedBody, type DhlProblem, type DhlTrackedShipment } from './response.js';
+import type { DhlSettings } from './settings.js';
+
+/** MyDHL API environments (MyDHL OpenAPI 3.1.1 `servers`); declared here, the provider definition reads them. */
+export const DHL_BASE_URLS = {
+  production: 'https://express.api.dhl.com/mydhlapi',
+  sandbox: 'https://express.api.dhl.com/mydhlapi/test',
+};
+
+/** The `x-version` header every operation requires: "Interface version - do not change this field value". */
+const INTERFACE_VERSION = '3.1.0';
+
+/** DHL refused the API key or secret (401/403): a refusal of the channel's settings, wherever it happens. */
+export class DhlCredentialsRefused extends CarrierRefusedError {
+  constructor(reason: string) {
+    super(`DHL Express refused the credentials: ${reason}`, { 'settings.apiKey': ['refused by DHL Express'], 'settings.apiSecret': ['refused by DHL Express'] });
+  }
+}
+
+/** The only DHL Express code that does network I/O: one method per MyDHL API operation, HTTP Basic on each call. */
+export class DhlClient {
+  private readonly http: CarrierHttp;
+  private readonly headers: Record<string, string>;
+
+  constructor(settings: DhlSettings, ctx: CarrierContext) {
+    this.http = new CarrierHttp('dhl', resolveBaseUrl({ name: 'DHL Express', baseUrls: DHL_BASE_URLS }, settings), ctx, [settings.apiSecret]);
+    this.headers = { ...basicAuthorization(settings.apiKey, settings.apiSecret), 'x-version': INTERFACE_VERSION, accept: 'application/json' };
+  }
+
+  private send(method: string, path: string, init: CarrierCall = {}): Promise<CarrierResponse> {
+    return this.http.call(method, path, { ...init, headers: { ...this.headers, ...init.headers } });
+  }
+
+  /** A 401/403 is a wrong key or secret; any other refusal carries DHL's messages on our field paths. */
+  private refused(res: CarrierResponse): Error {
+    const problem = jsonOrUndefined<DhlProblem>(res) ?? {};
+    if (res.status === 401 || res.status === 403) return new DhlCredentialsRefused(problem.detail ?? problem.title ?? `HTTP ${res.status}`);
+    const { message, errors } = parseDhlProblem(problem, res.status);
+    return new CarrierRefusedError(message, errors);
+  }
+
+  /** `GET /address-validate` for the OpenAPI's own example address: cheap, and refused without valid credentials. */
+  async checkCredentials(): Promise<void> {
+    const res = await this.send('GET', '/address-validate?type=pickup&countryCode=CZ&postalCode=14800&cityName=Prague');
+    if (res.status !== 200) throw this.refused(res);
+  }
+
+  /** `POST /shipments` (synchronous, 201): the AWB, piece ids and labels. `Message-Reference` carries our shipment id. */
+  async createShipment(request: DhlShipmentRequest, messageReference: string): Promise<DhlCreatedBody> {
+    const res = await this.send('POST', '/shipments', { json: request, headers: { 'message-reference': messageReference } });
+    if (res.status !== 201) throw this.refused(res);
+    return res.json<DhlCreatedBody>();
+  }
+
+  /** `GET /tracking` with up to 200 waybill or piece numbers; 404 means DHL knows none of them. */
+  async track(query: { shipmentTrackingNumbers?: readonly string[]; pieceTrackingNumbers?: readonly string[] }): Promise<{ shipments?: DhlTrackedShipment[] }> {
+    const params = new URLSearchParams();
+    for (const n of query.shipmentTrackingNumbers ?? []) params.append('shipmentTrackingNumber', n);
+    for (const n of query.pieceTrackingNumbers ?? []) params.append('pieceTrackingNumber', n);
+    params.set('trackingView', 'all-checkpoints');
+    params.set('levelOfDetail', 'all');
+    const res = await this.send('GET', `/tracking?${params}`);
+    if (res.status === 404) return { shipments: [] };
+    if (res.status !== 200) throw this.refused(res);
+    return res.json();
+  }
+}

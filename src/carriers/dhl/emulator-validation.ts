@@ -1,0 +1,137 @@
+/**
+ * `POST /shipments` checks of the MyDHL API emulator: first the published request schema (422, with the JSON-schema
+ * messages MyDHL answers, e.g. `#/content/packages/0/identifiers/0: extraneous key [dataIdentifier] is not
+ * permitted`), then DHL's business rules (400, `<code>: <text naming #/the/field>`).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { DHL_COD_SERVICE, DHL_PRODUCTS } from './codes.js';
+import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface SeenParty {
+  postalAddress: { postalCode: string; cityName: string; countryCode: string; addressLine1: string; addressLine2?: string; addressLine3?: string };
+  contactInformation: { phone: string; companyName: string; fullName: string; email?: string };
+}
+
+export interface SeenReference {
+  value: string;
+  typeCode?: string;
+}
+
+export interface SeenPackage {
+  weight: number;
+  referenceNumber?: number;
+  dimensions?: { length: number; width: number; height: number };
+  customerReferences?: SeenReference[];
+}
+
+/** The parts of a schema-valid create request the emulator reads. */
+export interface SeenShipmentRequest {
+  plannedShippingDateAndTime: string;
+  productCode: string;
+  accounts: { typeCode: string; number: string }[];
+  valueAddedServices?: { serviceCode: string; value?: number; currency?: string }[];
+  outputImageProperties?: { encodingFormat?: string; imageOptions?: { typeCode: string; isRequested?: boolean }[] };
+  customerReferences?: SeenReference[];
+  customerDetails: { shipperDetails: SeenParty; receiverDetails: SeenParty };
+  content: { packages: SeenPackage[]; description: string; isCustomsDeclarable: boolean; exportDeclaration?: unknown };
+  getAdditionalInformation?: { typeCode?: string; isRequested: boolean }[];
+}
+
+export type Verdict =
+  | { ok: true; request: SeenShipmentRequest }
+  | { ok: false; status: 400 | 422; messages: string[] };
+
+let compiled: ValidateFunction | undefined;
+
+/** Compiled on first use (the schema is large), then shared. */
+function schemaValidator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, multipleOfPrecision: 6 });
+    addFormats(ajv);
+    compiled = ajv.compile(createRequestSchema);
+  }
+  return compiled;
+}
+
+const TYPE_NAMES: Record<string, string> = { string: 'String', number: 'Number', integer: 'Integer', boolean: 'Boolean', object: 'JSONObject', array: 'JSONArray' };
+
+function typeName(value: unknown): string {
+  if (value === null) return 'Null';
+  if (Array.isArray(value)) return 'JSONArray';
+  return TYPE_NAMES[typeof value] ?? typeof value;
+}
+
+/** An ajv error in the wording of the JSON-schema validator behind MyDHL (the OpenAPI's 422 examples). */
+function schemaMessage(e: ErrorObject): string {
+  const at = `#${e.instancePath}`;
+  const data = e.data as unknown;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return `${at}: required key [${String(params.missingProperty)}] not found`;
+    case 'additionalProperties': return `${at}: extraneous key [${String(params.additionalProperty)}] is not permitted`;
+    case 'maxLength': return `${at}: expected maxLength: ${String(params.limit)}, actual: ${String(data).length}`;
+    case 'minLength': return `${at}: expected minLength: ${String(params.limit)}, actual: ${String(data).length}`;
+    case 'maxItems': return `${at}: expected maximum item count: ${String(params.limit)}, found: ${(data as unknown[]).length}`;
+    case 'minItems': return `${at}: expected minimum item count: ${String(params.limit)}, found: ${(data as unknown[]).length}`;
+    case 'enum': return `${at}: ${JSON.stringify(data)} is not a valid enum value`;
+    case 'type': return `${at}: expected type: ${TYPE_NAMES[String(params.type)] ?? String(params.type)}, found: ${typeName(data)}`;
+    case 'minimum': return `${at}: ${String(data)} is not greater or equal to ${String(params.limit)}`;
+    case 'maximum': return `${at}: ${String(data)} is not less or equal to ${String(params.limit)}`;
+    case 'pattern': return `${at}: string [${String(data)}] does not match pattern ${String(params.pattern)}`;
+    default: return `${at}: ${e.message ?? e.keyword}`;
+  }
+}
+
+// Value-added services the emulator offers on every lane: insurance and cash on delivery.
+const OFFERED_SERVICES = new Set(['II', DHL_COD_SERVICE]);
+const SHIP_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} ?GMT[+-]\d{2}:\d{2}$/;
+
+/**
+ * DHL's business checks. The 998 and 7008 wordings are the OpenAPI's examples; the others follow their pattern
+ * (DHL's numbers for them are not published, so they carry none).
+ */
+function businessMessages(r: SeenShipmentRequest): string[] {
+  const messages: string[] = [];
+  if (!SHIP_TIMESTAMP.test(r.plannedShippingDateAndTime)) {
+    messages.push("998: ShipTimeStamp is not well formatted.(Expected Sample Format : '2010-02-11T17:10:09 GMT+01:00')");
+  }
+  const product = DHL_PRODUCTS[r.productCode];
+  if (!product) messages.push(`The requested product #/productCode '${r.productCode}' is not available for this account, origin and destination. Please check the products available via the /products service.`);
+  if (!r.accounts.some((a) => a.typeCode === 'shipper')) messages.push('An account #/accounts with typeCode shipper is required.');
+  for (const [key, party] of [['shipperDetails', r.customerDetails.shipperDetails], ['receiverDetails', r.customerDetails.receiverDetails]] as const) {
+    const { postalCode, countryCode } = party.postalAddress;
+    if (/^0+$/.test(postalCode.replace(/\s/g, ''))) {
+      messages.push(`The postal code #/customerDetails/${key}/postalAddress/postalCode '${postalCode}' is not valid for countryCode ${countryCode}.`);
+    }
+  }
+  r.valueAddedServices?.forEach((s, i) => {
+    if (!OFFERED_SERVICES.has(s.serviceCode)) {
+      messages.push(`7008: The requested Special Service Code  #/valueAddedServices/${i}/serviceCode '${s.serviceCode}' is not available between this origin and destination. Please validate the products and services combination (via the /rates or /products service) or contact our customer service.`);
+    } else if (s.value === undefined || !s.currency) {
+      messages.push(`The Special Service Code #/valueAddedServices/${i}/serviceCode '${s.serviceCode}' needs a value and a currency.`);
+    }
+  });
+  const { packages } = r.content;
+  const numbered = packages.filter((p) => p.referenceNumber !== undefined).length;
+  if (numbered > 0 && numbered < packages.length) messages.push('If #/content/packages/referenceNumber is provided for one package it must be provided for all packages.');
+  packages.forEach((p, i) => {
+    if (product && p.weight > product.maxPieceWeightKg) {
+      messages.push(`The weight #/content/packages/${i}/weight of ${p.weight} kg exceeds the maximum piece weight of ${product.maxPieceWeightKg} kg for product ${r.productCode}.`);
+    }
+  });
+  if (r.content.isCustomsDeclarable && r.content.exportDeclaration === undefined) {
+    messages.push('A dutiable shipment (#/content/isCustomsDeclarable true) needs #/content/exportDeclaration.');
+  }
+  return messages;
+}
+
+export function validateShipmentRequest(body: unknown): Verdict {
+  const validate = schemaValidator();
+  if (!validate(body)) return { ok: false, status: 422, messages: [...new Set((validate.errors ?? []).map(schemaMessage))] };
+  const request = body as SeenShipmentRequest;
+  const messages = businessMessages(request);
+  return messages.length > 0 ? { ok: false, status: 400, messages } : { ok: true, request };
+}

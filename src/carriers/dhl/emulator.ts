@@ -1,0 +1,143 @@
+/**
+ * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
+ * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
+ * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking` and `GET /address-validate`.
+ * MyDHL has no shipment cancel.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { LabelFormat } from '../../domain/labels.js';
+import { mergeLabels } from '../../labels/index.js';
+import { basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
+import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import { renderLabel } from '../emulator/labels.js';
+import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
+import { EmulatedShipments } from '../emulator/shipments.js';
+import { DHL_COD_SERVICE, DHL_TRACKING } from './codes.js';
+import { validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
+import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
+import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
+
+// Titles of the OpenAPI's examples; the 401 answer's wording is inferred (the OpenAPI documents none).
+const TITLES: Record<number, [title: string, message: string]> = {
+  400: ['Bad request', 'Bad request'], 401: ['Unauthorized', 'Unauthorized'], 404: ['Not data found', 'Not data found'],
+  422: ['Validation error', 'Unprocessable Entity'], 429: ['Too many requests', 'Too Many Requests'], 500: ['Internal Server Error', 'Internal Server Error'],
+};
+// encodingFormat → the format the emulator renders; lp2, an EPL dialect, prints as EPL.
+const LABEL_FORMATS: Record<string, LabelFormat> = { pdf: 'pdf', zpl: 'zpl', epl: 'epl', lp2: 'epl' };
+const IMAGE_FORMATS: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL', epl: 'EPL2' };
+
+export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
+  const shipments = new EmulatedShipments<SeenShipmentRequest>(clock, DHL_TRACKING, (e) => eventView(e));
+  const nextWaybill = numberSequence(clock, { prefix: '5', digits: 10, checkDigit: mod7CheckDigit });
+  const nextPiece = numberSequence(clock, { prefix: 'JD0146', digits: 20 });
+  const instanceOf = (request: FastifyRequest) => `/expressapi${request.url.slice(code.length + 1)}`;
+  const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/${code}`;
+  const problem = (request: FastifyRequest, reply: FastifyReply, status: number, messages: readonly string[]) =>
+    reply.code(status).type('application/problem+json').send(problemBody(status, messages, instanceOf(request)));
+  const label = (s: DhlShipment, index: number) => shipments.label(s.parcels[index]!, () => renderLabel(s.labelFormat, labelContent(s, s.parcels[index]!)));
+
+  const routes: FastifyPluginAsync = async (app) => {
+    app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) =>
+      err.statusCode && err.statusCode < 500 ? problem(request, reply, 400, [err.message]) : problem(request, reply, 500, ['999: Process failure occurred.']));
+    app.setNotFoundHandler((request, reply) => problem(request, reply, 404, [`No resource at ${instanceOf(request)}`]));
+
+    // HTTP Basic with the MyDHL API key and secret on every operation.
+    const callerOf = requireCaller(app, (request, reply) => {
+      const basic = basicCredentials(request.headers.authorization);
+      if (basic && !isBadCredential(basic.user, basic.password)) return basic.user;
+      reply.header('WWW-Authenticate', 'Basic realm="MyDHL API"');
+      void problem(request, reply, 401, [basic ? 'Invalid credentials' : 'Credentials are required']);
+      return undefined;
+    });
+
+    app.get<{ Querystring: Record<string, string | undefined> }>('/address-validate', async (request, reply) => {
+      const { type, countryCode, postalCode = '', cityName = '' } = request.query;
+      const missing = [type ? '' : 'type', countryCode ? '' : 'countryCode'].filter(Boolean);
+      if (missing.length > 0) return problem(request, reply, 400, [`Missing mandatory parameters: ${missing.join(', ')}`]);
+      if (type !== 'pickup' && type !== 'delivery') return problem(request, reply, 400, ['Parameters not having correct format: type (valid parameters for type are [pickup, delivery])']);
+      if (/^0+$/.test(postalCode)) return { warnings: [`No pickup or delivery capability found for postalCode ${postalCode}`], address: [] };
+      return { address: [{ countryCode, postalCode, cityName: cityName.toUpperCase(), serviceArea: { code: cityName.toUpperCase().slice(0, 3) || 'XXX', GMTOffset: '+00:00' } }] };
+    });
+
+    app.post('/shipments', async (request, reply) => {
+      const verdict = validateShipmentRequest(request.body);
+      if (!verdict.ok) return problem(request, reply, verdict.status, verdict.messages);
+      const r = verdict.request;
+      const format = LABEL_FORMATS[r.outputImageProperties?.encodingFormat ?? 'pdf']!;
+      const awb = nextWaybill();
+      const s = shipments.add({
+        owner: callerOf(request), id: awb, referenceId: r.customerReferences?.find((c) => (c.typeCode ?? 'CU') === 'CU')?.value ?? '', product: r.productCode,
+        labelFormat: format, request: r, numbers: r.content.packages.map(() => nextPiece()),
+      });
+      const base = baseUrl(request);
+      const byPiece = r.getAdditionalInformation?.some((i) => i.typeCode === 'linkLabelsByPieces' && i.isRequested) ?? false;
+      const labels = await Promise.all(s.parcels.map((_, i) => label(s, i)));
+      const referenceOf = (i: number) => r.content.packages[i]?.referenceNumber ?? i + 1;
+      const documents: { imageFormat: string; content: string; typeCode: string; packageReferenceNumber?: number }[] = byPiece
+        ? labels.map((bytes, i) => ({ imageFormat: IMAGE_FORMATS[format], content: bytes.toString('base64'), typeCode: 'label', packageReferenceNumber: referenceOf(i) }))
+        : [{ imageFormat: IMAGE_FORMATS[format], content: (await mergeLabels(format, labels)).content.toString('base64'), typeCode: 'label' }];
+      if (r.outputImageProperties?.imageOptions?.some((o) => o.typeCode === 'waybillDoc' && o.isRequested)) {
+        const waybill = await renderLabel('pdf', { ...labelContent(s, s.parcels[0]!), trackingNumber: awb, parcelIndex: 1, parcelCount: 1 });
+        documents.push({ imageFormat: 'PDF', content: waybill.toString('base64'), typeCode: 'waybillDoc' });
+      }
+      return reply.code(201).header('Location', `/shipments/${awb}`).send({
+        shipmentTrackingNumber: awb,
+        trackingUrl: `${base}/shipments/${awb}/tracking`,
+        packages: s.parcels.map((p, i) => ({
+          referenceNumber: referenceOf(i), trackingNumber: p.number, trackingUrl: `${base}/shipments/${awb}/tracking?pieceTrackingNumber=${p.number}`,
+        })),
+        documents,
+      });
+    });
+
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/tracking', async (request, reply) => {
+      const query = readTrackingQuery(request.query);
+      if (!query.ok) return problem(request, reply, 400, [query.message]);
+      const found = findTracked(shipments, callerOf(request), query);
+      if (found.length === 0) {
+        return problem(request, reply, 404, [query.shipmentReference ? `No Shipments Found for ReferenceID | ${query.shipmentReference}` : 'No data found']);
+      }
+      return { shipments: found.map(({ shipment, pieces }) => trackedShipmentView(shipment, pieces, query.levelOfDetail, query.trackingView)) };
+    });
+
+    app.get<{ Params: { awb: string }; Querystring: Record<string, string | string[] | undefined> }>('/shipments/:awb/tracking', async (request, reply) => {
+      const query = readTrackingQuery({ ...request.query, shipmentTrackingNumber: request.params.awb });
+      if (!query.ok) return problem(request, reply, 400, [query.message]);
+      const found = findTracked(shipments, callerOf(request), query);
+      if (found.length === 0) return problem(request, reply, 404, ['No data found']);
+      return { shipments: found.map(({ shipment, pieces }) => trackedShipmentView(shipment, pieces, query.levelOfDetail, query.trackingView)) };
+    });
+  };
+
+  return {
+    code,
+    routes,
+    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    shipments: () => shipments.records((s) => ({
+      shipmentTrackingNumber: s.id,
+      apiKey: s.owner,
+      accountNumber: s.request.accounts.find((a) => a.typeCode === 'shipper')?.number ?? null,
+      productCode: s.product,
+      // MyDHL cannot cancel: a waybill stays created until DHL scans it.
+      state: 'Created',
+      cashOnDelivery: s.request.valueAddedServices?.find((v) => v.serviceCode === DHL_COD_SERVICE) ?? null,
+      customerReferences: s.request.customerReferences ?? [],
+      encodingFormat: s.request.outputImageProperties?.encodingFormat ?? 'pdf',
+      pieces: s.parcels.map((p) => ({ trackingNumber: p.number, weight: s.request.content.packages[p.index - 1]?.weight ?? null, lastTypeCode: shipments.lastCode(p) })),
+    })),
+    // Basic auth has no tokens to expire.
+    expireTokens: () => {},
+    reset: () => shipments.reset(),
+    faultResponse: (status, path) => ({
+      contentType: 'application/problem+json',
+      body: JSON.stringify(problemBody(status, [status === 429 ? 'Too many requests, please retry later' : '999: Process failure occurred.'], `/expressapi${path}`)),
+    }),
+  };
+}
+
+/** MyDHL's error answer (supermodelIoLogisticsExpressErrorResponse): several messages go to `additionalDetails`. */
+function problemBody(status: number, messages: readonly string[], instance: string): Record<string, unknown> {
+  const [title, message] = TITLES[status] ?? ['Error', 'Error'];
+  const detail = messages.length === 1 ? messages[0] : 'Multiple problems found, see Additional Details';
+  return { instance, detail, title, message, ...(messages.length > 1 ? { additionalDetails: messages } : {}), status: String(status) };
+}

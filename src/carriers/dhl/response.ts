@@ -1,0 +1,168 @@
+import type { FieldErrors } from '../../domain/errors.js';
+import { statusOfCode } from '../codes.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { DHL_TRACKING } from './codes.js';
+
+/** MyDHL API answers → our results. Pure. Shapes: the MyDHL OpenAPI 3.1.1 (vendored in fixtures/schema/). */
+
+export interface DhlDocument {
+  imageFormat?: string;
+  content?: string;
+  typeCode?: string;
+  packageReferenceNumber?: number;
+}
+
+export interface DhlCreatedBody {
+  shipmentTrackingNumber?: string;
+  packages?: { referenceNumber?: number; trackingNumber?: string }[];
+  documents?: DhlDocument[];
+  warnings?: string[];
+}
+
+export interface DhlCreated {
+  /** The shipment's waybill number (AWB). */
+  shipmentTrackingNumber: string;
+  /** One per piece in our parcel order: the piece id and its label as DHL sent it (base64). */
+  pieces: { trackingNumber: string; imageFormat: string; labelBase64: string }[];
+}
+
+/**
+ * `POST /shipments` 201 → the AWB and, per piece, its id and label. We number the pieces 1…n (`referenceNumber`)
+ * and ask for `linkLabelsByPieces`, so each label document names its piece by `packageReferenceNumber`.
+ */
+export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number): DhlCreated {
+  const awb = body.shipmentTrackingNumber;
+  const packages = body.packages ?? [];
+  const labels = (body.documents ?? []).filter((d) => d.typeCode === 'label' && d.content);
+  if (!awb || packages.length !== parcelCount) {
+    throw new CarrierRefusedError(`DHL Express returned ${packages.length} piece numbers for ${parcelCount} parcels`);
+  }
+  const numbered = packages.map((p, i) => ({ referenceNumber: p.referenceNumber ?? i + 1, trackingNumber: p.trackingNumber }));
+  // Without linkLabelsByPieces the label documents come in piece order, possibly followed by further pages.
+  const unlinked = labels.length >= packages.length && labels.every((d) => d.packageReferenceNumber === undefined);
+  const pieces = numbered.sort((a, b) => a.referenceNumber - b.referenceNumber).map(({ referenceNumber, trackingNumber }, i) => {
+    const label = unlinked ? labels[i] : labels.find((d) => d.packageReferenceNumber === referenceNumber);
+    if (!trackingNumber || !label) throw new CarrierRefusedError(`DHL Express returned no label for piece ${referenceNumber} of ${awb}`);
+    return { trackingNumber, imageFormat: label.imageFormat ?? '', labelBase64: label.content! };
+  });
+  return { shipmentTrackingNumber: awb, pieces };
+}
+
+/** The error answer of every MyDHL operation (supermodelIoLogisticsExpressErrorResponse). */
+export interface DhlProblem {
+  instance?: string;
+  detail?: string;
+  title?: string;
+  message?: string;
+  status?: string;
+  additionalDetails?: string[];
+}
+
+/** Where a party's fields land in our API, by the party's key in `customerDetails`. */
+const PARTIES: Record<string, { address: string; contact: string }> = {
+  receiverDetails: { address: 'destination_address', contact: 'recipient_contact' },
+  shipperDetails: { address: 'origin_address', contact: 'sender_contact' },
+};
+const ADDRESS_FIELDS: Record<string, string> = {
+  postalCode: 'postal_code', cityName: 'city_name', countryCode: 'country_code',
+  addressLine1: 'street_name', addressLine2: 'house_number', addressLine3: 'street_name',
+};
+const CONTACT_FIELDS: Record<string, string> = {
+  phone: 'phone_number', mobilePhone: 'phone_number', email: 'email_address', companyName: 'company_name', fullName: 'last_name',
+};
+const PACKAGE_FIELDS: Record<string, string> = {
+  weight: 'weight_amount', length: 'length_dimension', width: 'width_dimension', height: 'height_dimension',
+};
+
+/** A JSON pointer of the create request (`customerDetails/receiverDetails/postalAddress/postalCode`) → our field path. */
+export function dhlFieldPath(pointer: string): string {
+  const [head, ...rest] = pointer.split('/').filter(Boolean);
+  if (head === 'customerDetails') {
+    const party = PARTIES[rest[0] ?? ''];
+    if (!party) return 'shipment';
+    if (rest[1] === 'postalAddress') return `${party.address}.${ADDRESS_FIELDS[rest[2] ?? ''] ?? 'street_name'}`;
+    if (rest[1] === 'contactInformation') return `${party.contact}.${CONTACT_FIELDS[rest[2] ?? ''] ?? 'company_name'}`;
+    return party.address;
+  }
+  if (head === 'content' && rest[0] === 'packages') {
+    if (rest[1] === undefined || !/^\d+$/.test(rest[1])) return 'parcels';
+    if (rest[2] === 'customerReferences') return 'reference_number';
+    if (rest[2] === 'labelDescription') return 'label_comment';
+    const field = PACKAGE_FIELDS[rest[2] === 'dimensions' ? rest[3] ?? '' : rest[2] ?? ''];
+    return field ? `parcels.${rest[1]}.${field}` : `parcels.${rest[1]}`;
+  }
+  if (head === 'valueAddedServices') return rest[1] === 'currency' ? 'cash_on_delivery_currency' : 'cash_on_delivery_amount';
+  if (head === 'plannedShippingDateAndTime') return 'shipping_date';
+  if (head === 'outputImageProperties') return 'label_format';
+  if (head === 'customerReferences') return 'reference_number';
+  if (head === 'productCode' || head === 'accounts' || head === 'content') return 'shipping_channel_id';
+  return 'shipment';
+}
+
+/**
+ * The field a message is about. Schema errors name the object and the key in brackets
+ * (`#/customerDetails/receiverDetails/contactInformation: required key [phone] not found`); business errors name
+ * the field (`7008: … #/valueAddedServices/0/serviceCode 'xx' is not available …`; `998: ShipTimeStamp …`).
+ */
+function pathOfMessage(message: string): string {
+  const pointer = /#(\/[\w/]*)/.exec(message)?.[1];
+  if (pointer !== undefined) {
+    const key = /(?:required|extraneous) key \[(\w+)\]/.exec(message)?.[1];
+    return dhlFieldPath(key ? `${pointer}/${key}` : pointer);
+  }
+  return /ShipTimeStamp/i.test(message) ? 'shipping_date' : 'shipment';
+}
+
+/** A MyDHL problem answer → a message and our field errors (one per DHL message). */
+export function parseDhlProblem(problem: DhlProblem, status: number): { message: string; errors: FieldErrors } {
+  // With several problems `detail` only says "Multiple problems found, see Additional Details".
+  const messages = (problem.additionalDetails?.length ? problem.additionalDetails : [problem.detail ?? problem.message ?? problem.title ?? ''])
+    .filter((m) => m !== '');
+  const errors: FieldErrors = {};
+  for (const m of messages) (errors[pathOfMessage(m)] ??= []).push(`DHL Express: ${m}`);
+  return { message: `DHL Express refused the request (HTTP ${status})${messages[0] ? `: ${messages[0]}` : ''}`, errors };
+}
+
+export interface DhlTrackingEvent {
+  date?: string;
+  time?: string;
+  GMTOffset?: string;
+  typeCode?: string;
+  description?: string;
+  serviceArea?: { code?: string; description?: string }[];
+}
+
+export interface DhlTrackedShipment {
+  shipmentTrackingNumber?: string;
+  events?: DhlTrackingEvent[];
+  pieces?: { trackingNumber?: string; events?: DhlTrackingEvent[] }[];
+}
+
+/**
+ * `GET /tracking` → one result per asked number: a piece id is read from its piece's events, a waybill number from
+ * the shipment's. A number DHL does not return is not found.
+ */
+export function parseTrackedShipments(body: { shipments?: DhlTrackedShipment[] }, asked: readonly string[]): TrackResult[] {
+  const events = new Map<string, DhlTrackingEvent[]>();
+  for (const shipment of body.shipments ?? []) {
+    if (shipment.shipmentTrackingNumber) events.set(shipment.shipmentTrackingNumber, shipment.events ?? []);
+    for (const piece of shipment.pieces ?? []) if (piece.trackingNumber) events.set(piece.trackingNumber, piece.events ?? []);
+  }
+  return asked.map((trackingNumber) => {
+    const found = events.get(trackingNumber);
+    return found ? { trackingNumber, found: true, events: trackingEvents(found) } : { trackingNumber, found: false };
+  });
+}
+
+/** Events oldest first; times without a GMT offset (GET /tracking gives none) are read as UTC. */
+function trackingEvents(events: readonly DhlTrackingEvent[]): TrackingEventFromCarrier[] {
+  const out: TrackingEventFromCarrier[] = [];
+  for (const e of events) {
+    const occurredAt = Date.parse(`${e.date}T${e.time ?? '00:00:00'}${e.GMTOffset ?? 'Z'}`);
+    if (!e.typeCode || Number.isNaN(occurredAt)) continue;
+    const location = e.serviceArea?.[0]?.description ?? null;
+    out.push({ code: e.typeCode, text: e.description ?? null, status: statusOfCode(DHL_TRACKING, e.typeCode), location, description: e.description ?? null, occurredAt });
+  }
+  return out.sort((a, b) => a.occurredAt - b.occurredAt);
+}
