@@ -69,7 +69,7 @@ async function labelFonts(pdf: PDFDocument, label: EmulatedLabel): Promise<{ reg
 }
 
 /** One 10×15 cm PDF page: addresses in DejaVu Sans (Czech/Polish letters), a vector Code 128 of the tracking number. */
-export async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
+async function renderPdfLabel(label: EmulatedLabel): Promise<Buffer> {
   // No metadata update: the same label renders to the same bytes.
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const { regular, bold } = await labelFonts(pdf, label);
@@ -123,7 +123,7 @@ function fitText(text: string, font: PDFFont, size: number, maxWidth: number): s
 }
 
 /** One ZPL II label (203 dpi, 4×6 in, UTF-8) with a Code 128 of the tracking number in subset B. */
-export function renderZplLabel(label: EmulatedLabel): string {
+function renderZplLabel(label: EmulatedLabel): string {
   const { width, margin } = THERMAL_DOTS;
   const lines: string[] = ['^XA', '^CI28', `^PW${width}`, `^LL${THERMAL_DOTS.height}`, '^LH0,0'];
   const text = (x: number, y: number, size: number, value: string) =>
@@ -137,7 +137,7 @@ export function renderZplLabel(label: EmulatedLabel): string {
 }
 
 /** One EPL2 label (203 dpi, 4×6 in, ASCII text) with a Code 128 of the tracking number. */
-export function renderEplLabel(label: EmulatedLabel): string {
+function renderEplLabel(label: EmulatedLabel): string {
   const { width, height, margin } = THERMAL_DOTS;
   const lines: string[] = ['', 'N', `q${width}`, `Q${height},24`];
   // EPL's resident fonts 1–5 grow from 8×12 to 32×48 dots: pick the one nearest the ZPL size

@@ -16,13 +16,6 @@ export function numberSequence(clock: Clock, options: { prefix: string; digits: 
   };
 }
 
-/** GS1 mod-10 check digit (weights 3 and 1 from the right), as SSCC-style parcel numbers use. */
-export function gs1CheckDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
-  return String((10 - (sum % 10)) % 10);
-}
-
 /** Mod-7 check digit, as DHL Express waybill numbers use. */
 export function mod7CheckDigit(body: string): string {
   return String(Number(BigInt(body) % 7n));
