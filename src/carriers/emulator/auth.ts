@@ -14,11 +14,9 @@ export function basicCredentials(header: string | undefined): { user: string; pa
   return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** The token of an `Authorization: Bearer …` header (or of a bare token, with `scheme` null). */
-export function authorizationToken(header: string | undefined, scheme: string | null = 'Bearer'): string | undefined {
-  if (!header) return undefined;
-  if (scheme === null) return header.trim() || undefined;
-  return new RegExp(`^${scheme}\\s+(\\S+)$`, 'i').exec(header)?.[1];
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
 }
 
 /** Routes declared with `{ config: { anonymous: true } }` (token requests, public info) skip the caller check. */

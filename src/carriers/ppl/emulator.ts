@@ -3,7 +3,7 @@
  * credentials, asynchronous shipment batches, per-parcel and whole-batch labels, cancel and tracking.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ANONYMOUS, authorizationToken, basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
+import { ANONYMOUS, bearerToken, basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { PPL_PRODUCTS, PPL_TRACKING } from './codes.js';
 import type { LabelFormat } from '../../domain/labels.js';
@@ -37,7 +37,7 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
 
     // Every call but the token request and /info needs a live bearer token.
     const clientOf = requireCaller(app, (request, reply) => {
-      const token = authorizationToken(request.headers.authorization);
+      const token = bearerToken(request.headers.authorization);
       const clientId = token ? state.tokens.ownerOf(token) : undefined;
       if (clientId) return clientId;
       reply.header('WWW-Authenticate', token ? 'Bearer error="invalid_token"' : 'Bearer');
