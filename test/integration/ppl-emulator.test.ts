@@ -228,6 +228,11 @@ describe('PPL CPL API emulator over HTTP', () => {
       [shipment('UNKNOWN-PRODUCT', { productType: 'XXXX' }), 'Shipments[0].ProductType', /Unknown product/],
       [shipment('BAD-COUNTRY', { recipient: address('Anna Kowalska', 'ul. Długa 5', '90-001', 'Łódź', 'POL') }), 'Shipments[0].Recipient.Country', /ISO/],
       [shipment('TOO-MANY', { shipmentSet: { numberOfShipments: 21 } }), 'Shipments[0].ShipmentSet.NumberOfShipments', /at most 20/],
+      [shipment('NO-PHONE', { recipient: { ...address('Řehoř Šťastný', 'Vodičkova 7', '602 00', 'Brno'), phone: undefined } }), 'Shipments[0].Recipient.Phone', /required for products with delivery notifications/],
+      [
+        shipment('HEAVY', { shipmentSet: { numberOfShipments: 2, shipmentSetItems: [{ weighedShipmentInfo: { weight: 2 } }, { weighedShipmentInfo: { weight: 32 } }] } }),
+        'Shipments[0].ShipmentSet.ShipmentSetItems[1].WeighedShipmentInfo.Weight', /at most 31.5 kg for product PRIV/,
+      ],
       [
         shipment('EXPORT-SET-COD', { productType: 'COND', recipient: address('Anna Kowalska', 'ul. Długa 5', '90-001', 'Łódź', 'PL'), shipmentSet: { numberOfShipments: 2 }, cashOnDelivery: { codPrice: 100, codCurrency: 'PLN' } }),
         'Shipments[0].ShipmentSet', /^Cash on delivery service is not allowed for export bundled shipments$/,

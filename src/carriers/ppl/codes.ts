@@ -1,24 +1,28 @@
 import type { TrackingStatus } from '../../domain/tracking.js';
-import type { ProductList, TrackingCode, TrackingCodeList } from '../codes.js';
+import type { CarrierProduct, TrackingCode, TrackingCodeList } from '../codes.js';
 
 /** PPL's code lists (https://ppl-cpl-api-en.apidog.io, codelist-* pages), read by the adapter and the emulator. */
 
-/** COD is a separate PPL product: each product's cash-on-delivery twin (Bohemica ProductList; PPL codelist/product). */
-export const PPL_PRODUCTS: ProductList = {
-  PRIV: { name: 'PPL Parcel CZ Private', codTwin: 'PRID' },
-  PRID: { name: 'PPL Parcel CZ Private - dobírka', cod: true },
-  BUSS: { name: 'PPL Parcel CZ Business', codTwin: 'BUSD' },
-  BUSD: { name: 'PPL Parcel CZ Business - dobírka', cod: true },
-  DOPO: { name: 'PPL Parcel CZ Dopolední balík', codTwin: 'DOPD' },
-  DOPD: { name: 'PPL Parcel CZ Dopolední balík - dobírka', cod: true },
-  SMAR: { name: 'PPL Parcel CZ Smart', codTwin: 'SMAD' },
-  SMAD: { name: 'PPL Parcel CZ Smart - dobírka', cod: true },
-  SMEU: { name: 'PPL Parcel Smart Europe', codTwin: 'SMED' },
-  SMED: { name: 'PPL Parcel Smart Europe - dobírka', cod: true },
-  CONN: { name: 'PPL Parcel Connect', codTwin: 'COND' },
-  COND: { name: 'PPL Parcel Connect - dobírka', cod: true },
-  COPL: { name: 'PPL Parcel Connect Plus' },
-  RETD: { name: 'PPL Parcel Return CZ' },
+/**
+ * COD is a separate PPL product: each product's cash-on-delivery twin (Bohemica ProductList; PPL codelist/product).
+ * Weight limits per parcel and which products notify the recipient by SMS (so need a phone) are inferred from PPL's
+ * public product pages (https://www.ppl.cz/produkty).
+ */
+export const PPL_PRODUCTS: Readonly<Record<string, CarrierProduct & { maxWeightKg: number; notifiesRecipient: boolean }>> = {
+  PRIV: { name: 'PPL Parcel CZ Private', codTwin: 'PRID', maxWeightKg: 31.5, notifiesRecipient: true },
+  PRID: { name: 'PPL Parcel CZ Private - dobírka', cod: true, maxWeightKg: 31.5, notifiesRecipient: true },
+  BUSS: { name: 'PPL Parcel CZ Business', codTwin: 'BUSD', maxWeightKg: 50, notifiesRecipient: false },
+  BUSD: { name: 'PPL Parcel CZ Business - dobírka', cod: true, maxWeightKg: 50, notifiesRecipient: false },
+  DOPO: { name: 'PPL Parcel CZ Dopolední balík', codTwin: 'DOPD', maxWeightKg: 50, notifiesRecipient: false },
+  DOPD: { name: 'PPL Parcel CZ Dopolední balík - dobírka', cod: true, maxWeightKg: 50, notifiesRecipient: false },
+  SMAR: { name: 'PPL Parcel CZ Smart', codTwin: 'SMAD', maxWeightKg: 20, notifiesRecipient: true },
+  SMAD: { name: 'PPL Parcel CZ Smart - dobírka', cod: true, maxWeightKg: 20, notifiesRecipient: true },
+  SMEU: { name: 'PPL Parcel Smart Europe', codTwin: 'SMED', maxWeightKg: 20, notifiesRecipient: true },
+  SMED: { name: 'PPL Parcel Smart Europe - dobírka', cod: true, maxWeightKg: 20, notifiesRecipient: true },
+  CONN: { name: 'PPL Parcel Connect', codTwin: 'COND', maxWeightKg: 31.5, notifiesRecipient: true },
+  COND: { name: 'PPL Parcel Connect - dobírka', cod: true, maxWeightKg: 31.5, notifiesRecipient: true },
+  COPL: { name: 'PPL Parcel Connect Plus', maxWeightKg: 31.5, notifiesRecipient: false },
+  RETD: { name: 'PPL Parcel Return CZ', maxWeightKg: 31.5, notifiesRecipient: false },
 };
 
 /** Products a channel may choose; the COD twins are picked automatically. */

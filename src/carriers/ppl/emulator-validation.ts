@@ -116,6 +116,14 @@ function readShipment(raw: unknown, at: string, add: AddError): PplShipmentReque
   if (product?.cod && raw.cashOnDelivery == null) {
     add(`${at}.CashOnDelivery`, `Product ${productType} is a cash on delivery product; the CashOnDelivery field is required.`);
   }
+  if (product?.notifiesRecipient && recipient && !recipient.phone) {
+    add(`${at}.Recipient.Phone`, 'The Phone field is required for products with delivery notifications.');
+  }
+  parcelWeights?.forEach((weight, i) => {
+    if (product && weight !== undefined && weight > product.maxWeightKg) {
+      add(`${at}.ShipmentSet.ShipmentSetItems[${i}].WeighedShipmentInfo.Weight`, `Weight must be at most ${product.maxWeightKg} kg for product ${productType}.`);
+    }
+  });
   const international = sender && recipient && sender.country !== recipient.country;
   if (international && parcelWeights && parcelWeights.length > 1 && raw.cashOnDelivery != null) {
     add(`${at}.ShipmentSet`, 'Cash on delivery service is not allowed for export bundled shipments');

@@ -51,6 +51,7 @@ const FIELD_PATHS: [RegExp, string][] = [
   [/^sender\.email$/, 'sender_contact.email_address'],
   [/^cashondelivery\.codcurrency$/, 'cash_on_delivery_currency'],
   [/^cashondelivery(\..*)?$/, 'cash_on_delivery_amount'],
+  [/^shipmentset\.shipmentsetitems\[(\d+)\]\.weighedshipmentinfo\.weight$/, 'parcels.$1.weight_amount'],
   [/^shipmentset(\..*)?$/, 'parcels'],
   [/^producttype$/, 'shipping_channel_id'],
   [/^externalnumbers(\[\d+\])?(\..*)?$/, 'reference_number'],
@@ -59,7 +60,8 @@ const FIELD_PATHS: [RegExp, string][] = [
 
 export function pplFieldPath(key: string): string {
   const local = key.replace(/^shipments\[\d+\]\./i, '').toLowerCase();
-  return FIELD_PATHS.find(([pattern]) => pattern.test(local))?.[1] ?? 'shipment';
+  const match = FIELD_PATHS.find(([pattern]) => pattern.test(local));
+  return match ? local.replace(match[0], match[1]) : 'shipment';
 }
 
 export interface ProblemDetails {
