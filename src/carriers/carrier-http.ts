@@ -9,6 +9,8 @@ export interface CarrierCall {
   body?: string | URLSearchParams;
   /** A JSON body: serialised, with `content-type: application/json`. */
   json?: unknown;
+  /** Return an HTTP 500 that carries a SOAP Fault instead of throwing it as an outage. */
+  soapFaults?: boolean;
 }
 
 export interface TokenGrant {
@@ -16,13 +18,25 @@ export interface TokenGrant {
   expiresInSeconds: number;
 }
 
-/** How a carrier hands out tokens and how a call presents one. */
-export interface TokenAuth {
+/** How a carrier hands out tokens (OAuth access tokens, login sessions). */
+export interface TokenSource {
   /** Values that tell one login from another (user, secret …): part of the cache key, never logged. */
   credentials: readonly string[];
   fetchToken(http: CarrierHttp): Promise<TokenGrant>;
+}
+
+/** A token source whose token travels in HTTP headers. */
+export interface TokenAuth extends TokenSource {
   /** The headers that carry the token on a call. */
   present(token: string): Record<string, string>;
+}
+
+/** Thrown by a call that the carrier refused for its token (expired early, revoked): a fresh token gets one more try. */
+export class TokenRejected extends Error {
+  constructor() {
+    super('the carrier refused the token');
+    this.name = 'TokenRejected';
+  }
 }
 
 /** One token per channel, credentials and base URL, shared by every carrier; renewed shortly before it expires. */
@@ -48,22 +62,35 @@ export class CarrierHttp {
   call(method: string, path: string, init: CarrierCall = {}): Promise<CarrierResponse> {
     const headers = { ...init.headers, ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) };
     const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
-    return this.fetch(this.ctx.log, this.provider, { method, url: this.url(path), headers, body, timeoutMs: this.ctx.timeoutMs }, this.secrets);
+    const request = { method, url: this.url(path), headers, body, timeoutMs: this.ctx.timeoutMs, soapFaults: init.soapFaults };
+    return this.fetch(this.ctx.log, this.provider, request, this.secrets);
   }
 
   /**
-   * A call with a cached token; a 401 means the token died early (expired, revoked): forget it and try once more
-   * with a new one. Concurrent calls of one channel share one token request.
+   * Runs `use` with the channel's cached token. When `use` throws TokenRejected on its first run, the token is
+   * forgotten and `use` runs once more with a new one (`retried` true). Concurrent calls share one token request.
    */
-  async authed(auth: TokenAuth, method: string, path: string, init: CarrierCall = {}): Promise<CarrierResponse> {
+  async withToken<T>(auth: TokenSource, use: (token: string, retried: boolean) => Promise<T>): Promise<T> {
     const fingerprint = createHash('sha256').update([this.provider, this.base, ...auth.credentials].join('\n')).digest('hex');
     const key = `${this.ctx.channelId}:${fingerprint}`;
-    for (let attempt = 1; ; attempt++) {
-      const token = await tokens.get(key, () => this.ctx.clock.now(), () => auth.fetchToken(this));
-      const res = await this.call(method, path, { ...init, headers: { ...init.headers, ...auth.present(token) } });
-      if (res.status !== 401 || attempt === 2) return res;
-      tokens.invalidate(key, token);
+    const token = () => tokens.get(key, () => this.ctx.clock.now(), () => auth.fetchToken(this));
+    const first = await token();
+    try {
+      return await use(first, false);
+    } catch (err) {
+      if (!(err instanceof TokenRejected)) throw err;
+      tokens.invalidate(key, first);
     }
+    return use(await token(), true);
+  }
+
+  /** A call with the cached token in its headers; a 401 on the first try is a token that died early. */
+  authed(auth: TokenAuth, method: string, path: string, init: CarrierCall = {}): Promise<CarrierResponse> {
+    return this.withToken(auth, async (token, retried) => {
+      const res = await this.call(method, path, { ...init, headers: { ...init.headers, ...auth.present(token) } });
+      if (res.status === 401 && !retried) throw new TokenRejected();
+      return res;
+    });
   }
 }
 

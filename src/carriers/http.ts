@@ -24,6 +24,8 @@ export interface CarrierRequest {
   headers?: Record<string, string>;
   body?: string | URLSearchParams;
   timeoutMs?: number;
+  /** SOAP services send their faults as HTTP 500 with an XML envelope: return those for reading, not as outages. */
+  soapFaults?: boolean;
 }
 
 export interface CarrierResponse {
@@ -113,7 +115,8 @@ async function fetchFromCarrier(agents: Agents, log: Logger, provider: string, r
       response: isText ? redactText(response.text().slice(0, 4096), secrets) : `${body.length} bytes`,
     }, 'carrier call');
   }
-  if (res.status === 429 || res.status >= 500) {
+  const soapFault = req.soapFaults === true && res.status === 500 && /xml/.test(res.headers.get('content-type') ?? '');
+  if (res.status === 429 || (res.status >= 500 && !soapFault)) {
     throw new CarrierTransientError(`${provider} answered HTTP ${res.status}`, retryAfterMs(res.headers.get('retry-after')));
   }
   return response;
