@@ -9,6 +9,7 @@ import { ADVANCE_TARGETS } from '../../src/carriers/emulator/contract.js';
 import { listProviders } from '../../src/carriers/registry.js';
 import type { ChannelSettings, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { TRACKING_STATUSES } from '../../src/domain/tracking.js';
+import { xsdErrors } from '../helpers/xsd.js';
 
 /**
  * Every carrier's pure mappers against the fixtures in its folder (`src/carriers/<code>/fixtures/<kind>.<case>.json`),
@@ -36,8 +37,14 @@ function fixturesOf(code: string): Fixtures {
   return found;
 }
 
-/** The carrier's published request schema, kept beside its fixtures, as a validator; undefined where none is published. */
+/**
+ * The carrier's published request schema, kept beside its fixtures, as a validator; undefined where none is
+ * published. JSON carriers keep a JSON Schema (`create-request.schema.json`, checked with ajv); SOAP carriers an XSD
+ * (`create-request.xsd`, checked with xmllint) against which their request, the operation element's XML, validates.
+ */
 function requestSchema(code: string): ((value: unknown) => string[]) | undefined {
+  const xsd = `${CARRIERS}${code}/fixtures/schema/create-request.xsd`;
+  if (existsSync(xsd)) return (value) => (typeof value === 'string' ? xsdErrors(value, xsd) : ['a SOAP request is the XML text of its operation element']);
   const file = `${CARRIERS}${code}/fixtures/schema/create-request.schema.json`;
   if (!existsSync(file)) return undefined;
   const schema = JSON.parse(readFileSync(file, 'utf8')) as { $schema?: string };

@@ -1,8 +1,8 @@
 import bwipjs from 'bwip-js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { LabelFormatError, layoutA4, mergeLabels } from '../../src/labels/index.js';
-import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { LabelFormatError, layoutA4, mergeLabels, splitLabels } from '../../src/labels/index.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 
 const MM = 72 / 25.4;
 const LABEL_10X15: [number, number] = [100 * MM, 150 * MM];
@@ -102,6 +102,27 @@ describe('merging the labels of a shipment', () => {
 
     expect(merged).toMatchObject({ pages: 3, mimeType: 'application/epl', extension: 'epl' });
     expect(merged.content.equals(Buffer.concat(parts))).toBe(true);
+  });
+});
+
+describe('cutting a carrier document of all parcels into one label per parcel', () => {
+  it('cuts a 3-page PDF into three one-page PDFs that scan in order', async () => {
+    const merged = await mergeLabels('pdf', await Promise.all(TRACKING.slice(0, 3).map((t) => carrierPdfLabel(t))));
+    const parts = await splitLabels('pdf', merged.content, 3);
+    expect(await Promise.all(parts.map(pageSizes))).toEqual(Array(3).fill([LABEL_10X15.map((n) => expect.closeTo(n, 3))]));
+    expect(await Promise.all(parts.map(async (p) => (await decodePdfBarcodes(p)).flat()))).toEqual([[TRACKING[0]], [TRACKING[1]], [TRACKING[2]]]);
+  });
+
+  it('cuts ZPL into its ^XA…^XZ blocks and EPL into its N…P1 labels, bytes unchanged', async () => {
+    const zpl = [carrierZplLabel(TRACKING[0]!, ''), carrierZplLabel(TRACKING[1]!, '')];
+    expect(await splitLabels('zpl', Buffer.concat([...zpl, Buffer.from('\r\n')]), 2)).toEqual(zpl.map((p) => Buffer.from(p)));
+    const epl = await splitLabels('epl', Buffer.concat(TRACKING.slice(0, 2).map(carrierEplLabel)), 2);
+    expect(epl.map((p) => decodeEplBarcodes(p.toString('latin1')))).toEqual([[[TRACKING[0]]], [[TRACKING[1]]]]);
+    expect(epl[0]!.toString('latin1')).toMatch(/^N\n[\s\S]*\nP1\n$/);
+  });
+
+  it('refuses a document whose label count is not the parcel count', async () => {
+    await expect(splitLabels('zpl', carrierZplLabel(TRACKING[0]!, ''), 2)).rejects.toThrow(/holds 1 labels for 2 parcels/);
   });
 });
 
