@@ -5,7 +5,7 @@ import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/h
 
 // a closed local port: DHL channels stay pending validation and nothing leaves the machine
 const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
-const mrwSettings = { franchiseCode: '02700', subscriberCode: '001234', username: 'shop', password: 'mrw-secret-value' };
+const onedeliverySettings = { apiUser: 'shop', apiKey: 'onedelivery-secret-value' };
 
 describe('shipping channels and providers', () => {
   let d: TestDaemon;
@@ -111,10 +111,10 @@ describe('shipping channels and providers', () => {
   });
 
   it('answers validate with 422 while the provider has no adapter', async () => {
-    const created = (await a.request('POST', '/v1/shipping-channels', { name: 'No adapter', provider: 'mrw', settings: mrwSettings })).json().data;
+    const created = (await a.request('POST', '/v1/shipping-channels', { name: 'No adapter', provider: 'onedelivery', settings: onedeliverySettings })).json().data;
     const res = await a.request('POST', `/v1/shipping-channels/${created.id}/validate`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ provider: ['no adapter for mrw yet'] });
+    expect(res.json().errors).toEqual({ provider: ['no adapter for onedelivery yet'] });
   });
 
   it('filters the list by provider and status', async () => {
