@@ -1,22 +1,41 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { dpdPlAdapter } from './adapter.js';
+import { DPD_PL_BASE_URLS } from './client.js';
+import { DPD_PL_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { dpdPlCreateRequest } from './request.js';
+import { parseCreated, parseRefusal, parseTracking } from './response.js';
 import { dpdPlSettings } from './settings.js';
 
-/** DPD Poland — DPDServices DPDPackageObjServices (SOAP). Docs: WSDL at the production URL + "?WSDL", https://github.com/t3ko/dpd-pl-api-php */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => dpdPlCreateRequest(shipment, dpdPlSettings.parse(settings)),
+  parseCreated: (body) => parseCreated(String(body)),
+  parseRefusal: (status, body) => parseRefusal(status, String(body)),
+  parseTracking: (body, asked) => parseTracking(String(body), asked),
+};
+
+/**
+ * DPD Poland — DPDServices (SOAP): DPDPackageObjServices for waybills and labels, DPD Info Services for tracking.
+ * Follows DPD's "DPDServices — customer documentation" 2.87 (with its schema and error-code sheet), and the types
+ * generated from the WSDLs in t3ko/dpd-pl-api-php.
+ */
 export const provider: ProviderDefinition = {
   code: 'dpd_pl',
   name: 'DPD Poland',
-  regions: ['PL'],
-  // SOAP endpoints; each serves its WSDL at the same address with "?WSDL".
-  baseUrls: {
-    production: 'https://dpdservices.dpd.com.pl/DPDPackageObjServicesService/DPDPackageObjServices',
-    sandbox: 'https://dpdservicesdemo.dpd.com.pl/DPDPackageObjServicesService/DPDPackageObjServices',
-  },
-  // DPDServices has no cancel operation; packages never handed over are, by inference, not billed (DPDServices clients, t3ko/dpd-pl-api-php).
-  // No documented parcel limit per package: 50 is our own cap.
+  regions: ['PL', 'EU'],
+  baseUrls: DPD_PL_BASE_URLS,
+  // DPDServices has no cancel operation (customer documentation 2.87 lists none); 50 parcels is our own cap
   capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
-  settings: dpdPlSettings,
+  settings: dpdPlSettings.specs,
   docs: [
     'https://dpdservices.dpd.com.pl/DPDPackageObjServicesService/DPDPackageObjServices?WSDL',
+    'https://dpdinfoservices.dpd.com.pl/DPDInfoServicesObjEventsService/DPDInfoServicesObjEvents?wsdl',
+    'https://github.com/xinyi-cx/logisticsManagement/tree/48970c8c068994a6dc1973c9d8ad3519560f2b12/eg/DPD-Services-dokumentacja-klienta-ENG%202.87',
     'https://github.com/t3ko/dpd-pl-api-php',
   ],
+  adapter: dpdPlAdapter,
+  trackingCodes: DPD_PL_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createDpdPlEmulator),
 };

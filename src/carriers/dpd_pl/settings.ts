@@ -1,8 +1,18 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
 
-export const dpdPlSettings: readonly SettingSpec[] = [
-  { key: 'login', type: 'string', required: true, secret: false, description: 'DPDServices login' },
-  { key: 'password', type: 'string', required: true, secret: true, description: 'DPDServices password' },
-  { key: 'masterFid', type: 'integer', required: true, secret: false, description: 'Master FID (DPD customer number) of the account' },
-  { key: 'trackingChannel', type: 'string', required: false, secret: false, description: 'DPD Info Services channel used for tracking, if DPD assigned one' },
-];
+/**
+ * DPDServices credentials and options: every call carries `authDataV1 {login, masterFid, password}` (DPD's
+ * "DPDServices — customer documentation" 2.87, §1.2.1); tracking runs on DPD Info Services with `{channel, login, password}`.
+ */
+export const dpdPlSettings = defineSettings({
+  login: { type: 'string', required: true, description: 'DPDServices login (authDataV1.login), issued by DPD Polska' },
+  password: { type: 'string', required: true, secret: true, description: 'DPDServices password (authDataV1.password)' },
+  masterFid: {
+    type: 'integer', required: true,
+    description: 'Master FID ("numkat", authDataV1.masterFid): your DPD customer number, also sent as the sender\'s fid and payer',
+  },
+  infoChannel: { type: 'string', description: 'DPD Info Services channel for tracking (authDataV1.channel); the master FID when not set' },
+  parcelContent: { type: 'string', default: 'Goods', description: 'What the parcels contain (parcels.content, printed on the label; DPD requires it)' },
+});
+
+export type DpdPlSettings = ReturnType<typeof dpdPlSettings.parse>;

@@ -11,7 +11,7 @@ import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel, type EmulatedShipment } from '../emulator/shipments.js';
 import { SPX_TRACKING, type SpxProductCode } from './codes.js';
 import { checkOrder, type SpxEmulatedAddress, type SpxEmulatedOrder, type SpxRefusal } from './emulator-validation.js';
-import { formatWarsawTime } from './time.js';
+import { warsawTime } from '../local-time.js';
 
 /** Our cap on ids per tracking call (SP Express refuses too many with 3002 without publishing the figure). */
 const MAX_TRACKED_IDS = 50;
@@ -35,7 +35,7 @@ function idList(value: unknown): string[] | undefined {
 }
 
 export function createSpxEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
-  const eventView = (event: EmulatedEvent) => ({ date: formatWarsawTime(event.at), id: event.code, location: null });
+  const eventView = (event: EmulatedEvent) => ({ date: warsawTime.format(event.at, ' '), id: event.code, location: null });
   const shipments = new EmulatedShipments<SpxShipment['request']>(clock, SPX_TRACKING, eventView);
   const nextPackageId = numberSequence(clock, { prefix: '48', digits: 15 });
   const nextExternalId = numberSequence(clock, { prefix: '9', digits: 14 });
@@ -143,7 +143,7 @@ export function createSpxEmulator({ code, clock }: EmulatorContext): ProviderEmu
     return {
       id, result: 'OK', error_code: null, code: null,
       current_stat_id: Number(shipments.lastCode(parcel)),
-      stat_history: parcel.events.map((e) => ({ date: formatWarsawTime(e.at), name: stat(e).name, name_full: stat(e).description, location: null })),
+      stat_history: parcel.events.map((e) => ({ date: warsawTime.format(e.at, ' '), name: stat(e).name, name_full: stat(e).description, location: null })),
       stat_id_history: parcel.events.map(eventView),
       country_from: shipment.request.sender.country,
       country_to: shipment.request.receiver.country,

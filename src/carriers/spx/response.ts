@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
 import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { SPX_TRACKING } from './codes.js';
-import { parseWarsawTime } from './time.js';
+import { warsawTime } from '../local-time.js';
 
 /**
  * SP Express answers → our results. Pure. Shapes: sp-express/php-sdk `src/Client/ApiRequest.php` (the envelope),
@@ -196,7 +196,7 @@ function trackingEvents(tt: SpxTrackedPackage): TrackingEventFromCarrier[] {
   const ids = tt.stat_id_history ?? tt.stat_map_history ?? [];
   const events: TrackingEventFromCarrier[] = [];
   for (const e of ids) {
-    const occurredAt = parseWarsawTime(e.date ?? '');
+    const occurredAt = warsawTime.parse(e.date ?? '');
     if (e.id === undefined || occurredAt === undefined) continue;
     const code = String(e.id);
     const words = worded.get(e.date);

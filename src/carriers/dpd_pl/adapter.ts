@@ -1,0 +1,91 @@
+import { splitLabels } from '../../labels/index.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import { DpdPlClient, DpdPlCredentialsRefused } from './client.js';
+import { sessionTypeOfShipment, type DpdPackageLookup } from './request.js';
+import { parseTrackingBody, type DpdPlLabels } from './response.js';
+import { dpdPlSettings } from './settings.js';
+
+interface DpdPlProgress {
+  /** Set before generatePackagesNumbersV4 and cleared once DPD answered: still set means the answer was lost. */
+  sendingSince?: number;
+  /** DPD's package once created: a later attempt only fetches its labels. */
+  packageId?: string;
+}
+
+/**
+ * Exactly once: our shipment id is the package's `reference`, DPD's unique search key. After a lost answer the
+ * labels are first asked for by that reference (found: the package exists, use it); a create that DPD refuses as
+ * DUPLICATED_PACKAGE_REFERENCE is answered the same way. Labels come as one document, cut into one per parcel.
+ */
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const client = new DpdPlClient(dpdPlSettings.parse(settings), ctx);
+  const sessionType = sessionTypeOfShipment(s);
+  const progress = (ctx.progress.load() ?? {}) as DpdPlProgress;
+  let lookup: DpdPackageLookup | undefined = progress.packageId !== undefined ? { packageId: progress.packageId }
+    : progress.sendingSince !== undefined ? { reference: s.id } : undefined;
+  let labels: DpdPlLabels | undefined = lookup ? await client.generateSpedLabels(lookup, sessionType, s.labelFormat) : undefined;
+  let waybills: string[] | undefined;
+  if (!labels || labels.state === 'not_found') {
+    ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies DpdPlProgress);
+    let created;
+    try {
+      created = await client.generatePackagesNumbers(s);
+    } catch (err) {
+      if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
+      throw err;
+    }
+    if (created.state === 'refused') {
+      ctx.progress.save({});
+      throw new CarrierRefusedError(created.message, created.errors);
+    }
+    if (created.state === 'created') {
+      ctx.progress.save({ packageId: created.packageId } satisfies DpdPlProgress);
+      waybills = created.waybills;
+    }
+    lookup = created.state === 'created' ? { packageId: created.packageId } : { reference: s.id };
+    labels = await client.generateSpedLabels(lookup, sessionType, s.labelFormat);
+  }
+  if (labels.state === 'not_found') throw new CarrierTransientError(`DPD Poland does not find package ${JSON.stringify(lookup)} yet`);
+  if (labels.state === 'refused') throw new CarrierRefusedError(labels.message, { label_format: [labels.message] });
+  const numbers = waybills ?? labels.waybills;
+  if (numbers.length !== s.parcels.length || numbers.some((n) => !labels.waybills.includes(n))) {
+    throw new CarrierRefusedError(`DPD Poland answered ${labels.waybills.length} waybills for ${s.parcels.length} parcels`, { parcels: ['DPD Poland: the package does not hold one waybill per parcel'] });
+  }
+  const parts = await splitLabels(s.labelFormat, labels.document, labels.waybills.length);
+  return {
+    providerShipmentId: labels.packageId,
+    product: sessionType,
+    parcels: numbers.map((trackingNumber) => ({ trackingNumber, label: parts[labels.waybills.indexOf(trackingNumber)]! })),
+  };
+}
+
+export const dpdPlAdapter: CarrierAdapter = {
+  async validate(settings, ctx): Promise<ValidationOutcome> {
+    try {
+      await new DpdPlClient(dpdPlSettings.parse(settings), ctx).checkCredentials();
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof DpdPlCredentialsRefused)) throw err;
+      const refused = [`refused by DPD Poland: ${err.reason}`];
+      return { ok: false, message: err.message, errors: { 'settings.login': refused, 'settings.password': refused, 'settings.masterFid': refused } };
+    }
+  },
+
+  createShipment,
+
+  // getEventsForWaybillV1 takes one waybill per call
+  async track(trackingNumbers, settings, ctx) {
+    const client = new DpdPlClient(dpdPlSettings.parse(settings), ctx);
+    const results = [];
+    for (const n of trackingNumbers) results.push(...parseTrackingBody(await client.eventsForWaybill(n), [n]));
+    return results;
+  },
+
+  // DPD Poland's public tracking page; the address is inferred from public integrations that read it
+  trackingUrl: (n) => `https://tracktrace.dpd.com.pl/parcelDetails?typ=1&p1=${encodeURIComponent(n)}`,
+  // 13 digits and a check character: 0000001052539S, 13039600210032 (customer documentation 2.87 examples)
+  trackingNumberPattern: /^\d{13}[0-9A-Z]$/,
+};

@@ -1,0 +1,71 @@
+import { resolveBaseUrl } from '../base-url.js';
+import { CarrierHttp } from '../carrier-http.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
+import type { CarrierContext, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { DpdPlSessionType } from './codes.js';
+import {
+  eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateSpedLabelsPart, type DpdPackageLookup,
+} from './request.js';
+import { faultDetail, faultRefusal, isCredentialFault, parseCreatedBody, parseLabelsBody, type DpdPlCreated, type DpdPlLabels } from './response.js';
+import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
+import type { DpdPlSettings } from './settings.js';
+
+/** DPDServices hosts (t3ko/dpd-pl-api-php `Api::PACKAGESERVICE_*_WSDL_URL`); the service path is below each. */
+export const DPD_PL_BASE_URLS = { production: 'https://dpdservices.dpd.com.pl', sandbox: 'https://dpdservicesdemo.dpd.com.pl' };
+
+/** Info Services has one host and no sandbox (t3ko/dpd-pl-api-php `Api::INFOSERVICE_PRODUCTION_WSDL_URL`). */
+const INFO_SERVICES_URL = `https://dpdinfoservices.dpd.com.pl${INFO_SERVICE_PATH}`;
+
+/** DPD refused the login, password or master FID ("Login failed"). */
+export class DpdPlCredentialsRefused extends CarrierRefusedError {
+  constructor(readonly reason: string) {
+    super(`DPD Poland refused the credentials: ${reason}`, { shipping_channel_id: [`DPD Poland refused the channel's credentials: ${reason}`] });
+  }
+}
+
+/**
+ * The only DPD Poland code that does network I/O: one method per operation. A Fault with DPD's exception in its
+ * detail is DPD's answer (a refusal); a Fault without one is the server's trouble, worth another try.
+ */
+export class DpdPlClient {
+  private readonly http: CarrierHttp;
+  private readonly infoUrl: string;
+
+  constructor(private readonly settings: DpdPlSettings, ctx: CarrierContext) {
+    this.http = new CarrierHttp('dpd_pl', resolveBaseUrl({ name: 'DPD Poland', baseUrls: DPD_PL_BASE_URLS }, settings), ctx, [settings.password]);
+    // an overridden base URL (an emulator, a proxy) serves both services
+    this.infoUrl = settings.baseUrl ? INFO_SERVICE_PATH : INFO_SERVICES_URL;
+  }
+
+  private async call(service: SoapService, path: string, part: SoapPart): Promise<XmlObject> {
+    try {
+      return await soapCall(this.http, path, service, part);
+    } catch (err) {
+      if (!(err instanceof SoapFault)) throw err;
+      if (isCredentialFault(err)) throw new DpdPlCredentialsRefused(faultDetail(err)!.message);
+      if (!faultDetail(err)) throw new CarrierTransientError(`DPD Poland could not answer ${part.name} now: ${err.reason}`);
+      const { message, errors } = faultRefusal(err);
+      throw new CarrierRefusedError(message, errors);
+    }
+  }
+
+  /** findPostalCodeV1 answers any valid login, whatever the code's status. */
+  async checkCredentials(): Promise<void> {
+    await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, findPostalCodePart(this.settings));
+  }
+
+  async generatePackagesNumbers(s: ShipmentForCarrier): Promise<DpdPlCreated> {
+    return parseCreatedBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, generatePackagesNumbersPart(s, this.settings)));
+  }
+
+  async generateSpedLabels(lookup: DpdPackageLookup, sessionType: DpdPlSessionType, format: LabelFormat): Promise<DpdPlLabels> {
+    const part = generateSpedLabelsPart(lookup, sessionType, format, this.settings);
+    return parseLabelsBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, part));
+  }
+
+  /** getEventsForWaybillV1: the raw answer's Body, one waybill per call. */
+  async eventsForWaybill(waybill: string): Promise<XmlObject> {
+    return this.call(DPD_INFO_SERVICE, this.infoUrl, eventsForWaybillPart(waybill, this.settings));
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * DPD's business checks of one generatePackagesNumbersV4 package, answered the way DPD answers them: a package
+ * status and ValidationInfo entries `{ErrorId, ErrorCode, FieldNames, Info}`. Codes, ids and wording from the "Error
+ * codes" sheet of DPD's customer documentation 2.87 and its examples (ErrorId 1502 INCORRECT_RECEIVER_POSTAL_CODE,
+ * FieldNames ReceiverPostalCode); which FieldNames DPD names for the other codes is inferred.
+ */
+import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
+import { DPD_PL_SESSION_TYPES, sessionTypeOf, type DpdPlSessionType } from './codes.js';
+
+export interface ValidationInfo {
+  ErrorId: number;
+  ErrorCode: string;
+  FieldNames: string;
+  Info: string;
+}
+
+export interface EmulatedAddress {
+  address: string;
+  city: string;
+  company: string | null;
+  countryCode: string;
+  email: string | null;
+  fid: string | null;
+  name: string | null;
+  phone: string | null;
+  postalCode: string;
+}
+
+export interface EmulatedPackage {
+  reference: string | null;
+  ref1: string | null;
+  sender: EmulatedAddress;
+  receiver: EmulatedAddress;
+  parcels: { weight: number; content: string | null; reference: string | null }[];
+  cod: { amount: string; currency: string } | null;
+  sessionType: DpdPlSessionType;
+}
+
+export type PackageCheck =
+  | { ok: true; pkg: EmulatedPackage }
+  | { ok: false; status: string; errors: ValidationInfo[]; parcelErrors: ValidationInfo[][] };
+
+function text(node: XmlObject, key: string): string | null {
+  const value = xmlString(node[key])?.trim();
+  return value ? value : null;
+}
+
+function readAddress(node: XmlObject): EmulatedAddress {
+  return {
+    address: text(node, 'address') ?? '', city: text(node, 'city') ?? '', company: text(node, 'company'),
+    countryCode: text(node, 'countryCode') ?? 'PL', email: text(node, 'email'), fid: text(node, 'fid'), name: text(node, 'name'),
+    phone: text(node, 'phone'), postalCode: text(node, 'postalCode') ?? '',
+  };
+}
+
+/** Polish codes have five digits ("02274"); DPD's post code base has no code of zeros. */
+function postalCodeWrong(a: EmulatedAddress): boolean {
+  if (/^0+$/.test(a.postalCode)) return true;
+  return a.countryCode === 'PL' && !/^\d{5}$/.test(a.postalCode);
+}
+
+function checkAddress(a: EmulatedAddress, role: 'SENDER' | 'RECEIVER', errors: ValidationInfo[]): void {
+  const who = role === 'SENDER' ? 'Sender' : 'Recipient';
+  const field = role === 'SENDER' ? 'Sender' : 'Receiver';
+  const add = (ErrorId: number, ErrorCode: string, name: string, Info: string) => errors.push({ ErrorId, ErrorCode, FieldNames: `${field}${name}`, Info });
+  if (!a.name && !a.company) add(1000, `ERROR_${role}_NAME_OR_COMPANY_REQUIRED`, 'Name', `${who} name or company name required`);
+  if (!a.address) add(1000, `ERROR_${role}_ADDRESS_REQUIRED`, 'Address', `${who} address required`);
+  if (!a.city) add(1000, `ERROR_${role}_CITY_REQUIRED`, 'City', `${who} city required`);
+  if (!a.postalCode) add(1000, `ERROR_${role}_POSTAL_CODE_REQUIRED`, 'PostalCode', `${who} post code required`);
+  else if (postalCodeWrong(a)) {
+    const [id, noun] = role === 'SENDER' ? [1506, 'sender'] : [1502, 'recipient'];
+    add(id, `INCORRECT_${role}_POSTAL_CODE`, 'PostalCode', `Incorrect ${noun} post code format(${a.postalCode})`);
+  }
+  if ((a.phone?.length ?? 0) > 100) add(role === 'SENDER' ? 1070 : 1061, `ERROR_${role}_PHONE_MAX_SIZE_EXCEEDED`, 'Phone', `${who} telephone number size exceeded (100)`);
+  // DPD notifies the recipient (Predict) by phone or e-mail and refuses a recipient it can reach by neither
+  if (role === 'RECEIVER' && !a.phone && !a.email) add(3016, 'ERROR_RECEIVER_EMAIL_OR_PHONE_REQUIRED', 'Phone', 'Please provide recipient e-mail address or telephone number');
+}
+
+function checkParcel(node: XmlObject, sessionType: DpdPlSessionType): { weight: number; errors: ValidationInfo[] } {
+  const errors: ValidationInfo[] = [];
+  const raw = text(node, 'weight');
+  const weight = raw === null ? NaN : Number(raw);
+  const limit = DPD_PL_SESSION_TYPES[sessionType].maxWeightKg;
+  if (raw === null) errors.push({ ErrorId: 1000, ErrorCode: 'ERROR_PARCEL_WEIGHT_REQUIRED', FieldNames: 'Weight', Info: 'Parcel weight required' });
+  else if (Number.isNaN(weight)) errors.push({ ErrorId: 1001, ErrorCode: 'ERROR_PARCEL_WEIGHT_MUST_BE_NUMBER', FieldNames: 'Weight', Info: 'Weight must be a number' });
+  else if (weight < 0.01) errors.push({ ErrorId: 1011, ErrorCode: 'ERROR_INCORRECT_WEIGHT', FieldNames: 'Weight', Info: 'Minimum parcel weight 0.01 kg' });
+  else if (weight > limit) {
+    const interval = sessionType === 'DOMESTIC' ? '0.51 - 50kg' : '0.01 - 31.5kg';
+    errors.push({ ErrorId: 1000, ErrorCode: 'ERROR_PARCEL_WEIGHT_INCORRECT', FieldNames: 'Weight', Info: `Incorrect parcel weight value (allowed interval ${interval})` });
+  }
+  return { weight, errors };
+}
+
+function checkCod(services: XmlObject, sessionType: DpdPlSessionType, errors: ValidationInfo[]): EmulatedPackage['cod'] {
+  if (!('cod' in services)) return null;
+  const cod = xmlObject(services.cod);
+  const amount = text(cod, 'amount') ?? '';
+  const currency = text(cod, 'currency') ?? '';
+  if (!/^\d+(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0) errors.push({ ErrorId: 1000, ErrorCode: 'ERROR_COD_VALUE_REGEX', FieldNames: 'CodAmount', Info: `Incorrect COD amount (${amount})` });
+  if (sessionType === 'DOMESTIC' && currency !== 'PLN') {
+    errors.push({ ErrorId: 1009, ErrorCode: 'ERROR_INCORRECT_COD_CURRENCY_FOR_PL', FieldNames: 'CodCurrency', Info: 'COD\' service currency must accept PLN value' });
+  }
+  return { amount, currency };
+}
+
+/** One package as DPD would take it, or its refusal. `masterFid` is the caller's; sender fid and payer must be it. */
+export function checkPackage(node: XmlObject, masterFid: string): PackageCheck {
+  const sender = readAddress(xmlObject(node.sender));
+  const receiver = readAddress(xmlObject(node.receiver));
+  const sessionType = sessionTypeOf(receiver.countryCode);
+  const errors: ValidationInfo[] = [];
+  checkAddress(sender, 'SENDER', errors);
+  checkAddress(receiver, 'RECEIVER', errors);
+  const parcelNodes = xmlList(node.parcels).map(xmlObject);
+  if (parcelNodes.length === 0) errors.push({ ErrorId: 1000, ErrorCode: 'ERROR_PARCEL_WEIGHT_REQUIRED', FieldNames: 'Parcels', Info: 'One of \'(Parcel)\' is expected.' });
+  const parcels = parcelNodes.map((p) => checkParcel(p, sessionType));
+  const cod = checkCod(xmlObject(node.services), sessionType, errors);
+  const payer = (text(node, 'payerType') ?? 'SENDER') === 'SENDER' ? sender.fid : text(node, 'thirdPartyFID');
+  if (payer !== null && payer !== masterFid) return { ok: false, status: 'DISALLOWED_FID', errors: [], parcelErrors: parcels.map(() => []) };
+  if (errors.length > 0 || parcels.some((p) => p.errors.length > 0)) {
+    return { ok: false, status: 'INCORRECT_DATA', errors, parcelErrors: parcels.map((p) => p.errors) };
+  }
+  return {
+    ok: true,
+    pkg: {
+      reference: text(node, 'reference'), ref1: text(node, 'ref1'), sender, receiver, cod, sessionType,
+      parcels: parcelNodes.map((p, i) => ({ weight: parcels[i]!.weight, content: text(p, 'content'), reference: text(p, 'reference') })),
+    },
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * DPD Poland's DPDServices as a local server: DPDPackageObjServices (generatePackagesNumbersV4, generateSpedLabelsV4,
+ * findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their real paths, SOAP 1.1 with authDataV1 in
+ * every call, DPD's schema validation, package statuses with ValidationDetails, and DPDServiceException faults.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { mergeLabels } from '../../labels/index.js';
+import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import { isBadCredential } from '../emulator/auth.js';
+import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
+import { numberSequence } from '../emulator/numbers.js';
+import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
+import { EmulatedSoapFault, serveSoap, soapFaultResponse } from '../emulator/soap.js';
+import { xmlList, xmlObject, xmlString, type XmlElement, type XmlObject } from '../soap.js';
+import type { LabelFormat } from '../types.js';
+import { DPD_PL_TRACKING } from './codes.js';
+import { checkAgainstSchema } from './emulator-schema.js';
+import { checkPackage, type EmulatedAddress, type EmulatedPackage, type ValidationInfo } from './emulator-validation.js';
+import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
+import { warsawTime } from '../local-time.js';
+
+type DpdShipment = EmulatedShipment<EmulatedPackage & { sessionId: string; parcelIds: string[] }>;
+
+const FORMATS: Readonly<Record<string, LabelFormat>> = { PDF: 'pdf', ZPL: 'zpl', EPL: 'epl' };
+
+/** DPD's business faults: DPDServiceException with its message (customer documentation 2.87: "Login failed"). */
+function serviceFault(message: string, exception = 'DPDServiceException'): EmulatedSoapFault {
+  return new EmulatedSoapFault('Server', message, { name: exception, content: { message } });
+}
+
+/** The caller of a package-services call: authDataV1 {login, masterFid, password}. */
+function packageCaller(body: XmlObject): { login: string; masterFid: string } {
+  const auth = xmlObject(body.authDataV1);
+  if (!('authDataV1' in body)) throw serviceFault('AuthData is null');
+  const login = xmlString(auth.login) ?? '';
+  const password = xmlString(auth.password) ?? '';
+  if (!login || !password || isBadCredential(login, password)) throw serviceFault('Login failed');
+  return { login, masterFid: xmlString(auth.masterFid) ?? '' };
+}
+
+function validationDetails(errors: readonly ValidationInfo[]): XmlElement | undefined {
+  return errors.length > 0 ? { ValidationInfo: errors.map((e) => ({ ...e })) } : undefined;
+}
+
+export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
+  const eventView = (event: EmulatedEvent) => ({
+    businessCode: event.code, description: DPD_PL_TRACKING.codes[event.code]?.name ?? null, eventTime: warsawTime.format(event.at),
+  });
+  const shipments = new EmulatedShipments<DpdShipment['request']>(clock, DPD_PL_TRACKING, eventView);
+  const nextWaybill = numberSequence(clock, { prefix: '1305', digits: 14 });
+  const nextPackageId = numberSequence(clock, { prefix: '64', digits: 9 });
+  const nextParcelId = numberSequence(clock, { prefix: '109', digits: 10 });
+  const nextSessionId = numberSequence(clock, { prefix: '61', digits: 9 });
+  const documents = new Map<string, Promise<Buffer>>();
+
+  /** One document for the package's parcels in the asked format, the same bytes every time. */
+  const documentOf = (s: DpdShipment, format: LabelFormat): Promise<Buffer> => {
+    const key = `${s.id}:${format}`;
+    if (!documents.has(key)) {
+      documents.set(key, (async () => {
+        const parts = await Promise.all(s.parcels.map((p) => renderLabel(format, labelContent(s, p.number, p.index))));
+        return parts.length === 1 ? parts[0]! : Buffer.from((await mergeLabels(format, parts)).content);
+      })());
+    }
+    return documents.get(key)!;
+  };
+
+  const generatePackagesNumbers = (body: XmlObject) => {
+    const caller = packageCaller(body);
+    if (!('openUMLFeV3' in body)) throw serviceFault('Parameter openUMLV cannot be null');
+    const packages = xmlList(xmlObject(body.openUMLFeV3).packages).map(xmlObject);
+    if (packages.length === 0) throw serviceFault('One of \'(Package)\' is expected.');
+    const begin = new Date(clock.now()).toISOString();
+    const answer = (Status: string, Packages: XmlElement[], SessionId?: string) => ({
+      name: 'generatePackagesNumbersV4Response',
+      content: { return: { Status, SessionId, BeginTime: begin, EndTime: new Date(clock.now()).toISOString(), Packages: { Package: Packages } } },
+    });
+    if (xmlString(body.langCode) !== 'PL') {
+      return answer('UNSUPPORTED_LANG_CODE', packages.map((p) => ({ Status: 'UNSUPPORTED_LANG_CODE', Reference: xmlString(p.reference) })));
+    }
+    const checks = packages.map((p) => checkPackage(p, caller.masterFid));
+    const duplicate = (p: EmulatedPackage) => p.reference !== null && shipments.byReference(caller.login, p.reference).length > 0;
+    const views = checks.map((check, i): XmlElement => {
+      const Reference = xmlString(packages[i]!.reference);
+      if (!check.ok) {
+        return {
+          Status: check.status, Reference, ValidationDetails: validationDetails(check.errors),
+          Parcels: { Parcel: check.parcelErrors.map((errors) => ({ Status: errors.length > 0 ? 'INCORRECT_DATA' : 'OK', ValidationDetails: validationDetails(errors) })) },
+        };
+      }
+      return duplicate(check.pkg) ? { Status: 'DUPLICATED_PACKAGE_REFERENCE', Reference } : { Status: 'OK', Reference };
+    });
+    const failed = views.find((v) => v.Status !== 'OK');
+    // ALL_OR_NOTHING (packdesk's policy) and STOP_ON_FIRST_ERROR create nothing when one package fails
+    if (failed) return answer(String(failed.Status), views);
+    const sessionId = nextSessionId();
+    const created = checks.map((check) => {
+      const pkg = (check as { ok: true; pkg: EmulatedPackage }).pkg;
+      const s = shipments.add({
+        owner: caller.login, referenceId: pkg.reference ?? '', product: pkg.sessionType, labelFormat: 'pdf', id: nextPackageId(),
+        request: { ...pkg, sessionId, parcelIds: pkg.parcels.map(() => nextParcelId()) }, numbers: pkg.parcels.map(() => nextWaybill()),
+      });
+      return {
+        Status: 'OK', PackageId: s.id, Reference: pkg.reference ?? undefined,
+        Parcels: { Parcel: s.parcels.map((p, i) => ({ Status: 'OK', ParcelId: s.request.parcelIds[i], Reference: pkg.parcels[i]!.reference ?? undefined, Waybill: p.number })) },
+      };
+    });
+    return answer('OK', created, sessionId);
+  };
+
+  const generateSpedLabels = async (body: XmlObject) => {
+    const caller = packageCaller(body);
+    if (!('dpdServicesParamsV1' in body)) throw serviceFault('Parameter dpdServicesParamsV1 cannot be null');
+    const session = xmlObject(xmlObject(body.dpdServicesParamsV1).session);
+    const sessionType = xmlString(session.sessionType);
+    const answer = (content: XmlElement) => ({ name: 'generateSpedLabelsV4Response', content: { return: content } });
+    const status = (s: string, description?: string) => ({ description, status: s });
+    const format = FORMATS[xmlString(body.outputDocFormatV1) ?? 'PDF'];
+    const page = xmlString(body.outputDocPageFormatV1) ?? 'A4';
+    if (!format || (format !== 'pdf' && page !== 'LBL_PRINTER')) {
+      return answer({ session: { statusInfo: status('NOT_PROCESSED', `${xmlString(body.outputDocFormatV1)} on ${page} is not available: ZPL and EPL need LBL_PRINTER`) } });
+    }
+    const asked = xmlList(session.packages).map(xmlObject);
+    const found = asked.map((p) => {
+      const id = xmlString(p.packageId);
+      const reference = xmlString(p.reference);
+      return id ? shipments.byId(caller.login, id) : reference ? shipments.byReference(caller.login, reference)[0] : undefined;
+    });
+    if (asked.length === 0 || found.some((s) => !s)) {
+      return answer({ session: { packages: asked.map((p, i) => ({ packageId: xmlString(p.packageId), reference: xmlString(p.reference), statusInfo: status(found[i] ? 'OK' : 'NOT_FOUND') })), statusInfo: status('NOT_FOUND') } });
+    }
+    const packages = found as DpdShipment[];
+    if (packages.some((s) => s.product !== sessionType)) return answer({ session: { statusInfo: status('INCORRECT_PKGS_FOR_SESSION_TYPE') } });
+    for (const s of packages) s.labelFormat = format;
+    const documents = await Promise.all(packages.map((s) => documentOf(s, format)));
+    const document = documents.length === 1 ? documents[0]! : Buffer.from((await mergeLabels(format, documents)).content);
+    return answer({
+      documentData: document.toString('base64'),
+      session: {
+        packages: packages.map((s) => ({
+          packageId: s.id,
+          parcels: s.parcels.map((p, i) => ({ parcelId: s.request.parcelIds[i], reference: s.request.parcels[i]!.reference ?? undefined, statusInfo: status('OK'), waybill: p.number })),
+          reference: s.referenceId || undefined, statusInfo: status('OK'),
+        })),
+        sessionId: packages[0]!.request.sessionId,
+        statusInfo: status('OK'),
+      },
+    });
+  };
+
+  const findPostalCode = (body: XmlObject) => {
+    packageCaller(body);
+    const asked = xmlObject(body.postalCodeV1);
+    const zip = xmlString(asked.zipCode) ?? '';
+    const status = xmlString(asked.countryCode) === 'PL' && !/^\d{5}$/.test(zip) ? 'WRONG_POSTAL_PATTERN' : /^0+$/.test(zip) ? 'NONEXISTING_POSTAL_CODE' : 'OK';
+    return { name: 'findPostalCodeV1Response', content: { return: { status } } };
+  };
+
+  /** Info Services: authDataV1 {channel, login, password}; newest event first, as DPD lists them. */
+  const eventsForWaybill = (body: XmlObject) => {
+    const auth = xmlObject(body.authDataV1);
+    const login = xmlString(auth.login) ?? '';
+    const password = xmlString(auth.password) ?? '';
+    if (!login || !password || !xmlString(auth.channel) || isBadCredential(login, password)) throw serviceFault('Login failed', 'Exception');
+    const waybill = xmlString(body.waybill) ?? '';
+    const found = shipments.parcel(waybill, login);
+    const only = xmlString(body.eventsSelectType) === 'ONLY_LAST';
+    const events = found ? [...found.parcel.events].reverse().slice(0, only ? 1 : undefined) : [];
+    return {
+      name: 'getEventsForWaybillV1Response',
+      content: {
+        return: {
+          confirmId: '0',
+          eventsList: events.map((e, i) => ({
+            businessCode: e.code, country: 'PL', depot: '1357', depotName: 'WARSZAWA',
+            description: DPD_PL_TRACKING.codes[e.code]?.name, eventTime: warsawTime.format(e.at), objectId: `${found!.parcel.number}${i}`,
+            packageReference: found!.shipment.referenceId || undefined, waybill,
+          })),
+        },
+      },
+    };
+  };
+
+  const withSchema = <T>(operation: string, handler: (body: XmlObject) => T) => ({ body }: { body: XmlObject }) => {
+    checkAgainstSchema(operation, body);
+    return handler(body);
+  };
+
+  const routes: FastifyPluginAsync = async (app) => {
+    serveSoap(app, PACKAGE_SERVICE_PATH, DPD_PACKAGE_SERVICE, {
+      generatePackagesNumbersV4: withSchema('generatePackagesNumbersV4', generatePackagesNumbers),
+      generateSpedLabelsV4: withSchema('generateSpedLabelsV4', generateSpedLabels),
+      findPostalCodeV1: withSchema('findPostalCodeV1', findPostalCode),
+    });
+    serveSoap(app, INFO_SERVICE_PATH, DPD_INFO_SERVICE, { getEventsForWaybillV1: withSchema('getEventsForWaybillV1', eventsForWaybill) });
+  };
+
+  return {
+    code,
+    routes,
+    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    shipments: () => shipments.records((s) => ({
+      state: DPD_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
+      login: s.owner,
+      packageId: s.id,
+      sessionId: s.request.sessionId,
+      parcelIds: s.request.parcelIds,
+      ref1: s.request.ref1,
+      cod: s.request.cod,
+      weights: s.request.parcels.map((p) => p.weight),
+      sender: s.request.sender,
+      receiver: s.request.receiver,
+    })),
+    // authDataV1 travels in every call: there are no tokens to expire
+    expireTokens: () => {},
+    reset: () => {
+      shipments.reset();
+      documents.clear();
+    },
+    faultResponse: (status, path) => soapFaultResponse(
+      path.startsWith(INFO_SERVICE_PATH) ? DPD_INFO_SERVICE : DPD_PACKAGE_SERVICE,
+      status === 429 ? 'Too many requests, try again later' : 'Unexpected error during executing webserwice. Try again later',
+    ),
+  };
+}
+
+/** What the emulated label prints; the Code 128 of the waybill stands in for DPD's 28-character barcode. */
+function labelContent(s: DpdShipment, waybill: string, index: number): EmulatedLabel {
+  const { request } = s;
+  return {
+    carrier: 'DPD Poland',
+    trackingNumber: waybill,
+    parcelIndex: index,
+    parcelCount: s.parcels.length,
+    reference: request.ref1 ?? undefined,
+    product: `${s.product}${request.cod ? ' · COD' : ''}`,
+    sender: addressLines(request.sender),
+    recipient: [...addressLines(request.receiver), request.receiver.phone ?? ''].filter(Boolean),
+    cod: request.cod ? { amount: request.cod.amount, currency: request.cod.currency } : undefined,
+  };
+}
+
+function addressLines(a: EmulatedAddress): string[] {
+  return [a.company, a.name, a.address, `${a.postalCode} ${a.city}`, a.countryCode].filter((l): l is string => Boolean(l));
+}

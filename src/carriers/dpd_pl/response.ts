@@ -1,0 +1,174 @@
+import type { FieldErrors } from '../../domain/errors.js';
+import { nameOfCode, statusOfCode } from '../codes.js';
+import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlNode, type XmlObject } from '../soap.js';
+import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { DPD_PL_TRACKING } from './codes.js';
+import { warsawTime } from '../local-time.js';
+
+/**
+ * DPDServices answers → our results. Pure. Shapes: DPD's schema (packagesGenerationResponseV2, documentGeneration-
+ * ResponseV1, DPDServiceException) and the statuses and error codes of its customer documentation 2.87 and its
+ * "Error codes" sheet; Info Services events: customerEventsResponseV3 (JAXB classes generated from its WSDL).
+ */
+
+const NAME = 'DPD Poland';
+
+export type DpdPlCreated =
+  | { state: 'created'; sessionId: string; packageId: string; waybills: string[] }
+  /** A package with our reference exists already: an earlier attempt created it. */
+  | { state: 'duplicate_reference' }
+  | { state: 'refused'; message: string; errors: FieldErrors };
+
+export type DpdPlLabels =
+  | { state: 'found'; packageId: string; waybills: string[]; document: Buffer }
+  | { state: 'not_found' }
+  | { state: 'refused'; message: string };
+
+/** The Body of an answer, or a SoapFault; an answer that is no SOAP envelope reads as an empty Body. */
+export function soapBodyOf(xml: string): XmlObject | SoapFault {
+  return readSoapBody(xml) ?? {};
+}
+
+/** A business fault (DPDServiceException, SchemaValidationException …): its detail element and message. */
+export function faultDetail(fault: SoapFault): { kind: string; message: string } | undefined {
+  const [kind] = Object.keys(fault.detail);
+  if (!kind) return undefined;
+  return { kind, message: xmlString(xmlObject(fault.detail[kind]).message) ?? fault.reason };
+}
+
+/** "Login failed" (customer documentation §1.2.1), "AuthData is null", denied access: the channel's credentials. */
+export function isCredentialFault(fault: SoapFault): boolean {
+  const detail = faultDetail(fault);
+  if (!detail) return false;
+  if (detail.kind === 'DeniedAccessWSException') return true;
+  return detail.kind !== 'SchemaValidationException' && /login failed|incorrect_login|password|authdata|disabled_api/i.test(detail.message);
+}
+
+type Party = { contact: string; address: string };
+const RECEIVER: Party = { contact: 'recipient_contact', address: 'destination_address' };
+const SENDER: Party = { contact: 'sender_contact', address: 'origin_address' };
+
+/**
+ * Our field for one validation problem, from DPD's ErrorCode and FieldNames (e.g. INCORRECT_RECEIVER_POSTAL_CODE /
+ * ReceiverPostalCode, ERROR_SENDER_PHONE_MAX_SIZE_EXCEEDED, ERROR_PARCEL_WEIGHT_INCORRECT).
+ */
+export function dpdFieldPath(errorCode: string, fieldNames: string, parcelIndex: number | undefined): string {
+  const words = new Set(`${errorCode} ${fieldNames.replace(/([a-z0-9])([A-Z])/g, '$1_$2')}`.toUpperCase().split(/[^A-Z0-9]+/));
+  const has = (...any: string[]) => any.some((w) => words.has(w));
+  const dimension = has('SIZE') && has('X', 'Y', 'Z');
+  if (has('WEIGHT') || dimension) {
+    return parcelIndex === undefined ? 'parcels' : `parcels.${parcelIndex}.${dimension ? 'length_dimension' : 'weight_amount'}`;
+  }
+  if (has('COD')) return has('CURRENCY') ? 'cash_on_delivery_currency' : 'cash_on_delivery_amount';
+  if (has('NO1', 'REF1')) return 'reference_number';
+  if (has('NO2', 'REF2')) return 'label_comment';
+  if (has('FID', 'CONTENT')) return 'shipping_channel_id';
+  const party = has('RECEIVER') ? RECEIVER : has('SENDER') ? SENDER : undefined;
+  if (!party) return has('POSTAL') ? `${RECEIVER.address}.postal_code` : 'shipment';
+  if (has('POSTAL')) return `${party.address}.postal_code`;
+  if (has('PHONE')) return `${party.contact}.phone_number`;
+  if (has('EMAIL')) return `${party.contact}.email_address`;
+  if (has('COUNTRY')) return `${party.address}.country_code`;
+  if (has('CITY')) return `${party.address}.city_name`;
+  if (has('ADDRESS')) return `${party.address}.street_name`;
+  if (has('COMPANY', 'NAME')) return `${party.contact}.company_name`;
+  return party.address;
+}
+
+function validationErrors(node: XmlNode | undefined, parcelIndex: number | undefined, errors: FieldErrors): void {
+  for (const item of xmlList(xmlObject(node).ValidationInfo)) {
+    const info = xmlObject(item);
+    const code = xmlString(info.ErrorCode) ?? '';
+    const text = xmlString(info.Info) || code || 'incorrect data';
+    (errors[dpdFieldPath(code, xmlString(info.FieldNames) ?? '', parcelIndex)] ??= []).push(`${NAME}: ${text}`);
+  }
+}
+
+const DUPLICATE_REFERENCE = new Set(['DUPLICATED_PACKAGE_REFERENCE', 'DUPLICATED_PACKAGE_SEARCH_KEY']);
+
+/** generatePackagesNumbersV4Response → the package's waybills (one per parcel, in our order), or why not. */
+export function parseCreatedBody(body: XmlObject): DpdPlCreated {
+  const result = xmlObject(xmlObject(body.generatePackagesNumbersV4Response).return);
+  const status = xmlString(result.Status) ?? 'NO_ANSWER';
+  const pkg = xmlObject(xmlList(xmlObject(result.Packages).Package)[0]);
+  const pkgStatus = xmlString(pkg.Status) ?? status;
+  if (DUPLICATE_REFERENCE.has(pkgStatus)) return { state: 'duplicate_reference' };
+  const parcels = xmlList(xmlObject(pkg.Parcels).Parcel).map(xmlObject);
+  const waybills = parcels.map((p) => xmlString(p.Waybill) ?? '');
+  if (status === 'OK' && pkgStatus === 'OK' && waybills.length > 0 && waybills.every(Boolean)) {
+    return { state: 'created', sessionId: xmlString(result.SessionId) ?? '', packageId: xmlString(pkg.PackageId) ?? '', waybills };
+  }
+  const errors: FieldErrors = {};
+  validationErrors(pkg.ValidationDetails, undefined, errors);
+  parcels.forEach((p, i) => validationErrors(p.ValidationDetails, i, errors));
+  const first = Object.values(errors)[0]?.[0]?.slice(NAME.length + 2);
+  if (Object.keys(errors).length === 0) errors.shipment = [`${NAME}: the package was not created (${pkgStatus})`];
+  return { state: 'refused', message: `${NAME} refused the shipment (${pkgStatus})${first ? `: ${first}` : ''}`, errors };
+}
+
+export function parseCreated(xml: string): DpdPlCreated {
+  const body = soapBodyOf(xml);
+  if (body instanceof SoapFault) return { state: 'refused', ...faultRefusal(body) };
+  return parseCreatedBody(body);
+}
+
+/** A Fault as a refusal: credentials on the channel, anything else (schema, DPD's own checks) on the shipment. */
+export function faultRefusal(fault: SoapFault): { message: string; errors: FieldErrors } {
+  const reason = faultDetail(fault)?.message ?? fault.reason;
+  const path = isCredentialFault(fault) ? 'shipping_channel_id' : 'shipment';
+  return { message: `${NAME} refused the request: ${reason}`, errors: { [path]: [`${NAME}: ${reason}`] } };
+}
+
+/** A refusal as our errors: a Fault, or a create answer that created nothing. */
+export function parseRefusal(_status: number, xml: string): { message: string; errors: FieldErrors } {
+  const body = soapBodyOf(xml);
+  if (body instanceof SoapFault) return faultRefusal(body);
+  const created = parseCreatedBody(body);
+  if (created.state === 'refused') return created;
+  return { message: `${NAME} refused the request`, errors: { shipment: [`${NAME}: no package was created`] } };
+}
+
+/** generateSpedLabelsV4Response → the document of the package's labels and its waybills in DPD's order. */
+export function parseLabelsBody(body: XmlObject): DpdPlLabels {
+  const result = xmlObject(xmlObject(body.generateSpedLabelsV4Response).return);
+  const session = xmlObject(result.session);
+  const sessionStatus = xmlObject(session.statusInfo);
+  const pkg = xmlObject(xmlList(session.packages)[0]);
+  const status = xmlString(xmlObject(pkg.statusInfo).status) ?? xmlString(sessionStatus.status) ?? 'NO_ANSWER';
+  if (status === 'NOT_FOUND') return { state: 'not_found' };
+  const data = xmlString(result.documentData);
+  if (status !== 'OK' || !data) {
+    return { state: 'refused', message: `${NAME} made no labels (${status}${xmlString(sessionStatus.description) ? `: ${xmlString(sessionStatus.description)}` : ''})` };
+  }
+  const waybills = xmlList(pkg.parcels).map((p) => xmlString(xmlObject(p).waybill) ?? '');
+  return { state: 'found', packageId: xmlString(pkg.packageId) ?? '', waybills, document: Buffer.from(data, 'base64') };
+}
+
+/** getEventsForWaybillV1Response → one result per asked waybill; a waybill without events is not found. */
+export function parseTrackingBody(body: XmlObject, asked: readonly string[]): TrackResult[] {
+  const result = xmlObject(xmlObject(body.getEventsForWaybillV1Response).return);
+  const events = xmlList(result.eventsList).map(xmlObject);
+  return asked.map((trackingNumber) => {
+    const own = events.filter((e) => (xmlString(e.waybill) ?? trackingNumber) === trackingNumber);
+    const found = own.flatMap((e) => trackingEvent(e) ?? []);
+    return found.length === 0 ? { trackingNumber, found: false } : { trackingNumber, found: true, events: found.sort((a, b) => a.occurredAt - b.occurredAt) };
+  });
+}
+
+export function parseTracking(xml: string, asked: readonly string[]): TrackResult[] {
+  const body = soapBodyOf(xml);
+  return parseTrackingBody(body instanceof SoapFault ? {} : body, asked);
+}
+
+function trackingEvent(e: XmlObject): TrackingEventFromCarrier | undefined {
+  const code = xmlString(e.businessCode);
+  const occurredAt = warsawTime.parse(xmlString(e.eventTime) ?? '');
+  if (!code || occurredAt === undefined) return undefined;
+  const depot = xmlString(e.depotName);
+  const country = xmlString(e.country);
+  return {
+    code, text: nameOfCode(DPD_PL_TRACKING, code), status: statusOfCode(DPD_PL_TRACKING, code),
+    location: depot ? (country ? `${depot}, ${country}` : depot) : country ?? null,
+    description: xmlString(e.description) ?? null, occurredAt,
+  };
+}
