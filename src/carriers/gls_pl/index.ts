@@ -1,23 +1,48 @@
-import type { ProviderDefinition } from '../types.js';
+import { readSoapBody, SoapFault, xmlObject } from '../soap.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { glsPlAdapter } from './adapter.js';
+import { GLS_PL_BASE_URLS } from './client.js';
+import { GLS_PL_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { glsPlInsertXml } from './request.js';
+import { labelsInParcelOrder, parseGlsPlRefusal, parseParcelLabels, parseTrackingAnswer, type GlsTrackingAnswer } from './response.js';
 import { glsPlSettings } from './settings.js';
 
-/** GLS Poland — ADE Plus WebAPI (SOAP, ade_webapi2). Docs: WSDL at the production URL + "?wsdl", https://github.com/kerogos/gls-polska */
+/** The session of a request comes from adeLogin at run time; the fixtures show it as this. */
+const FIXTURE_SESSION = 'SESSION';
+
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => glsPlInsertXml(shipment, glsPlSettings.parse(settings), FIXTURE_SESSION),
+  parseCreated: (body, shipment) => {
+    const answer = readSoapBody(String(body));
+    if (answer === undefined || answer instanceof SoapFault) throw new Error('not an adePreparingBox_GetConsignLabelsExt answer');
+    const labels = parseParcelLabels(xmlObject(answer.adePreparingBox_GetConsignLabelsExtResponse));
+    return labelsInParcelOrder(labels, labels.map((l) => l.number), shipment.parcels.length);
+  },
+  parseRefusal: (status, body) => parseGlsPlRefusal(status, String(body ?? '')),
+  parseTracking: (body, asked) => parseTrackingAnswer(body as GlsTrackingAnswer | undefined, asked),
+};
+
+/** GLS Poland — ADE Plus WebAPI 2 (SOAP, adeLogin session): preparing box, per-parcel labels, delete; GLS Track & Trace. */
 export const provider: ProviderDefinition = {
   code: 'gls_pl',
   name: 'GLS Poland',
   regions: ['PL'],
-  // SOAP endpoints; each serves its WSDL at the same address with "?wsdl".
-  baseUrls: {
-    production: 'https://adeplus.gls-poland.com/adeplus/pm1/ade_webapi2.php',
-    sandbox: 'https://ade-test.gls-poland.com/adeplus/pm1/ade_webapi2.php',
-  },
-  // Cancel = adePreparingBox_DeleteConsign; that it only works before adePickup_Create is inferred
-  // (ADE Plus WebAPI clients kerogos/gls-polska, sylapi/courier-gls). No documented parcel limit: 50 is our own cap.
+  baseUrls: GLS_PL_BASE_URLS,
+  // ADE documents no parcel limit per consignment; packdesk's shipments have at most 50 parcels.
   capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: glsPlSettings,
+  settings: glsPlSettings.specs,
   docs: [
+    'https://adeplus.gls-poland.com/adeplus/pm1/manuals/webapi2_pl/index.htm',
     'https://adeplus.gls-poland.com/adeplus/pm1/ade_webapi2.php?wsdl',
     'https://github.com/kerogos/gls-polska',
+    'https://github.com/dbojdo/gls-ade',
     'https://github.com/sylapi/courier-gls',
+    'https://github.com/tjamps/gls-tracking',
   ],
+  adapter: glsPlAdapter,
+  trackingCodes: GLS_PL_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createGlsPlEmulator),
 };

@@ -1,0 +1,89 @@
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
+import { glsPlProduct } from './codes.js';
+import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
+import { glsPlConsign } from './request.js';
+import { labelsInParcelOrder, parseTrackingAnswer } from './response.js';
+import { glsPlSettings } from './settings.js';
+
+interface GlsPlProgress {
+  /** Set before the consignment is inserted: if no id follows, the insert may have reached ADE. */
+  insertingSince?: number;
+  consignId?: string;
+}
+
+/**
+ * An earlier insert got no answer. ADE cannot search by reference, but it lists the preparing box's newest 100
+ * consignment ids, and each consignment keeps our shipment id in `notes`: the consignment is looked for there.
+ * Only a consignment pushed out of the newest 100 by other inserts in the meantime would be inserted twice.
+ */
+async function findInserted(client: GlsPlClient, shipmentId: string): Promise<string | undefined> {
+  for (const id of await client.consignIds()) {
+    if ((await client.consign(id)).notes === shipmentId) return id;
+  }
+  return undefined;
+}
+
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = glsPlSettings.parse(settings);
+  const consign = glsPlConsign(s, parsed);
+  const client = new GlsPlClient(parsed, ctx);
+  const progress = (ctx.progress.load() ?? {}) as GlsPlProgress;
+  let consignId = progress.consignId;
+  if (!consignId) {
+    if (progress.insertingSince !== undefined) consignId = await findInserted(client, s.id);
+    if (!consignId) {
+      ctx.progress.save({ insertingSince: ctx.clock.now() } satisfies GlsPlProgress);
+      consignId = await client.insert(consign).catch((err: unknown) => {
+        if (err instanceof CarrierRefusedError) ctx.progress.save({});
+        throw err;
+      });
+    }
+    ctx.progress.save({ consignId } satisfies GlsPlProgress);
+  }
+  // Fetching the labels numbers the parcels; the consignment then lists the numbers in our parcel order.
+  const labels = await client.labels(consignId, s.labelFormat);
+  const { numbers } = await client.consign(consignId);
+  const parcels = labelsInParcelOrder(labels, numbers, s.parcels.length);
+  return {
+    providerShipmentId: consignId,
+    product: glsPlProduct(parsed.service, s.cashOnDelivery !== null),
+    parcels: parcels.map((p) => ({ trackingNumber: p.number, label: Buffer.from(p.labelBase64, 'base64') })),
+  };
+}
+
+/** GLS Track & Trace answers one reference a call. */
+async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const client = new GlsPlClient(glsPlSettings.parse(settings), ctx);
+  const results: TrackResult[] = [];
+  for (const n of numbers) results.push(...parseTrackingAnswer(await client.track(n), [n]));
+  return results;
+}
+
+export const glsPlAdapter: CarrierAdapter = {
+  async validate(settings, ctx) {
+    try {
+      await new GlsPlClient(glsPlSettings.parse(settings), ctx).checkCredentials();
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof GlsPlCredentialsRefused) return { ok: false, message: err.message, errors: err.errors };
+      throw err;
+    }
+  },
+
+  createShipment,
+
+  // Possible while the consignment is in the preparing box: packdesk never moves it to a pickup (adePickup_Create).
+  async cancel(shipment, settings, ctx) {
+    await new GlsPlClient(glsPlSettings.parse(settings), ctx).deleteConsign(shipment.providerShipmentId);
+  },
+
+  track,
+  trackBatchSize: 1,
+
+  trackingUrl: (n) => `https://gls-group.com/PL/pl/sledzenie-paczek/?match=${encodeURIComponent(n)}`,
+  // GLS parcel numbers: 11 digits, the last a check digit (12 in some GLS countries).
+  trackingNumberPattern: /^\d{11,12}$/,
+};

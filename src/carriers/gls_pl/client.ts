@@ -1,0 +1,126 @@
+import { resolveBaseUrl } from '../base-url.js';
+import { basicAuthorization, CarrierHttp, jsonOrUndefined, TokenRejected, type TokenSource } from '../carrier-http.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { soapCall, SoapFault, xmlObject, xmlString, type SoapPart, type XmlElement, type XmlObject } from '../soap.js';
+import type { CarrierContext, LabelFormat } from '../types.js';
+import { GLS_PL_LABEL_MODES } from './codes.js';
+import {
+  CREDENTIAL_FAULTS, parseConsign, parseConsignId, parseConsignIds, parseGlsPlFault, parseParcelLabels, SESSION_FAULTS,
+  type GlsPlConsignView, type GlsPlParcelLabel, type GlsTrackingAnswer,
+} from './response.js';
+import { ADE_PATH, ADE_SERVICE, GLS_PL_BASE_URLS, GLS_TRACKING_BASE_URL, GLS_TRACKING_PATH } from './service.js';
+import type { GlsPlSettings } from './settings.js';
+
+export { GLS_PL_BASE_URLS };
+
+/** ADE sets the session's lifetime in its guidelines, not the WSDL; renewed early, and again on err_sess_expired. */
+const SESSION_SECONDS = 600;
+
+/** ADE refused the user name or password at adeLogin: a refusal of the channel's settings, wherever it happens. */
+export class GlsPlCredentialsRefused extends CarrierRefusedError {
+  constructor(reason: string) {
+    super(`GLS Poland refused the credentials: ${reason}`, { 'settings.username': ['refused by GLS Poland'], 'settings.password': ['refused by GLS Poland'] });
+  }
+}
+
+/** A fault ADE answered: login faults, server trouble, or a refusal on our field paths. */
+function faultError(fault: SoapFault): Error {
+  if (CREDENTIAL_FAULTS.has(fault.code)) return new GlsPlCredentialsRefused(`${fault.reason} (${fault.code})`);
+  if (fault.code === 'Server' || fault.code === 'Receiver') return new CarrierTransientError(`GLS Poland failed: ${fault.reason}`);
+  const { message, errors } = parseGlsPlFault(fault);
+  return new CarrierRefusedError(message, errors);
+}
+
+/** The only GLS Poland code that does network I/O: one method per ADE operation, each under the channel's session. */
+export class GlsPlClient {
+  private readonly http: CarrierHttp;
+  private readonly base: string;
+  private readonly session: TokenSource;
+
+  constructor(private readonly settings: GlsPlSettings, private readonly ctx: CarrierContext) {
+    this.base = resolveBaseUrl({ name: 'GLS Poland', baseUrls: GLS_PL_BASE_URLS }, settings);
+    this.http = new CarrierHttp('gls_pl', this.base, ctx, this.secrets());
+    this.session = {
+      credentials: [settings.username, settings.password],
+      fetchToken: async (http) => {
+        const body = await soapCall(http, ADE_PATH, ADE_SERVICE, { name: 'adeLogin', content: { user_name: settings.username, user_password: settings.password } })
+          .catch((err: unknown) => { throw err instanceof SoapFault ? faultError(err) : err; });
+        const token = xmlString(xmlObject(xmlObject(body.adeLoginResponse).return).session);
+        if (!token) throw new CarrierTransientError('GLS Poland answered adeLogin without a session');
+        return { token, expiresInSeconds: SESSION_SECONDS };
+      },
+    };
+  }
+
+  private secrets(...more: string[]): string[] {
+    return [this.settings.password, this.settings.trackingPassword ?? '', ...more].filter((s) => s !== '');
+  }
+
+  /** One ADE operation with the session as its first element → its response element; an expired session means one login more. */
+  private call(name: string, content: XmlElement): Promise<XmlObject> {
+    return this.http.withToken(this.session, async (session, retried) => {
+      // the session id travels in the body: redacted from traces like the password
+      const http = new CarrierHttp('gls_pl', this.base, this.ctx, this.secrets(session));
+      const part: SoapPart = { name, content: { session, ...content } };
+      try {
+        return xmlObject((await soapCall(http, ADE_PATH, ADE_SERVICE, part))[`${name}Response`]);
+      } catch (err) {
+        if (!(err instanceof SoapFault)) throw err;
+        if (SESSION_FAULTS.has(err.code) && !retried) throw new TokenRejected();
+        throw faultError(err);
+      }
+    });
+  }
+
+  /** adeServices_GetMaxParcelWeights: cheap, and it needs a session, so it proves the login. */
+  async checkCredentials(): Promise<void> {
+    await this.call('adeServices_GetMaxParcelWeights', {});
+  }
+
+  /** adePreparingBox_Insert: the consignment lands in the preparing box; its id comes back, no parcel numbers yet. */
+  async insert(consign: XmlElement): Promise<string> {
+    return parseConsignId(await this.call('adePreparingBox_Insert', { consign_prep_data: consign }));
+  }
+
+  /** adePreparingBox_GetConsignIDs: at most 100 ids below `idStart` (0: the newest), newest first. */
+  async consignIds(idStart = 0): Promise<string[]> {
+    return parseConsignIds(await this.call('adePreparingBox_GetConsignIDs', { id_start: idStart }));
+  }
+
+  async consign(id: string): Promise<GlsPlConsignView> {
+    return parseConsign(await this.call('adePreparingBox_GetConsign', { id }));
+  }
+
+  /** adePreparingBox_GetConsignLabelsExt: one label file per parcel; parcels without numbers get them now. */
+  async labels(id: string, format: LabelFormat): Promise<GlsPlParcelLabel[]> {
+    return parseParcelLabels(await this.call('adePreparingBox_GetConsignLabelsExt', { id, mode: GLS_PL_LABEL_MODES[format] }));
+  }
+
+  /** adePreparingBox_DeleteConsign: possible while the consignment is in the preparing box. */
+  async deleteConsign(id: string): Promise<void> {
+    parseConsignId(await this.call('adePreparingBox_DeleteConsign', { id }));
+  }
+
+  /** GLS Track & Trace by parcel number; undefined when GLS knows no such reference (404). */
+  async track(number: string): Promise<GlsTrackingAnswer | undefined> {
+    const { trackingUsername, trackingPassword } = this.settings;
+    if (!trackingUsername || !trackingPassword) {
+      throw new CarrierRefusedError('GLS Poland tracking needs the channel\'s GLS Track & Trace credentials', {
+        'settings.trackingUsername': ['required to track GLS Poland parcels'],
+      });
+    }
+    const http = new CarrierHttp('gls_pl', this.settings.baseUrl ?? GLS_TRACKING_BASE_URL, this.ctx, this.secrets());
+    const res = await http.call('GET', `${GLS_TRACKING_PATH}${encodeURIComponent(number)}`, {
+      headers: { ...basicAuthorization(trackingUsername, trackingPassword), accept: 'application/json' },
+    });
+    if (res.status === 404) return undefined;
+    if (res.status === 401 || res.status === 403) {
+      throw new CarrierRefusedError('GLS Track & Trace refused the tracking credentials', {
+        'settings.trackingUsername': ['refused by GLS Track & Trace'], 'settings.trackingPassword': ['refused by GLS Track & Trace'],
+      });
+    }
+    const answer = jsonOrUndefined<GlsTrackingAnswer>(res);
+    if (res.status !== 200 || !answer) throw new CarrierTransientError(`GLS Track & Trace answered HTTP ${res.status}`);
+    return answer;
+  }
+}
