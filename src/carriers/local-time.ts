@@ -38,3 +38,6 @@ export function localTime(timeZone: string): LocalTime {
 
 /** Polish carriers' services (SP Express, DPD Poland, DHL Parcel Poland, GLS Poland) speak Warsaw time. */
 export const warsawTime = localTime('Europe/Warsaw');
+
+/** Poste Italiane writes Italian time (mlocati/MLPosteDeliveryExpress `DateTimeYMDhms.cs` reads it as Europe/Rome). */
+export const romeTime = localTime('Europe/Rome');

@@ -1,22 +1,27 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
+import { POSTE_CHANNEL_PRODUCTS, POSTE_COD_PAYMENT_MODES, POSTE_PDF_FORMATS } from './codes.js';
 
-/** Poste Delivery Business products (`waybills[].product`): APT000901 Express, APT000902 Standard,
- * APT000903 Internazionale Express, APT000904 Internazionale Standard, APT001013 International Plus. */
-export const POSTE_PRODUCTS = ['APT000901', 'APT000902', 'APT000903', 'APT000904', 'APT001013'] as const;
-
-/** COD (service APT000918) `paymentMode`: CON cash; ACM and ABM cheque variants. */
-export const POSTE_COD_PAYMENT_MODES = ['CON', 'ACM', 'ABM'] as const;
-
-export const posteItalianeSettings: readonly SettingSpec[] = [
-  { key: 'clientId', type: 'string', required: true, secret: false, description: 'Poste Delivery Business API client id' },
-  { key: 'secretId', type: 'string', required: true, secret: true, description: 'Poste Delivery Business API secret' },
-  { key: 'costCenterCode', type: 'string', required: true, secret: false, description: 'Cost centre code of the contract (CDC-…)' },
-  {
-    key: 'product', type: 'string', required: false, secret: false, default: 'APT000902', enum: POSTE_PRODUCTS,
-    description: 'Product for new shipments (APT000901 Express, APT000902 Standard, APT000903/904 international)',
+/**
+ * Poste Delivery Business API credentials and options: the client id and secret of `POST /user/sessions` and the
+ * contract's cost centre (mlocati/MLPosteDeliveryExpress `Library/Account.cs`, `Library/Service/JsonHttpClient.cs`).
+ */
+export const posteItalianeSettings = defineSettings({
+  clientId: { type: 'string', required: true, description: 'Poste Delivery Business API client id (also sent as the POSTE_ClientID header)' },
+  secretId: { type: 'string', required: true, secret: true, description: 'Poste Delivery Business API client secret (`secretId` of POST /user/sessions)' },
+  costCenterCode: { type: 'string', required: true, description: 'Cost centre code of the contract (CDC-…), from mypostedeliverybusiness.it' },
+  product: {
+    type: 'string', default: 'APT000902', enum: POSTE_CHANNEL_PRODUCTS,
+    description: 'Product for new shipments: APT000902 PosteDelivery Business Standard, APT000901 Express (cash on delivery is the APT000918 service on either)',
   },
-  {
-    key: 'codPaymentMode', type: 'string', required: false, secret: false, default: 'CON', enum: POSTE_COD_PAYMENT_MODES,
-    description: 'How cash on delivery is collected (CON cash, ACM/ABM cheque)',
+  codPaymentMode: {
+    type: 'string', default: 'CON', enum: POSTE_COD_PAYMENT_MODES,
+    description: 'How the courier collects cash on delivery: CON cash, ACM cashier\'s cheque, ABM bank cheque to the sender',
   },
-];
+  pdfFormat: {
+    type: 'string', default: '1011', enum: POSTE_PDF_FORMATS,
+    description: 'Page of PDF labels (printFormat): 1011 a 10×11 cm label, A4 a sheet',
+  },
+  content: { type: 'string', default: 'Merce', description: 'What the parcels contain (data.content, at most 30 characters)' },
+});
+
+export type PosteItalianeSettings = ReturnType<typeof posteItalianeSettings.parse>;

@@ -1,0 +1,79 @@
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import { PosteClient, PosteCredentialsRefused } from './client.js';
+import { posteCreateRequest } from './request.js';
+import { parseCreated, parseTracking } from './response.js';
+import { posteItalianeSettings } from './settings.js';
+
+/** The tracking call takes one waybill number (mlocati/MLPosteDeliveryExpress `Library/Tracking/Submitter.cs`). */
+const POSTE_TRACK_BATCH = 1;
+
+interface PosteProgress {
+  /** Set before the create call and cleared once Poste answered: still set means the answer was lost. */
+  sendingSince?: number;
+  /** The waybills Poste created, kept until their labels are downloaded, so a failed download never creates again. */
+  waybills?: { trackingNumber: string; downloadUrl: string }[];
+}
+
+/**
+ * Poste Delivery Business can neither find a waybill by our `clientReferenceId` nor take an idempotency key, and has
+ * no cancel: a create call whose answer is lost after Poste took it (a timeout, a dropped connection, a 5xx) is sent
+ * again and Poste holds the waybill twice. The log names our id to look for in Poste's portal when that may have happened.
+ */
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = posteItalianeSettings.parse(settings);
+  const request = posteCreateRequest(s, parsed);
+  const client = new PosteClient(parsed, ctx);
+  const progress = (ctx.progress.load() ?? {}) as PosteProgress;
+  let waybills = progress.waybills;
+  if (!waybills) {
+    if (progress.sendingSince !== undefined) {
+      ctx.log.warn({ shipmentId: s.id }, 'an earlier Poste Italiane create call got no answer: Poste may hold this waybill twice');
+    }
+    ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies PosteProgress);
+    try {
+      waybills = parseCreated(await client.createWaybills(request)).parcels;
+    } catch (err) {
+      if (err instanceof CarrierRefusedError) ctx.progress.save({});
+      throw err;
+    }
+    ctx.progress.save({ waybills } satisfies PosteProgress);
+  }
+  if (waybills.length !== s.parcels.length || waybills.some((w) => !w.trackingNumber || !w.downloadUrl)) {
+    ctx.progress.save({});
+    throw new CarrierRefusedError(`Poste Italiane returned ${waybills.length} waybills with labels for ${s.parcels.length} parcels`);
+  }
+  const parcels = [];
+  for (const w of waybills) parcels.push({ trackingNumber: w.trackingNumber, label: await client.label(w.downloadUrl) });
+  return { providerShipmentId: parcels[0]!.trackingNumber, product: parsed.product, parcels };
+}
+
+export const posteItalianeAdapter: CarrierAdapter = {
+  async validate(settings, ctx): Promise<ValidationOutcome> {
+    try {
+      await new PosteClient(posteItalianeSettings.parse(settings), ctx).checkCredentials();
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof PosteCredentialsRefused)) throw err;
+      const refused = [`refused by Poste Italiane: ${err.reason}`];
+      return { ok: false, message: err.message, errors: { 'settings.clientId': refused, 'settings.secretId': refused } };
+    }
+  },
+
+  createShipment,
+
+  async track(trackingNumbers, settings, ctx) {
+    const client = new PosteClient(posteItalianeSettings.parse(settings), ctx);
+    const results = [];
+    for (const n of trackingNumbers) results.push(...parseTracking(await client.track(n), [n]));
+    return results;
+  },
+  trackBatchSize: POSTE_TRACK_BATCH,
+
+  // Poste's public "Cerca spedizioni" page (https://www.poste.it/cerca/index.html)
+  trackingUrl: (n) => `https://www.poste.it/cerca/index.html#/risultati-spedizioni/${encodeURIComponent(n)}`,
+  // LdV codes have 7, 13 or 18 "digits", stickers 9 (Tracking/Response/Shipment.cs); letters are let through, being unconfirmed either way
+  trackingNumberPattern: /^(?:[0-9A-Z]{7}|[0-9A-Z]{9}|[0-9A-Z]{13}|[0-9A-Z]{18})$/,
+};
