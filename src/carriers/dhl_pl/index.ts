@@ -1,21 +1,42 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { dhlPlAdapter } from './adapter.js';
+import { DHL_PL_BASE_URLS } from './client.js';
+import { DHL_PL_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { dhlPlCreateRequest } from './request.js';
+import { parseCreated, parseRefusal, parseTracking } from './response.js';
 import { dhlPlSettings } from './settings.js';
 
-/** DHL Parcel Poland — DHL24 WebAPI v2 (SOAP). Docs: https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => dhlPlCreateRequest(shipment, dhlPlSettings.parse(settings)),
+  parseCreated: (body) => parseCreated(String(body)),
+  parseRefusal: (status, body) => parseRefusal(status, String(body)),
+  parseTracking: (body, asked) => parseTracking(String(body), asked),
+};
+
+/**
+ * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments, getPieceId, getLabels, deleteShipments,
+ * getTrackAndTraceInfo. Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
+ * (modules/connectors/dhl_poland/schemas/webapi2.xsd).
+ */
 export const provider: ProviderDefinition = {
   code: 'dhl_pl',
   name: 'DHL Parcel Poland',
-  regions: ['PL'],
-  baseUrls: {
-    production: 'https://dhl24.com.pl/webapi2/provider/service.html?ws=1',
-    sandbox: 'https://sandbox.dhl24.com.pl/webapi2/provider/service.html?ws=1',
-  },
-  // getLabels offers PDF (LP, BLP, LBLP) and ZPL (ZBLP, ZBLP300) only; no EPL is inferred from that list (DHL24 WebAPI2 docs).
-  // No documented piece limit per shipment: 50 is our own cap.
+  regions: ['PL', 'EU'],
+  baseUrls: DHL_PL_BASE_URLS,
+  // getLabels offers PDF (BLP, LBLP, LP) and ZPL (ZBLP, ZBLP300), no EPL; 50 parcels is our own cap (DHL publishes none)
   capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: dhlPlSettings,
+  settings: dhlPlSettings.specs,
   docs: [
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html',
-    'https://github.com/karrioapi/karrio/tree/main/modules/connectors/dhl_poland',
+    'https://dhl24.com.pl/en/webapi2/doc/info/getPieceIdResponse.html',
+    'https://dhl24.com.pl/en/webapi2/doc/info/shipmentEvent.html',
+    'https://github.com/karrioapi/karrio/blob/main/modules/connectors/dhl_poland/schemas/webapi2.xsd',
+    'https://github.com/karrioapi/karrio/blob/main/modules/connectors/mydhl/vendors/status_1.csv',
   ],
+  adapter: dhlPlAdapter,
+  trackingCodes: DHL_PL_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createDhlPlEmulator),
 };

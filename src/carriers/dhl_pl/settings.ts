@@ -1,15 +1,23 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
+import { DHL_PL_PRODUCT_CODES } from './codes.js';
 
-/** DHL24 WebAPI v2 product codes (`service.product`): AH domestic, PR Premium, 09/12 domestic by 9:00/12:00,
- * DW evening, SP to service point, EK Connect, PI International, CP Connect Plus, CM Connect Plus pallet. */
-export const DHL_PL_PRODUCTS = ['AH', 'PR', '09', '12', 'DW', 'SP', 'EK', 'PI', 'CP', 'CM'] as const;
-
-export const dhlPlSettings: readonly SettingSpec[] = [
-  { key: 'username', type: 'string', required: true, secret: false, description: 'DHL24 WebAPI user name' },
-  { key: 'password', type: 'string', required: true, secret: true, description: 'DHL24 WebAPI password' },
-  { key: 'sapNumber', type: 'string', required: true, secret: false, description: 'DHL customer (SAP) number, 7 digits, billed for shipments' },
-  {
-    key: 'product', type: 'string', required: false, secret: false, default: 'AH', enum: DHL_PL_PRODUCTS,
-    description: 'DHL product for new shipments (AH domestic, PR Premium, SP service point, PI international, …)',
+/**
+ * DHL24 WebAPI v2 credentials and options: every operation carries `authData {username, password}`, and shipments
+ * are billed by bank transfer to the customer's SAP number (`payment.accountNumber`); DHL24 WebAPI2 documentation,
+ * createShipments and paymentData (https://dhl24.com.pl/en/webapi2/doc/info/paymentData.html).
+ */
+export const dhlPlSettings = defineSettings({
+  username: { type: 'string', required: true, description: 'DHL24 WebAPI user name (authData.username), issued by DHL Parcel Polska' },
+  password: { type: 'string', required: true, secret: true, description: 'DHL24 WebAPI password (authData.password)' },
+  sapNumber: {
+    type: 'string', required: true,
+    description: 'Your DHL customer (SAP) number, billed for the shipments by bank transfer (payment.accountNumber)',
   },
-];
+  product: {
+    type: 'string', default: 'AH', enum: DHL_PL_PRODUCT_CODES,
+    description: 'DHL24 product (service.product): AH domestic, PR Premium, 09/12 domestic by 9:00/12:00, DW evening, SP to a DHL point, EK Connect, PI International, CP Connect Plus, CM Connect Plus pallet',
+  },
+  parcelContent: { type: 'string', default: 'Goods', description: 'What the parcels contain (content, up to 30 characters; DHL requires it)' },
+});
+
+export type DhlPlSettings = ReturnType<typeof dhlPlSettings.parse>;

@@ -1,0 +1,122 @@
+import { splitLabels } from '../../labels/index.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { warsawTime } from '../local-time.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import { DhlPlClient, DhlPlCredentialsRefused } from './client.js';
+import { DHL_PL_LABEL_TYPES } from './codes.js';
+import { dhlPostalCode } from './request.js';
+import { dhlPlSettings } from './settings.js';
+
+interface DhlPlProgress {
+  /** Set before createShipments and cleared once DHL answered: still set means the answer was lost. */
+  sendingSince?: number;
+  /** DHL's waybill once created: a later attempt only fetches its pieces and labels. */
+  shipmentId?: string;
+}
+
+const day = (ms: number) => warsawTime.format(ms).slice(0, 10);
+
+/** getMyShipments answers 100 shipments a page (DHL24 getMyShipments.html: `offset` pages through the rest). */
+const PAGE = 100;
+const LABELS_DATA_BATCH = 10;
+
+/**
+ * The shipment an earlier attempt created, found by our id in its `reference`: getMyShipments lists the account's
+ * shipments of those days, getLabelsData reads the references of those going to our recipient's postal code.
+ */
+async function findByReference(client: DhlPlClient, s: ShipmentForCarrier, since: number, now: number): Promise<string | undefined> {
+  const postalCode = dhlPostalCode(s.recipient.postalCode);
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await client.myShipments(day(since), day(now), offset);
+    const candidates = page.filter((p) => !p.receiverPostalCode || dhlPostalCode(p.receiverPostalCode) === postalCode).map((p) => p.shipmentId);
+    for (let i = 0; i < candidates.length; i += LABELS_DATA_BATCH) {
+      const found = (await client.labelsData(candidates.slice(i, i + LABELS_DATA_BATCH))).find((d) => d.reference === s.id);
+      if (found) return found.shipmentId;
+    }
+    if (page.length < PAGE) return undefined;
+  }
+}
+
+/**
+ * Exactly once: createShipments takes no idempotency key, but our shipment id travels as the shipment's `reference`;
+ * after a lost answer the account's shipments since the first try are searched for it before creating again.
+ * DHL numbers the shipment (the 11-digit waybill) and each piece (getPieceId: JJD… package numbers, printed as the
+ * piece's barcode on the BLP label); packdesk tracks each parcel by its piece number. getLabels gives one document
+ * with a label per piece, cut into one per parcel.
+ */
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = dhlPlSettings.parse(settings);
+  if (!(s.labelFormat in DHL_PL_LABEL_TYPES)) {
+    throw new CarrierRefusedError(`DHL Parcel Poland prints no ${s.labelFormat.toUpperCase()} labels`, { label_format: ['DHL Parcel Poland prints labels as pdf or zpl'] });
+  }
+  const client = new DhlPlClient(parsed, ctx);
+  const progress = (ctx.progress.load() ?? {}) as DhlPlProgress;
+  let shipmentId = progress.shipmentId;
+  if (shipmentId === undefined && progress.sendingSince !== undefined) {
+    shipmentId = await findByReference(client, s, progress.sendingSince, ctx.clock.now());
+    if (shipmentId !== undefined) ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
+  }
+  if (shipmentId === undefined) {
+    ctx.progress.save({ sendingSince: progress.sendingSince ?? ctx.clock.now() } satisfies DhlPlProgress);
+    let created;
+    try {
+      created = await client.createShipments(s);
+    } catch (err) {
+      if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
+      throw err;
+    }
+    if (created.state === 'refused') {
+      ctx.progress.save({});
+      throw new CarrierRefusedError(created.message, created.errors);
+    }
+    shipmentId = created.shipmentId;
+    ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
+  }
+  const pieces = await client.pieceIds(shipmentId);
+  if (pieces.length !== s.parcels.length) {
+    throw new CarrierTransientError(`DHL Parcel Poland lists ${pieces.length} pieces of shipment ${shipmentId} for ${s.parcels.length} parcels`);
+  }
+  const document = await client.labels(shipmentId, s.labelFormat);
+  if (!document) throw new CarrierTransientError(`DHL Parcel Poland gave no label for shipment ${shipmentId} yet`);
+  const labels = await splitLabels(s.labelFormat, document, pieces.length);
+  return { providerShipmentId: shipmentId, product: parsed.product, parcels: pieces.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })) };
+}
+
+export const dhlPlAdapter: CarrierAdapter = {
+  async validate(settings, ctx): Promise<ValidationOutcome> {
+    try {
+      await new DhlPlClient(dhlPlSettings.parse(settings), ctx).checkCredentials(day(ctx.clock.now()));
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof DhlPlCredentialsRefused)) throw err;
+      const refused = [`refused by DHL Parcel Poland: ${err.reason}`];
+      return { ok: false, message: err.message, errors: { 'settings.username': refused, 'settings.password': refused } };
+    }
+  },
+
+  createShipment,
+
+  // deleteShipments removes a shipment until a courier is booked for it (deleteShipments.html)
+  async cancel({ providerShipmentId }, settings, ctx) {
+    const [result] = await new DhlPlClient(dhlPlSettings.parse(settings), ctx).deleteShipments([providerShipmentId]);
+    if (!result?.deleted) {
+      const reason = result?.error ?? 'no answer for the shipment';
+      throw new CarrierRefusedError(`DHL Parcel Poland did not delete shipment ${providerShipmentId}: ${reason}`, { shipment: [`DHL Parcel Poland: ${reason}`] });
+    }
+  },
+
+  // getTrackAndTraceInfo takes one number per call
+  async track(trackingNumbers, settings, ctx) {
+    const client = new DhlPlClient(dhlPlSettings.parse(settings), ctx);
+    const results = [];
+    for (const n of trackingNumbers) results.push(await client.track(n));
+    return results;
+  },
+
+  // DHL's public tracking page for DHL Parcel Poland numbers (karrio dhl_poland utils.py `tracking_url`)
+  trackingUrl: (n) => `https://www.dhl.com/pl-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=${encodeURIComponent(n)}`,
+  // piece numbers as getPieceId gives them: JJD and 24 digits (getPieceIdResponse.html: JJD000030138709000000094699)
+  trackingNumberPattern: /^JJD\d{24}$/,
+};

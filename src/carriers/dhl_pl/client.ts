@@ -1,0 +1,89 @@
+import { resolveBaseUrl } from '../base-url.js';
+import { CarrierHttp } from '../carrier-http.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
+import type { CarrierContext, LabelFormat, ShipmentForCarrier, TrackResult } from '../types.js';
+import {
+  createShipmentsPart, deleteShipmentsPart, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart, myShipmentsPart,
+  trackAndTracePart,
+} from './request.js';
+import {
+  faultRefusal, isCredentialFault, isServerTrouble, parseCreatedBody, parseDeletedBody, parseLabelsBody, parseLabelsDataBody,
+  parseMyShipmentsBody, parsePieceIdsBody, parseTrackingBody, type DhlPlCreated,
+} from './response.js';
+import { DHL_PL_BASE_URLS, dhlPlService, SERVICE_PATH } from './service.js';
+import type { DhlPlSettings } from './settings.js';
+
+export { DHL_PL_BASE_URLS };
+
+/** DHL24 refused the user name or password (fault 100). */
+export class DhlPlCredentialsRefused extends CarrierRefusedError {
+  constructor(readonly reason: string) {
+    super(`DHL Parcel Poland refused the credentials: ${reason}`, { shipping_channel_id: [`DHL Parcel Poland refused the channel's credentials: ${reason}`] });
+  }
+}
+
+/**
+ * The only DHL Parcel Poland code that does network I/O: one method per WebAPI2 operation. A Fault with DHL's own
+ * code is DHL's answer (a refusal); a plain Server fault is the service's trouble, worth another try.
+ */
+export class DhlPlClient {
+  private readonly http: CarrierHttp;
+  private readonly service: SoapService;
+
+  constructor(private readonly settings: DhlPlSettings, ctx: CarrierContext) {
+    this.http = new CarrierHttp('dhl_pl', resolveBaseUrl({ name: 'DHL Parcel Poland', baseUrls: DHL_PL_BASE_URLS }, settings), ctx, [settings.password]);
+    this.service = dhlPlService(settings.sandboxMode);
+  }
+
+  private async call(part: SoapPart): Promise<XmlObject> {
+    try {
+      return await soapCall(this.http, SERVICE_PATH, this.service, part);
+    } catch (err) {
+      if (!(err instanceof SoapFault)) throw err;
+      if (isCredentialFault(err)) throw new DhlPlCredentialsRefused(err.reason);
+      if (isServerTrouble(err)) throw new CarrierTransientError(`DHL Parcel Poland could not answer ${part.name} now: ${err.reason}`);
+      const { message, errors } = faultRefusal(err);
+      throw new CarrierRefusedError(message, errors);
+    }
+  }
+
+  /** getMyShipmentsCount for one day answers any valid login. */
+  async checkCredentials(day: string): Promise<void> {
+    await this.call(myShipmentsCountPart(day, day, this.settings));
+  }
+
+  async createShipments(s: ShipmentForCarrier): Promise<DhlPlCreated> {
+    return parseCreatedBody(await this.call(createShipmentsPart(s, this.settings)));
+  }
+
+  async pieceIds(shipmentId: string): Promise<string[]> {
+    return parsePieceIdsBody(await this.call(getPieceIdPart(shipmentId, this.settings)), shipmentId);
+  }
+
+  async labels(shipmentId: string, format: LabelFormat): Promise<Buffer | undefined> {
+    return parseLabelsBody(await this.call(getLabelsPart(shipmentId, format, this.settings)), shipmentId);
+  }
+
+  async deleteShipments(shipmentIds: readonly string[]): Promise<ReturnType<typeof parseDeletedBody>> {
+    return parseDeletedBody(await this.call(deleteShipmentsPart(shipmentIds, this.settings)));
+  }
+
+  async myShipments(from: string, to: string, offset: number): Promise<ReturnType<typeof parseMyShipmentsBody>> {
+    return parseMyShipmentsBody(await this.call(myShipmentsPart(from, to, offset, this.settings)));
+  }
+
+  async labelsData(shipmentIds: readonly string[]): Promise<ReturnType<typeof parseLabelsDataBody>> {
+    return parseLabelsDataBody(await this.call(labelsDataPart(shipmentIds, this.settings)));
+  }
+
+  /** getTrackAndTraceInfo for one number; DHL's fault for a number it does not know is "not found". */
+  async track(number: string): Promise<TrackResult> {
+    try {
+      return parseTrackingBody(await this.call(trackAndTracePart(number, this.settings)), [number])[0]!;
+    } catch (err) {
+      if (err instanceof CarrierRefusedError && !(err instanceof DhlPlCredentialsRefused)) return { trackingNumber: number, found: false };
+      throw err;
+    }
+  }
+}

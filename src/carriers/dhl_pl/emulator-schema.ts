@@ -1,0 +1,105 @@
+/**
+ * What the DHL Parcel Poland emulator checks before any business rule: the element names and simple types of the
+ * WebAPI2 WSDL's types (webapi2.xsd as karrio vendors it) for the operations it serves. DHL24 runs on PHP's
+ * SoapServer, which refuses a request that does not fit the WSDL with the Client fault "SOAP-ERROR: Encoding:
+ * Violation of encoding rules"; the emulator answers that, naming the element, so a misspelt element never gets a label.
+ */
+import { EmulatedSoapFault } from '../emulator/soap.js';
+import { xmlList, type XmlNode, type XmlObject } from '../soap.js';
+
+type Child = { type: string } | 'string' | 'int' | 'float' | 'boolean';
+const AUTH = { type: 'AuthData' };
+const ADDRESS = {
+  name: 'string', postalCode: 'string', city: 'string', street: 'string', houseNumber: 'string', apartmentNumber: 'string',
+  contactPerson: 'string', contactPhone: 'string', contactEmail: 'string',
+} as const;
+const STRINGS = { type: 'ArrayOfString' };
+
+const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
+  AuthData: { username: 'string', password: 'string' },
+  AddressData: ADDRESS,
+  ReceiverAddressData: {
+    country: 'string', isPackstation: 'boolean', isPostfiliale: 'boolean', postnummer: 'string', addressType: 'string', ...ADDRESS,
+  },
+  NeighbourAddress: {
+    name: 'string', postalCode: 'string', city: 'string', street: 'string', houseNumber: 'string', apartmentNumber: 'string',
+    contactPhone: 'string', contactEmail: 'string',
+  },
+  PieceDefinition: {
+    type: 'string', width: 'int', height: 'int', length: 'int', weight: 'float', quantity: 'int', nonStandard: 'boolean',
+    blpPieceId: 'string', euroReturn: 'boolean',
+  },
+  ArrayOfPiecedefinition: { item: { type: 'PieceDefinition' } },
+  PaymentData: { paymentMethod: 'string', payerType: 'string', accountNumber: 'string', costsCenter: 'string' },
+  ServiceDefinition: {
+    product: 'string', deliveryEvening: 'boolean', deliveryOnSaturday: 'boolean', pickupOnSaturday: 'boolean', collectOnDelivery: 'boolean',
+    collectOnDeliveryValue: 'float', collectOnDeliveryForm: 'string', collectOnDeliveryReference: 'string', insurance: 'boolean',
+    insuranceValue: 'float', returnOnDelivery: 'boolean', returnOnDeliveryReference: 'string', proofOfDelivery: 'boolean',
+    selfCollect: 'boolean', predeliveryInformation: 'boolean', deliveryToNeighbour: 'boolean', preaviso: 'boolean', additionalService: 'boolean',
+  },
+  ShipmentFullData: {
+    shipper: { type: 'AddressData' }, receiver: { type: 'ReceiverAddressData' }, neighbour: { type: 'NeighbourAddress' },
+    pieceList: { type: 'ArrayOfPiecedefinition' }, payment: { type: 'PaymentData' }, service: { type: 'ServiceDefinition' },
+    shipmentDate: 'string', skipRestrictionCheck: 'boolean', comment: 'string', content: 'string', reference: 'string',
+    shipmentId: 'int', created: 'string', orderStatus: 'string', customs: { type: 'CustomsData' }, wayBill: 'string',
+  },
+  CustomsData: {
+    customsType: 'string', firstName: 'string', secondaryName: 'string', costsOfShipment: 'string', currency: 'string', nipNr: 'string',
+    eoriNr: 'string', vatRegistrationNumber: 'string', categoryOfItem: 'string', invoiceNr: 'string', invoice: 'string', invoiceDate: 'string',
+    countryOfOrigin: 'string', additionalInfo: 'string', grossWeight: 'string', customsItem: { type: 'ArrayOfCustomsitemdata' },
+    customAgreements: { type: 'CustomsAgreementData' },
+  },
+  ArrayOfCustomsitemdata: { item: { type: 'CustomsItemData' } },
+  CustomsItemData: { nameEn: 'string', namePl: 'string', quantity: 'string', weight: 'string', value: 'string', tariffCode: 'string' },
+  CustomsAgreementData: { notExceedValue: 'boolean', notProhibitedGoods: 'boolean', notRestrictedGoods: 'boolean' },
+  ArrayOfShipmentfulldata: { item: { type: 'ShipmentFullData' } },
+  ArrayOfString: { item: 'string' },
+  ItemToPrint: { labelType: 'string', shipmentId: 'string' },
+  ArrayOfItemtoprint: { item: { type: 'ItemToPrint' } },
+  PieceShipmentItem: { shipmentNumber: 'string', cedexNumber: 'string', packageNumber: 'string' },
+  ArrayOfPieceshipmentitem: { item: { type: 'PieceShipmentItem' } },
+  GetPieceIdRequest: { items: { type: 'ArrayOfPieceshipmentitem' } },
+  ItemToLabelData: { shipmentId: 'string' },
+  ArrayOfItemtolabeldata: { item: { type: 'ItemToLabelData' } },
+  createShipments: { authData: AUTH, shipments: { type: 'ArrayOfShipmentfulldata' } },
+  getLabels: { authData: AUTH, itemsToPrint: { type: 'ArrayOfItemtoprint' } },
+  getPieceId: { authData: AUTH, request: { type: 'GetPieceIdRequest' } },
+  deleteShipments: { authData: AUTH, shipments: STRINGS },
+  getTrackAndTraceInfo: { authData: AUTH, shipmentId: 'string' },
+  getMyShipmentsCount: { authData: AUTH, createdFrom: 'string', createdTo: 'string' },
+  getMyShipments: { authData: AUTH, createdFrom: 'string', createdTo: 'string', offset: 'int' },
+  getLabelsData: { authData: AUTH, itemsToLabelData: { type: 'ArrayOfItemtolabeldata' } },
+  getVersion: {},
+};
+
+function violation(detail: string): never {
+  throw new EmulatedSoapFault('Client', `SOAP-ERROR: Encoding: Violation of encoding rules (${detail})`);
+}
+
+const SIMPLE: Readonly<Record<Exclude<Child, { type: string }>, RegExp>> = {
+  string: /[\s\S]*/,
+  int: /^[+-]?\d+$/,
+  float: /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/,
+  boolean: /^(true|false|1|0)$/,
+};
+
+function checkNode(type: string, node: XmlNode, at: string): void {
+  const children = TYPES[type]!;
+  if (node === '') return;
+  if (typeof node !== 'object' || Array.isArray(node)) violation(`${at} of type ${type} holds text`);
+  for (const [name, value] of Object.entries(node as XmlObject)) {
+    const child = Object.hasOwn(children, name) ? children[name]! : undefined;
+    if (!child) violation(`unexpected element ${at}.${name} (${type})`);
+    xmlList(value).forEach((item, i) => {
+      const path = name === 'item' ? `${at}.item[${i}]` : `${at}.${name}`;
+      if (typeof child === 'object') checkNode(child.type, item, path);
+      else if (typeof item !== 'string') violation(`${path} must be ${child}`);
+      else if (!SIMPLE[child].test(item)) violation(`${path} '${item}' is no ${child}`);
+    });
+  }
+}
+
+/** The operation's content against the WSDL's types; a misfit throws PHP SoapServer's Client fault. */
+export function checkAgainstSchema(operation: string, body: XmlObject): void {
+  if (Object.hasOwn(TYPES, operation)) checkNode(operation, body, operation);
+}

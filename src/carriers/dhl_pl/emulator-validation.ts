@@ -1,0 +1,134 @@
+/**
+ * DHL24's business checks of one createShipments item, as the emulator applies them: required fields of the
+ * documentation (createShipments, addressData, definicjaPaczki, paymentData, serviceDefinition), Polish postal codes,
+ * the product's weight limit and the cash-on-delivery rules. DHL answers a refusal as a SOAP Fault whose faultstring
+ * names the elements; the element names are the WSDL's, the Polish wording and the fault code 101 are inferred.
+ */
+import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
+import { DHL_PL_PRODUCTS, type DhlPlProduct } from './codes.js';
+
+export interface EmulatedParty {
+  name: string;
+  postalCode: string;
+  city: string;
+  street: string;
+  houseNumber: string;
+  apartmentNumber: string | null;
+  country: string;
+  contactPerson: string | null;
+  contactPhone: string | null;
+  contactEmail: string | null;
+}
+
+export interface EmulatedDhlShipment {
+  reference: string | null;
+  comment: string | null;
+  content: string;
+  shipmentDate: string;
+  product: DhlPlProduct;
+  accountNumber: string;
+  shipper: EmulatedParty;
+  receiver: EmulatedParty;
+  pieces: { type: string; weight: number; width: number; height: number; length: number }[];
+  cod: { amount: string } | null;
+}
+
+export type ShipmentCheck = { ok: true; shipment: EmulatedDhlShipment } | { ok: false; problems: string[] };
+
+function text(node: XmlObject, key: string): string | null {
+  const value = xmlString(node[key])?.trim();
+  return value ? value : null;
+}
+
+const isTrue = (value: string | null) => value === 'true' || value === '1';
+
+function readParty(node: XmlObject, country: string | null): EmulatedParty {
+  return {
+    name: text(node, 'name') ?? '', postalCode: text(node, 'postalCode') ?? '', city: text(node, 'city') ?? '', street: text(node, 'street') ?? '',
+    houseNumber: text(node, 'houseNumber') ?? '', apartmentNumber: text(node, 'apartmentNumber'), country: country ?? 'PL',
+    contactPerson: text(node, 'contactPerson'), contactPhone: text(node, 'contactPhone'), contactEmail: text(node, 'contactEmail'),
+  };
+}
+
+function checkParty(p: EmulatedParty, role: 'shipper' | 'receiver', problems: string[]): void {
+  const who = role === 'shipper' ? 'nadawcy' : 'odbiorcy';
+  const need = (field: keyof EmulatedParty, what: string) => {
+    if (!p[field]) problems.push(`${role}.${field}: brak pola ${what} ${who}`);
+  };
+  need('name', 'nazwa');
+  need('city', 'miejscowość');
+  need('street', 'ulica');
+  need('houseNumber', 'numer domu');
+  if (!p.postalCode) problems.push(`${role}.postalCode: brak kodu pocztowego ${who}`);
+  // DHL's post code base has no 00000; a Polish code is five digits without a dash
+  else if (/^0+$/.test(p.postalCode) || (p.country === 'PL' && !/^\d{5}$/.test(p.postalCode))) {
+    problems.push(`${role}.postalCode: nieprawidłowy kod pocztowy ${who} (${p.postalCode})`);
+  }
+  if (p.contactPhone && !/^\d{1,20}$/.test(p.contactPhone)) problems.push(`${role}.contactPhone: telefon kontaktowy ${who} musi być liczbą`);
+  // DHL notifies the recipient by phone before delivery and refuses a receiver without one
+  if (role === 'receiver' && !p.contactPhone) problems.push('receiver.contactPhone: brak telefonu kontaktowego odbiorcy');
+}
+
+function checkPieces(list: XmlObject, product: DhlPlProduct | undefined, problems: string[]): EmulatedDhlShipment['pieces'] {
+  const items = xmlList(list.item).map(xmlObject);
+  if (items.length === 0) problems.push('pieceList: przesyłka musi zawierać co najmniej jedną paczkę');
+  const limit = product ? DHL_PL_PRODUCTS[product].maxWeightKg : Infinity;
+  return items.flatMap((item, i) => {
+    const type = text(item, 'type') ?? '';
+    const number = (key: string) => Number(text(item, key) ?? NaN);
+    const piece = { type, weight: number('weight'), width: number('width'), height: number('height'), length: number('length') };
+    const quantity = Number(text(item, 'quantity') ?? 1);
+    if (!['ENVELOPE', 'PACKAGE', 'PALLET'].includes(type)) problems.push(`pieceList.item[${i}].type: nieznany typ paczki (${type})`);
+    if (type !== 'ENVELOPE') {
+      if (!(piece.weight > 0)) problems.push(`pieceList.item[${i}].weight: brak wagi paczki`);
+      else if (piece.weight > limit) problems.push(`pieceList.item[${i}].weight: waga paczki ${piece.weight} kg przekracza ${limit} kg dla produktu ${product}`);
+      for (const side of ['width', 'height', 'length'] as const) if (!(piece[side] > 0)) problems.push(`pieceList.item[${i}].${side}: brak wymiaru paczki`);
+    }
+    return Array.from({ length: Number.isInteger(quantity) && quantity > 0 ? quantity : 1 }, () => piece);
+  });
+}
+
+function checkCod(service: XmlObject, problems: string[]): EmulatedDhlShipment['cod'] {
+  if (!isTrue(text(service, 'collectOnDelivery'))) return null;
+  const amount = text(service, 'collectOnDeliveryValue') ?? '';
+  if (!(Number(amount) > 0)) problems.push(`service.collectOnDeliveryValue: nieprawidłowa kwota pobrania (${amount})`);
+  if (text(service, 'collectOnDeliveryForm') !== 'BANK_TRANSFER') problems.push('service.collectOnDeliveryForm: jedyna forma zwrotu pobrania to BANK_TRANSFER');
+  const insured = isTrue(text(service, 'insurance')) ? Number(text(service, 'insuranceValue') ?? 0) : 0;
+  if (insured < Number(amount)) problems.push('service.insuranceValue: wartość ubezpieczenia musi być co najmniej równa kwocie pobrania');
+  return { amount };
+}
+
+/** One shipment as DHL would take it, or its problems (one line each, naming the element). */
+export function checkShipment(node: XmlObject): ShipmentCheck {
+  const problems: string[] = [];
+  const receiverNode = xmlObject(node.receiver);
+  const shipper = readParty(xmlObject(node.shipper), 'PL');
+  const receiver = readParty(receiverNode, text(receiverNode, 'country'));
+  if (!text(receiverNode, 'country')) problems.push('receiver.country: brak kraju odbiorcy');
+  checkParty(shipper, 'shipper', problems);
+  checkParty(receiver, 'receiver', problems);
+  const service = xmlObject(node.service);
+  const productCode = text(service, 'product') ?? '';
+  const product = Object.hasOwn(DHL_PL_PRODUCTS, productCode) ? (productCode as DhlPlProduct) : undefined;
+  if (!product) problems.push(`service.product: nieznany produkt (${productCode})`);
+  const pieces = checkPieces(xmlObject(node.pieceList), product, problems);
+  const cod = checkCod(service, problems);
+  const payment = xmlObject(node.payment);
+  const accountNumber = text(payment, 'accountNumber') ?? '';
+  if (text(payment, 'paymentMethod') === 'BANK_TRANSFER' && !/^\d{1,10}$/.test(accountNumber)) {
+    problems.push('payment.accountNumber: płatność przelewem wymaga numeru klienta SAP');
+  }
+  const content = text(node, 'content');
+  if (!content) problems.push('content: brak zawartości przesyłki');
+  const shipmentDate = text(node, 'shipmentDate') ?? '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(shipmentDate)) problems.push(`shipmentDate: nieprawidłowa data nadania (${shipmentDate})`);
+  if (text(node, 'skipRestrictionCheck') === null) problems.push('skipRestrictionCheck: brak pola');
+  if (problems.length > 0 || !product) return { ok: false, problems };
+  return {
+    ok: true,
+    shipment: {
+      reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate, product, accountNumber,
+      shipper, receiver, pieces, cod,
+    },
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * DHL Parcel Poland's DHL24 WebAPI2 as a local server: one SOAP 1.1 endpoint at its real path with the WSDL's
+ * operations (createShipments, getPieceId, getLabels, deleteShipments, getTrackAndTraceInfo, getMyShipments(Count),
+ * getLabelsData, getVersion), authData in every call, PHP SoapServer's encoding fault for requests that do not fit the
+ * WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { mergeLabels } from '../../labels/index.js';
+import { isBadCredential } from '../emulator/auth.js';
+import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
+import { numberSequence } from '../emulator/numbers.js';
+import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
+import { EmulatedSoapFault, serveSoap, soapFaultResponse, type SoapRequest } from '../emulator/soap.js';
+import { warsawTime } from '../local-time.js';
+import { xmlList, xmlObject, xmlString, type SoapPart, type XmlElement, type XmlObject } from '../soap.js';
+import type { LabelFormat } from '../types.js';
+import { DHL_PL_TRACKING } from './codes.js';
+import { checkAgainstSchema } from './emulator-schema.js';
+import { checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
+import { dhlPlService, SERVICE_PATH } from './service.js';
+
+type DhlShipment = EmulatedShipment<EmulatedDhlShipment>;
+
+const SERVICE = dhlPlService(false);
+/** labelType of getLabels (itemToPrint.html) → what the document is: PDF label/A4/waybill, ZPL at 203 or 300 dpi. */
+const LABEL_TYPES: Readonly<Record<string, LabelFormat>> = { BLP: 'pdf', LBLP: 'pdf', LP: 'pdf', ZBLP: 'zpl', ZBLP300: 'zpl' };
+/** createShipments takes one to three shipments per call (createShipments.html). */
+const MAX_SHIPMENTS_PER_CALL = 3;
+const PAGE = 100;
+
+/** DHL's numbered fault: 100 a wrong login (karrio's dhl_poland tests), 101 refused data (inferred). */
+function dhlFault(code: '100' | '101', reason: string): EmulatedSoapFault {
+  return new EmulatedSoapFault(code, reason);
+}
+
+function caller(body: XmlObject): string {
+  const auth = xmlObject(body.authData);
+  const username = xmlString(auth.username) ?? '';
+  const password = xmlString(auth.password) ?? '';
+  if (!username || !password || isBadCredential(username, password)) throw dhlFault('100', 'Nieprawidlowe dane autoryzacyjne');
+  return username;
+}
+
+export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
+  const eventView = (event: EmulatedEvent) => ({
+    status: event.code, description: DHL_PL_TRACKING.codes[event.code]?.name ?? null, terminal: 'WA', timestamp: warsawTime.format(event.at, ' '),
+  });
+  const shipments = new EmulatedShipments<EmulatedDhlShipment>(clock, DHL_PL_TRACKING, eventView);
+  const nextWaybill = numberSequence(clock, { prefix: '9', digits: 11 });
+  const nextPiece = numberSequence(clock, { prefix: 'JJD00003013870900', digits: 27 });
+  const documents = new Map<string, Promise<Buffer>>();
+
+  /** One document of all the shipment's piece labels in the asked format, the same bytes every time. */
+  const documentOf = (s: DhlShipment, format: LabelFormat): Promise<Buffer> => {
+    const key = `${s.id}:${format}`;
+    if (!documents.has(key)) {
+      documents.set(key, (async () => {
+        const parts = await Promise.all(s.parcels.map((p) => renderLabel(format, labelContent(s, p.number, p.index))));
+        return parts.length === 1 ? parts[0]! : Buffer.from((await mergeLabels(format, parts)).content);
+      })());
+    }
+    return documents.get(key)!;
+  };
+  const live = (owner: string, id: string) => {
+    const s = shipments.byId(owner, id);
+    return s && !shipments.isCancelled(s) ? s : undefined;
+  };
+
+  const createShipments = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const items = xmlList(xmlObject(body.shipments).item).map(xmlObject);
+    if (items.length === 0 || items.length > MAX_SHIPMENTS_PER_CALL) throw dhlFault('101', `shipments: jedno wywołanie przyjmuje od 1 do ${MAX_SHIPMENTS_PER_CALL} przesyłek`);
+    const checks = items.map(checkShipment);
+    const problems = checks.flatMap((c, i) => (c.ok ? [] : c.problems.map((p) => (items.length > 1 ? `shipments.item[${i}].${p}` : p))));
+    if (problems.length > 0) throw dhlFault('101', problems.join('\n'));
+    const created = checks.map((check) => {
+      const request = (check as { ok: true; shipment: EmulatedDhlShipment }).shipment;
+      const s = shipments.add({
+        owner, referenceId: request.reference ?? '', product: request.product, labelFormat: 'pdf', id: nextWaybill(), request,
+        numbers: request.pieces.map(() => nextPiece()),
+      });
+      return { shipmentId: s.id, created: warsawTime.format(s.createdAt, ' '), shipper: address(request.shipper), receiver: address(request.receiver), orderStatus: 'NEW' };
+    });
+    return { name: 'createShipmentsResponse', content: { createShipmentsResult: { item: created } } };
+  };
+
+  const getPieceId = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const asked = xmlList(xmlObject(xmlObject(body.request).items).item).map((i) => xmlString(xmlObject(i).shipmentNumber) ?? '');
+    const found = asked.map((id) => live(owner, id));
+    const missing = asked.filter((_, i) => !found[i]);
+    if (asked.length === 0 || missing.length > 0) throw dhlFault('101', `request.items: nie znaleziono przesyłki ${missing.join(', ')}`);
+    return {
+      name: 'getPieceIdResponse',
+      content: {
+        getPieceIdResult: {
+          shipments: {
+            item: (found as DhlShipment[]).map((s) => ({
+              shipmentNumber: s.id,
+              packages: {
+                item: s.parcels.map((p, i) => {
+                  const piece = s.request.pieces[i]!;
+                  return { packageNumber: p.number, productType: s.product, weightReal: piece.weight, width: piece.width, length: piece.length, height: piece.height };
+                }),
+              },
+            })),
+          },
+        },
+      },
+    };
+  };
+
+  const getLabels = async ({ body }: SoapRequest): Promise<SoapPart> => {
+    const owner = caller(body);
+    const items = xmlList(xmlObject(body.itemsToPrint).item).map(xmlObject);
+    const answers = await Promise.all(items.map(async (item) => {
+      const labelType = xmlString(item.labelType) ?? '';
+      const shipmentId = xmlString(item.shipmentId) ?? '';
+      const format = Object.hasOwn(LABEL_TYPES, labelType) ? LABEL_TYPES[labelType] : undefined;
+      if (!format) throw dhlFault('101', `itemsToPrint.labelType: nieznany typ etykiety (${labelType}); dostępne: ${Object.keys(LABEL_TYPES).join(', ')}`);
+      const s = live(owner, shipmentId);
+      if (!s) throw dhlFault('101', `itemsToPrint.shipmentId: nie znaleziono przesyłki ${shipmentId}`);
+      s.labelFormat = format;
+      const document = await documentOf(s, format);
+      return {
+        shipmentId, labelType, labelName: `${shipmentId}.${format}`, labelData: document.toString('base64'),
+        labelMimeType: format === 'pdf' ? 'application/pdf' : 'text/plain',
+      };
+    }));
+    return { name: 'getLabelsResponse', content: { getLabelsResult: { item: answers } } };
+  };
+
+  const deleteShipments = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const ids = xmlList(xmlObject(body.shipments).item).map((i) => xmlString(i) ?? '');
+    const item = ids.map((id) => {
+      const s = shipments.byId(owner, id);
+      if (!s) return { id, result: false, error: `Przesyłka ${id} nie istnieje` };
+      // a shipment that has left the sender (or has a courier booked) is no longer deleted
+      return shipments.cancel(s) === 'cancelled' ? { id, result: true } : { id, result: false, error: `Przesyłka ${id} została już nadana i nie może zostać usunięta` };
+    });
+    return { name: 'deleteShipmentsResponse', content: { deleteShipmentsResult: { item } } };
+  };
+
+  /** Events of a piece number (or of a waybill's first piece), newest first as DHL lists them. */
+  const getTrackAndTraceInfo = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const asked = xmlString(body.shipmentId) ?? '';
+    const parcel = shipments.parcel(asked, owner)?.parcel ?? shipments.byId(owner, asked)?.parcels[0];
+    if (!parcel) throw dhlFault('101', `shipmentId: brak przesyłki o numerze ${asked}`);
+    const delivered = shipments.lastStatus(parcel) === 'delivered';
+    return {
+      name: 'getTrackAndTraceInfoResponse',
+      content: { getTrackAndTraceInfoResult: { shipmentId: asked, receivedBy: delivered ? 'ODBIORCA' : undefined, events: { item: [...parcel.events].reverse().map(eventView) } } },
+    };
+  };
+
+  /** The caller's shipments created on the days asked (Warsaw dates), deleted ones left out. */
+  const createdBetween = (body: XmlObject, owner: string) => {
+    const from = xmlString(body.createdFrom) ?? '';
+    const to = xmlString(body.createdTo) ?? '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) throw dhlFault('101', 'createdFrom, createdTo: daty w formacie RRRR-MM-DD');
+    return shipments.all().filter((s) => {
+      const day = warsawTime.format(s.createdAt).slice(0, 10);
+      return s.owner === owner && day >= from && day <= to && !shipments.isCancelled(s);
+    });
+  };
+
+  const getMyShipmentsCount = ({ body }: SoapRequest): SoapPart =>
+    ({ name: 'getMyShipmentsCountResponse', content: { getMyShipmentsCountResult: createdBetween(body, caller(body)).length } });
+
+  const getMyShipments = ({ body }: SoapRequest): SoapPart => {
+    const offset = Number(xmlString(body.offset) ?? 0);
+    const page = createdBetween(body, caller(body)).slice(offset, offset + PAGE);
+    return {
+      name: 'getMyShipmentsResponse',
+      content: {
+        getMyShipmentsResult: {
+          item: page.map((s) => ({
+            shipmentId: s.id, created: warsawTime.format(s.createdAt, ' '), shipper: address(s.request.shipper), receiver: address(s.request.receiver), orderStatus: 'NEW',
+          })),
+        },
+      },
+    };
+  };
+
+  const getLabelsData = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const ids = xmlList(xmlObject(body.itemsToLabelData).item).map((i) => xmlString(xmlObject(i).shipmentId) ?? '');
+    const item = ids.flatMap((id) => {
+      const s = shipments.byId(owner, id);
+      return s ? [{ shipmentId: s.id, content: s.request.content, comment: s.request.comment ?? undefined, reference: s.request.reference ?? undefined }] : [];
+    });
+    return { name: 'getLabelsDataResponse', content: { getLabelsDataResult: { item } } };
+  };
+
+  const withSchema = (handler: (request: SoapRequest) => SoapPart | Promise<SoapPart>) => (request: SoapRequest) => {
+    checkAgainstSchema(request.operation, request.body);
+    return handler(request);
+  };
+
+  const routes: FastifyPluginAsync = async (app) => {
+    serveSoap(app, SERVICE_PATH.replace(/\?.*$/, ''), SERVICE, {
+      createShipments: withSchema(createShipments),
+      getPieceId: withSchema(getPieceId),
+      getLabels: withSchema(getLabels),
+      deleteShipments: withSchema(deleteShipments),
+      getTrackAndTraceInfo: withSchema(getTrackAndTraceInfo),
+      getMyShipmentsCount: withSchema(getMyShipmentsCount),
+      getMyShipments: withSchema(getMyShipments),
+      getLabelsData: withSchema(getLabelsData),
+      getVersion: () => ({ name: 'getVersionResponse', content: { getVersionResult: '2.0 (packdesk emulator)' } }),
+    });
+  };
+
+  return {
+    code,
+    routes,
+    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    shipments: () => shipments.records((s) => ({
+      state: shipments.isCancelled(s) ? 'Cancelled' : DHL_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
+      login: s.owner,
+      waybill: s.id,
+      sapNumber: s.request.accountNumber,
+      comment: s.request.comment,
+      cod: s.request.cod,
+      weights: s.request.pieces.map((p) => p.weight),
+      shipper: s.request.shipper,
+      receiver: s.request.receiver,
+    })),
+    // authData travels in every call: there are no tokens to expire
+    expireTokens: () => {},
+    reset: () => {
+      shipments.reset();
+      documents.clear();
+    },
+    faultResponse: (status) => soapFaultResponse(SERVICE, status === 429 ? 'Too many requests, try again later' : 'Internal Server Error'),
+  };
+}
+
+/** AddressData as DHL echoes it in ShipmentBasicData. */
+function address(p: EmulatedParty): XmlElement {
+  return {
+    name: p.name, postalCode: p.postalCode, city: p.city, street: p.street, houseNumber: p.houseNumber, apartmentNumber: p.apartmentNumber,
+    contactPerson: p.contactPerson, contactPhone: p.contactPhone, contactEmail: p.contactEmail,
+  };
+}
+
+/** What the emulated BLP label prints; the Code 128 is the piece number (JJD…), as on DHL's piece labels. */
+function labelContent(s: DhlShipment, piece: string, index: number): EmulatedLabel {
+  const { request } = s;
+  const lines = (p: EmulatedParty) => [p.name, p.contactPerson ?? '', `${p.street} ${p.houseNumber}${p.apartmentNumber ? `/${p.apartmentNumber}` : ''}`, `${p.postalCode} ${p.city}`, p.country].filter(Boolean);
+  return {
+    carrier: 'DHL Parcel Poland',
+    trackingNumber: piece,
+    parcelIndex: index,
+    parcelCount: s.parcels.length,
+    reference: request.comment ?? undefined,
+    product: `${s.product} · waybill ${s.id}${request.cod ? ' · COD' : ''}`,
+    sender: lines(request.shipper),
+    recipient: [...lines(request.receiver), request.receiver.contactPhone ?? ''].filter(Boolean),
+    cod: request.cod ? { amount: request.cod.amount, currency: 'PLN' } : undefined,
+  };
+}

@@ -1,0 +1,162 @@
+import type { FieldErrors } from '../../domain/errors.js';
+import { nameOfCode, statusOfCode } from '../codes.js';
+import { warsawTime } from '../local-time.js';
+import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
+import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { DHL_PL_TRACKING } from './codes.js';
+
+/**
+ * DHL24 WebAPI2 answers → our results. Pure. Shapes: the response types of webapi2.xsd (createShipmentsResponse,
+ * getPieceIdResponse, getLabelsResponse, deleteShipmentsResponse, getTrackAndTraceInfoResponse, getMyShipmentsResponse,
+ * getLabelsDataResponse). DHL refuses with a SOAP 1.1 Fault whose faultcode is DHL's number (100: wrong login,
+ * "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland tests) and whose faultstring says what is wrong.
+ */
+
+const NAME = 'DHL Parcel Poland';
+
+/** The Body of an answer, or a SoapFault; an answer that is no SOAP envelope reads as an empty Body. */
+export function soapBodyOf(xml: string): XmlObject | SoapFault {
+  return readSoapBody(xml) ?? {};
+}
+
+/** DHL's wrong-login fault (faultcode 100). */
+export function isCredentialFault(fault: SoapFault): boolean {
+  return fault.code === '100' || /dane autoryzacyjne|authori[sz]ation data/i.test(fault.reason);
+}
+
+/** A Server fault without DHL's own code is the service's trouble, not an answer about the shipment. */
+export function isServerTrouble(fault: SoapFault): boolean {
+  return fault.code === 'Server' || fault.code === 'Receiver';
+}
+
+type Party = { contact: string; address: string };
+const RECEIVER: Party = { contact: 'recipient_contact', address: 'destination_address' };
+const SENDER: Party = { contact: 'sender_contact', address: 'origin_address' };
+
+/**
+ * Our field for DHL's message, which names the request's element (`receiver.postalCode`, `pieceList.item[1].weight`)
+ * and says it in Polish ("kod pocztowy odbiorcy"). The element names are the XSD's; the wording is inferred.
+ */
+export function dhlFieldPath(reason: string): string {
+  const piece = /pieceList(?:\.item)?\[(\d+)\]/.exec(reason);
+  if (piece || /\bweight\b|\bwag[aię]/i.test(reason)) {
+    const index = piece ? Number(piece[1]) : undefined;
+    if (index === undefined) return 'parcels';
+    return /weight|wag/i.test(reason) ? `parcels.${index}.weight_amount` : `parcels.${index}`;
+  }
+  if (/collectOnDelivery|pobrani/i.test(reason)) return /currency|walut/i.test(reason) ? 'cash_on_delivery_currency' : 'cash_on_delivery_amount';
+  if (/labelType|etykiet/i.test(reason)) return 'label_format';
+  if (/accountNumber|\bSAP\b|payment/i.test(reason)) return 'shipping_channel_id';
+  const party = /receiver|odbiorc/i.test(reason) ? RECEIVER : /shipper|nadawc/i.test(reason) ? SENDER : undefined;
+  if (!party) return /postalCode|kod pocztowy/i.test(reason) ? `${RECEIVER.address}.postal_code` : 'shipment';
+  if (/postalCode|kod pocztowy/i.test(reason)) return `${party.address}.postal_code`;
+  if (/contactPhone|telefon/i.test(reason)) return `${party.contact}.phone_number`;
+  if (/contactEmail|e-?mail/i.test(reason)) return `${party.contact}.email_address`;
+  if (/country|kraj/i.test(reason)) return `${party.address}.country_code`;
+  if (/city|miejscowo/i.test(reason)) return `${party.address}.city_name`;
+  if (/houseNumber|numer domu/i.test(reason)) return `${party.address}.house_number`;
+  if (/street|ulic/i.test(reason)) return `${party.address}.street_name`;
+  if (/name|nazw/i.test(reason)) return `${party.contact}.company_name`;
+  return party.address;
+}
+
+/** A Fault as a refusal on our field paths; one problem per line of DHL's faultstring. */
+export function faultRefusal(fault: SoapFault): { message: string; errors: FieldErrors } {
+  if (isCredentialFault(fault)) {
+    return { message: `${NAME} refused the credentials: ${fault.reason}`, errors: { shipping_channel_id: [`${NAME}: ${fault.reason}`] } };
+  }
+  const errors: FieldErrors = {};
+  for (const line of fault.reason.split(/\s*[\n;]\s*/).filter(Boolean)) (errors[dhlFieldPath(line)] ??= []).push(`${NAME}: ${line}`);
+  if (Object.keys(errors).length === 0) errors.shipment = [`${NAME}: the request was refused (fault ${fault.code})`];
+  return { message: `${NAME} refused the request: ${fault.reason || fault.code}`, errors };
+}
+
+export type DhlPlCreated = { state: 'created'; shipmentId: string } | { state: 'refused'; message: string; errors: FieldErrors };
+
+/** createShipmentsResponse → the waybill (`shipmentId`) of our one shipment. */
+export function parseCreatedBody(body: XmlObject): DhlPlCreated {
+  const result = xmlObject(xmlObject(body.createShipmentsResponse).createShipmentsResult);
+  const shipmentId = xmlString(xmlObject(xmlList(result.item)[0]).shipmentId);
+  if (shipmentId) return { state: 'created', shipmentId };
+  return { state: 'refused', message: `${NAME} created no shipment`, errors: { shipment: [`${NAME}: the answer holds no shipment number`] } };
+}
+
+export function parseCreated(xml: string): DhlPlCreated {
+  const body = soapBodyOf(xml);
+  return body instanceof SoapFault ? { state: 'refused', ...faultRefusal(body) } : parseCreatedBody(body);
+}
+
+/** A refusal as our errors: a Fault, or a create answer that created nothing. */
+export function parseRefusal(_status: number, xml: string): { message: string; errors: FieldErrors } {
+  const created = parseCreated(xml);
+  if (created.state === 'refused') return created;
+  return { message: `${NAME} refused nothing`, errors: {} };
+}
+
+/** getPieceIdResponse → the piece numbers of the shipment, in DHL's order of its pieceList. */
+export function parsePieceIdsBody(body: XmlObject, shipmentId: string): string[] {
+  const shipments = xmlList(xmlObject(xmlObject(xmlObject(body.getPieceIdResponse).getPieceIdResult).shipments).item).map(xmlObject);
+  const own = shipments.find((s) => xmlString(s.shipmentNumber) === shipmentId) ?? (shipments.length === 1 ? shipments[0] : undefined);
+  return xmlList(xmlObject(own?.packages).item).map((p) => xmlString(xmlObject(p).packageNumber) ?? '').filter(Boolean);
+}
+
+/** getLabelsResponse → the document of the shipment's labels (base64 `labelData`), or undefined. */
+export function parseLabelsBody(body: XmlObject, shipmentId: string): Buffer | undefined {
+  const items = xmlList(xmlObject(xmlObject(body.getLabelsResponse).getLabelsResult).item).map(xmlObject);
+  const own = items.find((i) => xmlString(i.shipmentId) === shipmentId) ?? (items.length === 1 ? items[0] : undefined);
+  const data = xmlString(own?.labelData);
+  return data ? Buffer.from(data, 'base64') : undefined;
+}
+
+/** deleteShipmentsResponse → per shipment: deleted, or DHL's reason why not. */
+export function parseDeletedBody(body: XmlObject): { id: string; deleted: boolean; error: string | undefined }[] {
+  return xmlList(xmlObject(xmlObject(body.deleteShipmentsResponse).deleteShipmentsResult).item).map((node) => {
+    const item = xmlObject(node);
+    return { id: xmlString(item.id) ?? '', deleted: /^(true|1)$/i.test(xmlString(item.result) ?? ''), error: xmlString(item.error) };
+  });
+}
+
+/** getMyShipmentsResponse → the listed shipments' waybills and receivers. */
+export function parseMyShipmentsBody(body: XmlObject): { shipmentId: string; receiverPostalCode: string | undefined }[] {
+  return xmlList(xmlObject(xmlObject(body.getMyShipmentsResponse).getMyShipmentsResult).item).map((node) => {
+    const item = xmlObject(node);
+    return { shipmentId: xmlString(item.shipmentId) ?? '', receiverPostalCode: xmlString(xmlObject(item.receiver).postalCode) };
+  });
+}
+
+/** getLabelsDataResponse → each shipment's waybill with the reference it was created with. */
+export function parseLabelsDataBody(body: XmlObject): { shipmentId: string; reference: string | undefined }[] {
+  return xmlList(xmlObject(xmlObject(body.getLabelsDataResponse).getLabelsDataResult).item).map((node) => {
+    const item = xmlObject(node);
+    return { shipmentId: xmlString(item.shipmentId) ?? '', reference: xmlString(item.reference) };
+  });
+}
+
+/** getTrackAndTraceInfoResponse → the asked number's events (oldest first); no events: not found. */
+export function parseTrackingBody(body: XmlObject, asked: readonly string[]): TrackResult[] {
+  const result = xmlObject(xmlObject(body.getTrackAndTraceInfoResponse).getTrackAndTraceInfoResult);
+  const number = xmlString(result.shipmentId);
+  const events = xmlList(xmlObject(result.events).item).flatMap((e) => trackingEvent(xmlObject(e)) ?? []);
+  return asked.map((trackingNumber) => {
+    const own = number === undefined ? asked.length === 1 : number === trackingNumber;
+    return own && events.length > 0
+      ? { trackingNumber, found: true, events: [...events].sort((a, b) => a.occurredAt - b.occurredAt) }
+      : { trackingNumber, found: false };
+  });
+}
+
+/** A tracking answer; DHL's Fault for a number it does not know reads as not found. */
+export function parseTracking(xml: string, asked: readonly string[]): TrackResult[] {
+  const body = soapBodyOf(xml);
+  return parseTrackingBody(body instanceof SoapFault ? {} : body, asked);
+}
+
+function trackingEvent(e: XmlObject): TrackingEventFromCarrier | undefined {
+  const code = xmlString(e.status);
+  const occurredAt = warsawTime.parse(xmlString(e.timestamp) ?? '');
+  if (!code || occurredAt === undefined) return undefined;
+  return {
+    code, text: nameOfCode(DHL_PL_TRACKING, code), status: statusOfCode(DHL_PL_TRACKING, code),
+    location: xmlString(e.terminal) ?? null, description: xmlString(e.description) ?? null, occurredAt,
+  };
+}
