@@ -1,18 +1,44 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { glsAdapter } from './adapter.js';
+import { GLS_BASE_URLS } from './client.js';
+import { GLS_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { glsPrintLabelsRequest } from './request.js';
+import { parseCreated, parseRefusal, parseTracking, type GlsAnswer, type GlsLabelsAnswer, type GlsParcelStatusesAnswer } from './response.js';
 import { glsSettings } from './settings.js';
 
-/** GLS (CZ, SK, HU, RO, SI, HR, RS) — MyGLS ParcelService JSON API. Docs: "MyGLS API for system integration", https://github.com/webapix/mygls-sdk */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => glsPrintLabelsRequest(shipment, glsSettings.parse(settings)),
+  parseCreated: (body) => parseCreated(body as GlsLabelsAnswer),
+  parseRefusal: (status, body) => parseRefusal(status, body as GlsAnswer | undefined),
+  // GetParcelStatuses answers for one number: the adapter reads one answer per asked number, in the order asked
+  parseTracking: (body, asked) => parseTracking(body as GlsParcelStatusesAnswer[], asked),
+};
+
+/**
+ * GLS in Central and South-East Europe — the MyGLS API (ParcelService, JSON over HTTP, user name and SHA-512
+ * password digest in every body): PrintLabels, GetPrintedLabels, GetParcelList, DeleteLabels, GetParcelStatuses.
+ * Follows webapix/mygls-sdk, the ParcelService WSDL's data contracts as generated in
+ * RustamKuramshin/mygls-java-clients, and GLS's "MyGLS API for system integration". Not GLS ShipIT (DE, AT, …).
+ */
 export const provider: ProviderDefinition = {
   code: 'gls',
   name: 'GLS',
   regions: ['CZ', 'SK', 'HU', 'RO', 'SI', 'HR', 'RS'],
-  // The host's top-level domain follows the `countryDomain` setting; the .cz hosts are listed here.
-  baseUrls: {
-    production: 'https://api.mygls.cz/ParcelService.svc/json',
-    sandbox: 'https://api.test.mygls.cz/ParcelService.svc/json',
-  },
-  // No documented parcel limit (`Count`) per shipment: 50 is our own cap. Cancel (DeleteLabels) works before hand-over.
+  // the .cz hosts; the `country` setting picks the host of another country (client.ts, glsBaseUrls)
+  baseUrls: GLS_BASE_URLS,
+  // MyGLS publishes no limit on `Count`: 50 is our own cap (DeleteLabels and GetPrintedLabels take 50 and 99 ids a call).
   capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: glsSettings,
-  docs: ['https://github.com/webapix/mygls-sdk', 'https://github.com/luca-saggese/node-mygls'],
+  settings: glsSettings.specs,
+  docs: [
+    'https://github.com/webapix/mygls-sdk',
+    'https://github.com/RustamKuramshin/mygls-java-clients',
+    'https://api.mygls.hu/',
+    'https://api.mygls.ro/docs/MyGLS_API.pdf',
+  ],
+  adapter: glsAdapter,
+  trackingCodes: GLS_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createGlsEmulator),
 };

@@ -1,23 +1,23 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
+import { GLS_COUNTRIES, GLS_PDF_PRINTERS, GLS_ZPL_PRINTERS } from './codes.js';
 
-/** MyGLS country domains: the API host is api.mygls.<domain> (test: api.test.mygls.<domain>). */
-export const MYGLS_COUNTRY_DOMAINS = ['cz', 'sk', 'hu', 'ro', 'si', 'hr', 'rs'] as const;
-
-/** MyGLS `TypeOfPrinter` values; ThermoZPL, ThermoZPL_300DPI and ShipItThermoZpl return ZPL. */
-export const MYGLS_PRINTER_TYPES = [
-  'A4_2x2', 'A4_4x1', 'Connect', 'Thermo', 'ThermoZPL', 'ShipItThermoPdf', 'ThermoZPL_300DPI', 'ShipItThermoZpl',
-] as const;
-
-export const glsSettings: readonly SettingSpec[] = [
-  { key: 'username', type: 'string', required: true, secret: false, description: 'MyGLS login e-mail' },
-  { key: 'password', type: 'string', required: true, secret: true, description: 'MyGLS password (sent SHA-512 hashed)' },
-  { key: 'clientNumber', type: 'integer', required: true, secret: false, description: 'GLS client number of the sender account' },
-  {
-    key: 'countryDomain', type: 'string', required: true, secret: false, enum: MYGLS_COUNTRY_DOMAINS,
-    description: 'Country of the MyGLS account; selects the API host (api.mygls.cz, api.mygls.hu, …)',
+/** MyGLS API credentials and options (webapix/mygls-sdk `src/Models/Account.php`, `src/Requests/PrintLabels.php`). */
+export const glsSettings = defineSettings({
+  username: { type: 'string', required: true, description: 'MyGLS user name (the login e-mail of the MyGLS account)' },
+  password: { type: 'string', required: true, secret: true, description: 'MyGLS password; packdesk sends only its SHA-512 digest, as MyGLS asks' },
+  clientNumber: { type: 'integer', required: true, description: 'GLS client number of the sending account (ClientNumber)' },
+  country: {
+    type: 'string', default: 'cz', enum: GLS_COUNTRIES,
+    description: 'Country of the MyGLS account: picks the API host api.mygls.<country> (sandbox: api.test.mygls.<country>)',
   },
-  {
-    key: 'printerType', type: 'string', required: false, secret: false, default: 'A4_2x2', enum: MYGLS_PRINTER_TYPES,
-    description: 'Label layout (A4 sheets, thermal PDF or thermal ZPL)',
+  pdfPrinterType: {
+    type: 'string', default: 'Thermo', enum: GLS_PDF_PRINTERS,
+    description: 'MyGLS TypeOfPrinter for PDF labels (one 10×15 label a page; packdesk lays out A4 itself)',
   },
-];
+  zplPrinterType: {
+    type: 'string', default: 'ThermoZPL', enum: GLS_ZPL_PRINTERS,
+    description: 'MyGLS TypeOfPrinter for ZPL labels: ThermoZPL (203 dpi) or ThermoZPL_300DPI',
+  },
+});
+
+export type GlsSettings = ReturnType<typeof glsSettings.parse>;

@@ -1,0 +1,121 @@
+import { splitLabels } from '../../labels/index.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import { GLS_PRODUCT, GLS_TRACKING, glsStatusCode } from './codes.js';
+import { GlsClient, GlsCredentialsRefused, GlsRefusedError } from './client.js';
+import { glsPrintLabelsRequest } from './request.js';
+import { labelDocument, NOT_PRINTED, parseCreated, parseTracking, type GlsCreated, type GlsLabelsAnswer } from './response.js';
+import { glsSettings } from './settings.js';
+
+/** GetParcelStatuses takes one parcel number a call. */
+const GLS_TRACK_BATCH = 1;
+/** How far around a lost PrintLabels call GetParcelList looks for it (clocks of packdesk and GLS differ a little). */
+const SEARCH_MARGIN_MS = 10 * 60_000;
+
+interface GlsProgress {
+  /** Set before PrintLabels and cleared once GLS answered: still set means the answer was lost. */
+  sendingSince?: number;
+}
+
+/** Our parcels with GLS's numbers and each one's label, cut from GLS's one document for the call. */
+async function createdFrom(s: ShipmentForCarrier, client: GlsClient, created: GlsCreated, answer: GlsLabelsAnswer): Promise<CreatedAtCarrier> {
+  const ids = created.parcels.map((p) => p.parcelId);
+  if (created.parcels.length !== s.parcels.length) {
+    await client.deleteLabels(ids.slice(0, 1)).catch(() => undefined);
+    throw new CarrierRefusedError(`GLS numbered ${created.parcels.length} packages for ${s.parcels.length} parcels`);
+  }
+  const document = labelDocument(answer);
+  if (!document) throw new CarrierTransientError('GLS created the parcels without their labels');
+  const labels = await splitLabels(s.labelFormat, document, s.parcels.length);
+  return {
+    providerShipmentId: String(ids[0]),
+    product: GLS_PRODUCT,
+    parcels: created.parcels.map((p, i) => ({ trackingNumber: p.trackingNumber, label: labels[i]! })),
+  };
+}
+
+/**
+ * A PrintLabels call whose answer was lost may have created the parcels: GetParcelList over the time of that call
+ * finds them by our shipment id in ClientReference, and GetPrintedLabels prints them again.
+ */
+async function findEarlier(s: ShipmentForCarrier, client: GlsClient, since: number, now: number, typeOfPrinter: string): Promise<CreatedAtCarrier | undefined> {
+  const list = parseCreated(await client.parcelsPrintedBetween(since - SEARCH_MARGIN_MS, now + SEARCH_MARGIN_MS));
+  const ours = list.parcels.filter((p) => p.clientReference === s.id);
+  if (ours.length === 0) return undefined;
+  const labels = await client.printedLabels(ours.map((p) => p.parcelId), typeOfPrinter);
+  return createdFrom(s, client, { parcels: ours, labelDocumentBytes: 0 }, labels);
+}
+
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = glsSettings.parse(settings);
+  const request = glsPrintLabelsRequest(s, parsed);
+  const client = new GlsClient(parsed, ctx);
+  const since = (ctx.progress.load() as GlsProgress | null)?.sendingSince;
+  if (since !== undefined) {
+    const earlier = await findEarlier(s, client, since, ctx.clock.now(), request.TypeOfPrinter);
+    if (earlier) {
+      ctx.progress.save({});
+      return earlier;
+    }
+  }
+  ctx.progress.save({ sendingSince: since ?? ctx.clock.now() } satisfies GlsProgress);
+  let answer;
+  try {
+    answer = await client.printLabels(request);
+  } catch (err) {
+    if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
+    throw err;
+  }
+  ctx.progress.save({});
+  return createdFrom(s, client, parseCreated(answer), answer);
+}
+
+/** A parcel whose label was deleted before still shows only its data-sent status; one GLS has moved shows more. */
+async function deletedBefore(client: GlsClient, parcelNumber: string | undefined): Promise<boolean> {
+  if (parcelNumber === undefined) return false;
+  const [result] = parseTracking([await client.parcelStatuses(parcelNumber)], [parcelNumber]);
+  return result?.found === true && result.events.every((e) => glsStatusCode(e.code) === GLS_TRACKING.created);
+}
+
+export const glsAdapter: CarrierAdapter = {
+  async validate(settings, ctx): Promise<ValidationOutcome> {
+    const parsed = glsSettings.parse(settings);
+    try {
+      await new GlsClient(parsed, ctx).checkCredentials(ctx.clock.now());
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof GlsCredentialsRefused)) throw err;
+      const refused = [`refused by GLS: ${err.reason}`];
+      // 14 "User not exists" is about the user name; -1 "Unauthorized." may be either
+      const errors: Record<string, string[]> = err.code === 14 ? { 'settings.username': refused } : { 'settings.username': refused, 'settings.password': refused };
+      return { ok: false, message: err.message, errors };
+    }
+  },
+
+  createShipment,
+
+  /** DeleteLabels with the first package's ParcelId deletes the whole shipment, before GLS takes it over. */
+  async cancel(shipment, settings, ctx) {
+    const client = new GlsClient(glsSettings.parse(settings), ctx);
+    try {
+      await client.deleteLabels([Number(shipment.providerShipmentId)]);
+    } catch (err) {
+      // a retried cancel meets error 6 as well as a parcel GLS already carries: its statuses tell them apart
+      if (!(err instanceof GlsRefusedError) || err.code !== NOT_PRINTED || !(await deletedBefore(client, shipment.trackingNumbers[0]))) throw err;
+    }
+  },
+
+  async track(trackingNumbers, settings, ctx) {
+    const client = new GlsClient(glsSettings.parse(settings), ctx);
+    const answers = [];
+    for (const n of trackingNumbers) answers.push(await client.parcelStatuses(n));
+    return parseTracking(answers, trackingNumbers);
+  },
+  trackBatchSize: GLS_TRACK_BATCH,
+
+  trackingUrl: (n) => `https://gls-group.eu/EU/en/parcel-tracking?match=${encodeURIComponent(n)}`,
+  // MyGLS parcel numbers are 10 to 14 digits depending on the country (GetParcelStatuses takes them as a long).
+  trackingNumberPattern: /^\d{10,14}$/,
+};

@@ -1,0 +1,28 @@
+import { localTime } from '../local-time.js';
+import type { GlsCountry } from './codes.js';
+
+/**
+ * MyGLS is a WCF service: its JSON dates are `/Date(<Unix ms>[±hhmm])/` (webapix/mygls-sdk sends
+ * `/Date(1594764000000+0200)/`); the milliseconds are UTC, the offset only says which zone wrote them.
+ */
+export function wcfDate(ms: number): string {
+  return `/Date(${ms})/`;
+}
+
+/** A WCF date → Unix ms, or undefined when the text is not one. */
+export function parseWcfDate(text: unknown): number | undefined {
+  const m = typeof text === 'string' ? /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/.exec(text) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+const ZONES: Readonly<Record<GlsCountry, string>> = {
+  cz: 'Europe/Prague', sk: 'Europe/Bratislava', hu: 'Europe/Budapest', ro: 'Europe/Bucharest',
+  si: 'Europe/Ljubljana', hr: 'Europe/Zagreb', rs: 'Europe/Belgrade',
+};
+
+/** A calendar day (`2026-11-23`) as the WCF date of its midnight in the account's country. */
+export function wcfDay(day: string, country: GlsCountry): string {
+  const ms = localTime(ZONES[country]).parse(`${day} 00:00:00`);
+  if (ms === undefined) throw new Error(`not a calendar day: ${day}`);
+  return wcfDate(ms);
+}

@@ -1,0 +1,175 @@
+/**
+ * How the GLS emulator checks a MyGLS call: the login in the body, the data members of the ParcelService WSDL
+ * (RustamKuramshin/mygls-java-clients, `…/APIDTOs_*`), refused with the codes of the MyGLS API's Appendix A. Which
+ * members are required and the wording of the descriptions ("DeliveryAddress.ZipCode: …") are inferred.
+ */
+import { createHash } from 'node:crypto';
+import { isBadCredential } from '../emulator/auth.js';
+import { GLS_COUNTRY_RULES, GLS_PRINTER_TYPES } from './codes.js';
+import { parseWcfDate } from './dates.js';
+
+export interface GlsErrorView {
+  ErrorCode: number;
+  ErrorDescription: string;
+  ClientReferenceList: string[];
+  ParcelIdList: number[];
+}
+
+export function errorInfo(code: number, description: string, refs: string[] = [], ids: number[] = []): GlsErrorView {
+  return { ErrorCode: code, ErrorDescription: description, ClientReferenceList: refs, ParcelIdList: ids };
+}
+
+export interface GlsEmulatedAddress {
+  Name: string;
+  Street: string;
+  HouseNumber: string | null;
+  HouseNumberInfo: string | null;
+  City: string;
+  ZipCode: string;
+  CountryIsoCode: string;
+  ContactName: string | null;
+  ContactPhone: string | null;
+  ContactEmail: string | null;
+}
+
+export interface GlsEmulatedParcel {
+  ClientNumber: number;
+  ClientReference: string | null;
+  Count: number;
+  CODAmount: number;
+  CODCurrency: string | null;
+  CODReference: string | null;
+  Content: string | null;
+  PickupAddress: GlsEmulatedAddress;
+  DeliveryAddress: GlsEmulatedAddress;
+  PickupDate: number;
+}
+
+/** `APIRequestBase` members every call may carry, plus the integrator tag GLS asks webshop plugins to send. */
+const LOGIN_KEYS = ['Username', 'Password', 'ClientNumberList', 'WebshopEngine'];
+const PARCEL_KEYS = ['ClientNumber', 'ClientReference', 'CODAmount', 'CODCurrency', 'CODReference', 'Content', 'Count', 'DeliveryAddress', 'PickupAddress', 'PickupDate', 'ServiceList'];
+const ADDRESS_KEYS = ['City', 'ContactEmail', 'ContactName', 'ContactPhone', 'CountryIsoCode', 'HouseNumber', 'HouseNumberInfo', 'Name', 'Street', 'ZipCode'];
+/** Our cap on `Count` (MyGLS publishes none). */
+const MAX_COUNT = 99;
+
+/**
+ * MyGLS receives only the SHA-512 digest of a password, so the emulator cannot see a `bad…` prefix: it refuses the
+ * digests of the `bad…` passwords packdesk's tests and demo use, and any user name starting with `bad`.
+ */
+const BAD_PASSWORD_DIGESTS = new Set(['bad', 'bad-secret', 'bad-password', 'badpassword', 'bad-pass'].map((p) => createHash('sha512').update(p).digest('hex')));
+
+/** The caller of a call (its user name), or the ErrorInfo MyGLS answers a refused login with. */
+export function callerOf(body: Record<string, unknown>): { user: string } | { error: GlsErrorView } {
+  const user = typeof body.Username === 'string' ? body.Username.trim() : '';
+  const password = body.Password;
+  const digest = Array.isArray(password) && password.length === 64 && password.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)
+    ? Buffer.from(password as number[]).toString('hex') : undefined;
+  if (!user || isBadCredential(user)) return { error: errorInfo(14, 'User not exists') };
+  if (!digest || BAD_PASSWORD_DIGESTS.has(digest)) return { error: errorInfo(-1, 'Unauthorized.') };
+  return { user };
+}
+
+/** A refusal in the making: every problem found is answered together. */
+class Problems {
+  readonly list: string[] = [];
+  add(text: string): void {
+    this.list.push(`Parcel validation issue: ${text}`);
+  }
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/** A member the data contract does not have: WCF would drop it, and the member meant stays empty; it is named instead. */
+function unknownMembers(value: Record<string, unknown>, known: readonly string[], contract: string): string[] {
+  return Object.keys(value).filter((k) => !known.includes(k)).map((k) => `Parcel validation issue: '${k}' is not a member of ${contract}.`);
+}
+
+export function requestKeysProblems(body: Record<string, unknown>, methodKeys: readonly string[], contract: string): string[] {
+  return unknownMembers(body, [...LOGIN_KEYS, ...methodKeys], contract);
+}
+
+function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress', problems: Problems): GlsEmulatedAddress | undefined {
+  const address = objectOf(value);
+  if (!address) {
+    problems.add(`${role} is required.`);
+    return undefined;
+  }
+  for (const key of Object.keys(address)) if (!ADDRESS_KEYS.includes(key)) problems.add(`'${key}' is not a member of Address (${role}).`);
+  for (const key of ['Name', 'Street', 'City', 'ZipCode', 'CountryIsoCode']) if (!text(address[key])) problems.add(`${role}.${key} is required.`);
+  const country = text(address.CountryIsoCode) ?? '';
+  const rule = GLS_COUNTRY_RULES[country];
+  if (country && !/^[A-Z]{2}$/.test(country)) problems.add(`${role}.CountryIsoCode ${country} is not an ISO country code.`);
+  const zip = text(address.ZipCode);
+  if (zip && (/^0+$/.test(zip) || (rule && !new RegExp(`^\\d{${rule.zipDigits}}$`).test(zip)))) problems.add(`${role}.ZipCode: zip code ${zip} does not exist in ${country}.`);
+  const phone = text(address.ContactPhone);
+  if (role === 'DeliveryAddress' && !phone) problems.add(`${role}.ContactPhone is required.`);
+  if (phone && !/^\+?[\d\s()/-]{6,20}$/.test(phone)) problems.add(`${role}.ContactPhone ${phone} is not a phone number.`);
+  const email = text(address.ContactEmail);
+  if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) problems.add(`${role}.ContactEmail ${email} is not an e-mail address.`);
+  return {
+    Name: text(address.Name) ?? '', Street: text(address.Street) ?? '', HouseNumber: text(address.HouseNumber), HouseNumberInfo: text(address.HouseNumberInfo),
+    City: text(address.City) ?? '', ZipCode: zip ?? '', CountryIsoCode: country, ContactName: text(address.ContactName), ContactPhone: phone, ContactEmail: email,
+  };
+}
+
+function checkParcel(value: unknown, problems: Problems, now: number): GlsEmulatedParcel | undefined {
+  const parcel = objectOf(value);
+  if (!parcel) {
+    problems.add('ParcelList holds an empty Parcel.');
+    return undefined;
+  }
+  for (const key of Object.keys(parcel)) if (!PARCEL_KEYS.includes(key)) problems.add(`'${key}' is not a member of Parcel.`);
+  if (!Number.isInteger(parcel.ClientNumber) || (parcel.ClientNumber as number) <= 0) problems.add('ClientNumber is required.');
+  const count = parcel.Count ?? 1;
+  if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_COUNT) problems.add(`Count must be between 1 and ${MAX_COUNT}.`);
+  const pickupDate = parcel.PickupDate === undefined || parcel.PickupDate === null ? now : parseWcfDate(parcel.PickupDate);
+  if (pickupDate === undefined) problems.add(`PickupDate ${String(parcel.PickupDate)} is not a date.`);
+  const pickup = checkAddress(parcel.PickupAddress, 'PickupAddress', problems);
+  const delivery = checkAddress(parcel.DeliveryAddress, 'DeliveryAddress', problems);
+  const codAmount = parcel.CODAmount ?? 0;
+  if (typeof codAmount !== 'number' || codAmount < 0) problems.add('CODAmount must be a number of at least 0.');
+  const codCurrency = text(parcel.CODCurrency);
+  const expected = delivery ? GLS_COUNTRY_RULES[delivery.CountryIsoCode]?.codCurrency : undefined;
+  if ((codAmount as number) > 0 && codCurrency && expected && codCurrency !== expected) {
+    problems.add(`CODCurrency must be ${expected} for deliveries to ${delivery!.CountryIsoCode}.`);
+  }
+  if (parcel.ServiceList !== undefined && parcel.ServiceList !== null && !Array.isArray(parcel.ServiceList)) problems.add('ServiceList must be a list.');
+  if (!pickup || !delivery || pickupDate === undefined) return undefined;
+  return {
+    ClientNumber: parcel.ClientNumber as number, ClientReference: text(parcel.ClientReference), Count: count as number,
+    CODAmount: codAmount as number, CODCurrency: codCurrency ?? expected ?? null, CODReference: text(parcel.CODReference),
+    Content: text(parcel.Content), PickupAddress: pickup, DeliveryAddress: delivery, PickupDate: pickupDate,
+  };
+}
+
+export type PrintLabelsCheck =
+  | { ok: true; parcels: GlsEmulatedParcel[]; typeOfPrinter: string }
+  | { ok: false; errors: GlsErrorView[] };
+
+/** A PrintLabels body → its parcels and printer type, or the PrintLabelsErrorList MyGLS answers. */
+export function checkPrintLabels(body: Record<string, unknown>, now: number): PrintLabelsCheck {
+  const keyProblems = requestKeysProblems(body, ['ParcelList', 'PrintPosition', 'ShowPrintDialog', 'TypeOfPrinter'], 'PrintLabelsRequest');
+  if (keyProblems.length > 0) return { ok: false, errors: keyProblems.map((d) => errorInfo(13, d)) };
+  const typeOfPrinter = body.TypeOfPrinter ?? 'A4_2x2';
+  if (typeof typeOfPrinter !== 'string' || !(GLS_PRINTER_TYPES as readonly string[]).includes(typeOfPrinter)) {
+    return { ok: false, errors: [errorInfo(34, 'Value of TypeOfPrinter is invalid.')] };
+  }
+  const list = body.ParcelList;
+  if (!Array.isArray(list) || list.length === 0) return { ok: false, errors: [errorInfo(13, 'Parcel validation issue: ParcelList is empty.')] };
+  const parcels: GlsEmulatedParcel[] = [];
+  const errors: GlsErrorView[] = [];
+  for (const item of list) {
+    const problems = new Problems();
+    const parcel = checkParcel(item, problems, now);
+    const ref = text(objectOf(item)?.ClientReference);
+    for (const p of problems.list) errors.push(errorInfo(13, p, ref ? [ref] : []));
+    if (parcel && problems.list.length === 0) parcels.push(parcel);
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, parcels, typeOfPrinter };
+}

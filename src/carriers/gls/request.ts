@@ -1,0 +1,111 @@
+import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierParty, ShipmentForCarrier } from '../types.js';
+import { GLS_PRODUCT, GLS_PRODUCTS } from './codes.js';
+import { wcfDay } from './dates.js';
+import type { GlsSettings } from './settings.js';
+
+/**
+ * Our shipment → the body of MyGLS `POST /ParcelService.svc/json/PrintLabels`, without the `Username` and
+ * `Password` the client adds to every call (as webapix/mygls-sdk's `Client::payload` does). Pure. Field names:
+ * webapix/mygls-sdk `src/Models/{Parcel,Address,Contact}.php`, `src/Requests/PrintLabels.php`, and the ParcelService
+ * WSDL's data contracts (generated in RustamKuramshin/mygls-java-clients, `…/APIDTOs_LabelOperations/*.java`).
+ */
+
+export interface GlsAddress {
+  Name: string;
+  Street: string;
+  HouseNumber: string;
+  HouseNumberInfo?: string;
+  City: string;
+  ZipCode: string;
+  CountryIsoCode: string;
+  ContactName: string;
+  ContactPhone: string;
+  ContactEmail: string;
+}
+
+export interface GlsParcel {
+  ClientNumber: number;
+  ClientReference: string;
+  Count: number;
+  CODAmount?: number;
+  CODCurrency?: string;
+  CODReference?: string;
+  Content?: string;
+  PickupAddress: GlsAddress;
+  DeliveryAddress: GlsAddress;
+  PickupDate: string;
+  ServiceList: { Code: string }[];
+}
+
+export interface GlsPrintLabelsRequest {
+  ParcelList: GlsParcel[];
+  TypeOfPrinter: string;
+  ShowPrintDialog: false;
+}
+
+/** Postal codes of the MyGLS countries are digits; GLS takes them without the space (`110 00` → `11000`). */
+function zipCode(party: CarrierParty): string {
+  return party.postalCode.replace(/\s+/g, '');
+}
+
+/** A firm is the addressee with its person as contact; a private person is both. */
+function glsAddress(party: CarrierParty): GlsAddress {
+  const name = party.companyName ?? party.personName ?? '';
+  return {
+    Name: name,
+    Street: party.street,
+    HouseNumber: party.houseNumber,
+    ...(party.apartmentNumber ? { HouseNumberInfo: party.apartmentNumber } : {}),
+    City: party.city,
+    ZipCode: zipCode(party),
+    CountryIsoCode: party.countryCode,
+    ContactName: party.personName ?? name,
+    ContactPhone: party.phone,
+    ContactEmail: party.email,
+  };
+}
+
+/** MyGLS carries no weights, so GLS cannot refuse a heavy parcel at creation: packdesk holds the 40 kg limit itself. */
+function refuseOverweight(s: ShipmentForCarrier): void {
+  const limit = GLS_PRODUCTS[GLS_PRODUCT].maxWeightKg;
+  const errors: Record<string, string[]> = {};
+  s.parcels.forEach((p, i) => {
+    if (p.weightKg > limit) errors[`parcels.${i}.weight_amount`] = [`GLS: a parcel may weigh at most ${limit} kg (this one weighs ${p.weightKg} kg)`];
+  });
+  if (Object.keys(errors).length > 0) throw new CarrierRefusedError(`GLS takes parcels up to ${limit} kg`, errors);
+}
+
+function printerType(s: ShipmentForCarrier, settings: GlsSettings): string {
+  if (s.labelFormat === 'pdf') return settings.pdfPrinterType;
+  if (s.labelFormat === 'zpl') return settings.zplPrinterType;
+  throw new CarrierRefusedError(`GLS cannot produce ${s.labelFormat} labels`, { label_format: [`GLS cannot produce ${s.labelFormat} labels; choose pdf or zpl`] });
+}
+
+/**
+ * One MyGLS parcel with `Count` = our parcels: GLS numbers each package of it (one PrintLabelsInfo per package).
+ * `ClientReference` carries our shipment id, which GetParcelList and GetParcelStatuses give back; the user's
+ * reference goes to `CODReference` (the payment reference of the payout) and, with the label comment, to `Content`.
+ */
+export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettings): GlsPrintLabelsRequest {
+  const typeOfPrinter = printerType(s, settings);
+  refuseOverweight(s);
+  const cod = s.cashOnDelivery;
+  const content = [s.reference, s.labelComment].filter((t): t is string => Boolean(t)).join(' · ');
+  return {
+    ParcelList: [{
+      ClientNumber: settings.clientNumber,
+      ClientReference: s.id,
+      Count: s.parcels.length,
+      ...(cod ? { CODAmount: Number(formatMinorUnits(cod.amountMinor)), CODCurrency: cod.currency, CODReference: s.reference ?? s.id } : {}),
+      ...(content ? { Content: content } : {}),
+      PickupAddress: glsAddress(s.sender),
+      DeliveryAddress: glsAddress(s.recipient),
+      PickupDate: wcfDay(s.shippingDate, settings.country),
+      ServiceList: [],
+    }],
+    TypeOfPrinter: typeOfPrinter,
+    ShowPrintDialog: false,
+  };
+}
