@@ -1,0 +1,124 @@
+import { formatMinorUnits } from '../../domain/money.js';
+import { productForShipment } from '../codes.js';
+import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import { DPD_PRODUCTS } from './codes.js';
+import type { DpdSettings } from './settings.js';
+
+/**
+ * Our shipment → META-API `POST /shipping/v1/shipment`: the body, an array of one `Shipment` (DPD Group META-API
+ * OpenAPI, vendored in fixtures/schema/), and the query. Pure.
+ */
+
+/** `LabelPrintFormat` values of the formats packdesk prints; DPD offers more (TIFF, PNG, …) that it does not. */
+const PRINT_FORMATS: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL', epl: 'EPL' };
+
+/** The schema's maximum lengths (Address, ContactDetails, Cod). */
+const MAX = { name: 35, street: 35, houseNumber: 8, zipCode: 9, city: 35, phone: 30, email: 100, purpose: 14 };
+
+export interface DpdAddress {
+  companyName?: string;
+  name1: string;
+  street: string;
+  houseNumber?: string;
+  country: string;
+  zipCode: string;
+  city: string;
+}
+
+export interface DpdContact {
+  contactPerson?: string;
+  phone1?: string;
+  email?: string;
+}
+
+export interface DpdParcel {
+  parcelInfos: { weight: string; dimensions: { length: number; width: number; height: number } };
+  senderParcelRefs?: string[];
+  cod?: { amount: { amount: number; currency: string }; collectType: string; purpose?: string };
+}
+
+export interface DpdShipment {
+  customerReferenceNumbers: string[];
+  shipmentInfos: { productCode: string };
+  numberOfParcels: string;
+  mpsCompleteDelivery?: string;
+  sender: { address: DpdAddress; contact: DpdContact };
+  receiver: { address: DpdAddress; contact: DpdContact };
+  parcel: DpdParcel[];
+}
+
+export type DpdShipmentRequest = DpdShipment[];
+
+/** Rounded up, after dropping float noise (1.1 kg is 1100 g, not 1101). */
+function wholeUp(value: number): number {
+  return Math.ceil(Number(value.toFixed(3)));
+}
+
+function cut(value: string, max: number): string {
+  return value.trim().slice(0, max);
+}
+
+/** name1 is the addressee (the person, else the company); a company goes to companyName as well. */
+function dpdAddress(party: CarrierParty): DpdAddress {
+  const house = party.apartmentNumber ? `${party.houseNumber}/${party.apartmentNumber}` : party.houseNumber;
+  const name1 = party.personName ?? party.companyName ?? '';
+  return {
+    ...(party.companyName ? { companyName: cut(party.companyName, MAX.name) } : {}),
+    name1: cut(name1, MAX.name),
+    street: cut(party.street, MAX.street),
+    ...(house ? { houseNumber: cut(house, MAX.houseNumber) } : {}),
+    country: party.countryCode,
+    zipCode: cut(party.postalCode, MAX.zipCode),
+    city: cut(party.city, MAX.city),
+  };
+}
+
+function dpdContact(party: CarrierParty): DpdContact {
+  return {
+    ...(party.personName ? { contactPerson: cut(party.personName, MAX.name) } : {}),
+    ...(party.phone ? { phone1: cut(party.phone, MAX.phone) } : {}),
+    ...(party.email ? { email: cut(party.email, MAX.email) } : {}),
+  };
+}
+
+/** The product the shipment goes out with: the channel's, or its COD product (CarrierRefusedError when it has none). */
+export function dpdProduct(s: ShipmentForCarrier, settings: DpdSettings): string {
+  return productForShipment('DPD', DPD_PRODUCTS, settings.productCode, s.cashOnDelivery !== null);
+}
+
+export function dpdShipmentRequest(s: ShipmentForCarrier, settings: DpdSettings): DpdShipmentRequest {
+  const cod = s.cashOnDelivery;
+  const reference = s.reference?.trim() || null;
+  return [{
+    // Our id first, then the user's reference: DPD prints the customer references on the label.
+    customerReferenceNumbers: reference ? [s.id, cut(reference, 35)] : [s.id],
+    shipmentInfos: { productCode: dpdProduct(s, settings) },
+    numberOfParcels: String(s.parcels.length),
+    // "Complete delivery (MPS complete). It is mandatory for COD": the parcels are handed over, and paid for, together.
+    ...(cod ? { mpsCompleteDelivery: 's2' } : {}),
+    sender: { address: dpdAddress(s.sender), contact: dpdContact(s.sender) },
+    receiver: { address: dpdAddress(s.recipient), contact: dpdContact(s.recipient) },
+    parcel: s.parcels.map((p, i): DpdParcel => ({
+      // Weight in grams without decimals, dimensions in whole centimetres.
+      parcelInfos: {
+        weight: String(wholeUp(p.weightKg * 1000)),
+        dimensions: { length: wholeUp(p.lengthCm), width: wholeUp(p.widthCm), height: wholeUp(p.heightCm) },
+      },
+      ...(reference ? { senderParcelRefs: [cut(reference, 35)] } : {}),
+      // The whole amount rides on the first parcel of the complete-delivery shipment, collected once, in cash (s0).
+      ...(cod && i === 0 ? {
+        cod: {
+          amount: { amount: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }, collectType: 's0',
+          ...(reference ? { purpose: cut(reference, MAX.purpose) } : {}),
+        },
+      } : {}),
+    })),
+  }];
+}
+
+/** The query of the create call: the label's format, and its paper for PDF. */
+export function dpdLabelQuery(format: LabelFormat, settings: DpdSettings): URLSearchParams {
+  const query = new URLSearchParams({ LabelPrintFormat: PRINT_FORMATS[format] });
+  if (format === 'pdf') query.set('LabelPaperFormat', settings.labelPaperFormat);
+  return query;
+}
