@@ -1,17 +1,51 @@
-import type { ProviderDefinition } from '../types.js';
+import { SoapFault } from '../soap.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { mrwAdapter } from './adapter.js';
+import { MRW_BASE_URLS } from './client.js';
+import { MRW_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { mrwCreateRequest } from './request.js';
+import { bultoNumbers, parseGetEnviosBody, parseRefusal, parseTransmEnvioBody, soapBodyOf, trackResults } from './response.js';
 import { mrwSettings } from './settings.js';
 
-/** MRW — SAGEC web service MRWEnvio.asmx (SOAP, AuthInfo header). Docs: https://sagec.mrw.es/MRWEnvio.asmx?WSDL */
+/** The XML of an answer's envelope → its Body ({} for a Fault, which parseRefusal reads). */
+function bodyOf(xml: unknown) {
+  const body = soapBodyOf(String(xml));
+  return body instanceof SoapFault ? {} : body;
+}
+
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => mrwCreateRequest(shipment, mrwSettings.parse(settings)),
+  parseCreated: (xml, shipment) => {
+    const created = parseTransmEnvioBody(bodyOf(xml));
+    return created.state === 'created' ? { ...created, trackingNumbers: bultoNumbers(created.numeroEnvio, shipment.parcels.length) } : created;
+  },
+  parseRefusal: (_status, xml) => parseRefusal(String(xml)),
+  parseTracking: (xml, asked) => trackResults(parseGetEnviosBody(bodyOf(xml)), asked),
+};
+
+/**
+ * MRW (Spain, Portugal) — SAGEC (SOAP 1.1, `AuthInfo` header): TransmEnvio, GetEtiquetaEnvio, CancelarEnvio; tracking
+ * on MRW TrackingService (GetEnvios). Follows MRW's WSDLs and the integrations generated from or tested against them.
+ */
 export const provider: ProviderDefinition = {
   code: 'mrw',
   name: 'MRW',
-  regions: ['ES', 'PT'],
-  baseUrls: {
-    production: 'https://sagec.mrw.es/MRWEnvio.asmx',
-    sandbox: 'https://sagec-test.mrw.es/MRWEnvio.asmx',
-  },
-  // Labels (GetEtiquetaEnvio) are PDF only. No documented limit on `NumeroBultos`: 50 is our own cap.
+  regions: ['ES', 'PT', 'AD'],
+  baseUrls: MRW_BASE_URLS,
+  // GetEtiquetaEnvio answers a PDF (EtiquetaFile); MRW documents no limit on NumeroBultos: 50 is our own cap
   capabilities: { labelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: mrwSettings,
-  docs: ['https://sagec.mrw.es/MRWEnvio.asmx?WSDL', 'https://github.com/migonzalvar/pysagec'],
+  settings: mrwSettings.specs,
+  docs: [
+    'https://sagec.mrw.es/MRWEnvio.asmx?WSDL',
+    'https://trackingservice.mrw.es/TrackingService.svc?wsdl',
+    'https://github.com/OCA/l10n-spain/tree/14.0/delivery_mrw',
+    'https://github.com/kavinsky/laravel-mrw-api',
+    'https://github.com/migonzalvar/pysagec',
+  ],
+  adapter: mrwAdapter,
+  trackingCodes: MRW_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createMrwEmulator),
 };

@@ -1,30 +1,27 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
+import { MRW_COD_COMMISSIONS, MRW_SERVICES } from './codes.js';
 
-/** MRW service codes (`DatosServicio.CodigoServicio`): domestic 0000 Urgente 10 … 0800 Ecommerce, 0810 Ecommerce Canje;
- * international BOX25, DOC, ECOMM, ECOP, EURO2, PAC, SC. Which ones an account may use is set by MRW. */
-export const MRW_SERVICES = [
-  '0000', '0005', '0010', '0015', '0100', '0105', '0110', '0115', '0120', '0200', '0205', '0210', '0220', '0230',
-  '0235', '0300', '0310', '0350', '0370', '0385', '0390', '0400', '0450', '0480', '0490', '0800', '0810',
-  'BOX25', 'DOC', 'ECOMM', 'ECOP', 'EURO2', 'PAC', 'SC',
-] as const;
-
-/** `Reembolso` for cash on delivery: O = commission charged at origin, D = at destination. */
-export const MRW_COD_COMMISSION = ['O', 'D'] as const;
-
-export const mrwSettings: readonly SettingSpec[] = [
-  { key: 'franchiseCode', type: 'string', required: true, secret: false, description: 'MRW franchise code (CodigoFranquicia, 5 digits)' },
-  { key: 'subscriberCode', type: 'string', required: true, secret: false, description: 'MRW subscriber code (CodigoAbonado)' },
-  { key: 'departmentCode', type: 'string', required: false, secret: false, description: 'MRW department code (CodigoDepartamento), if your account uses one' },
-  { key: 'username', type: 'string', required: true, secret: false, description: 'SAGEC user name' },
-  { key: 'password', type: 'string', required: true, secret: true, description: 'SAGEC password' },
-  {
-    key: 'serviceCode', type: 'string', required: false, secret: false, default: '0800', enum: MRW_SERVICES,
-    description: 'MRW service for new shipments (0800 Ecommerce, 0200 Urgente 19, 0300 Económico, …)',
+/**
+ * SAGEC credentials and options. Every SAGEC call carries the SOAP header `AuthInfo {CodigoFranquicia,
+ * CodigoAbonado, CodigoDepartamento, UserName, Password}` (MRW's WSDL, https://sagec.mrw.es/MRWEnvio.asmx?WSDL);
+ * MRW's TrackingService takes its own `login`/`pass` in the body of each call.
+ */
+export const mrwSettings = defineSettings({
+  franchiseCode: { type: 'string', required: true, description: 'MRW franchise code (AuthInfo.CodigoFranquicia, 5 digits)' },
+  subscriberCode: { type: 'string', required: true, description: 'MRW subscriber code (AuthInfo.CodigoAbonado)' },
+  departmentCode: { type: 'string', description: 'MRW department code (AuthInfo.CodigoDepartamento), if your account uses one' },
+  username: { type: 'string', required: true, description: 'SAGEC user name (AuthInfo.UserName)' },
+  password: { type: 'string', required: true, secret: true, description: 'SAGEC password (AuthInfo.Password)' },
+  serviceCode: {
+    type: 'string', default: '0800', enum: Object.keys(MRW_SERVICES),
+    description: 'MRW service for new shipments (DatosServicio.CodigoServicio): 0800 Ecommerce, 0200 Urgente 19, 0300 Económico, …',
   },
-  {
-    key: 'codCommission', type: 'string', required: false, secret: false, default: 'O', enum: MRW_COD_COMMISSION,
-    description: 'Who pays the cash-on-delivery commission: O sender, D recipient',
+  codCommission: {
+    type: 'string', default: 'O', enum: MRW_COD_COMMISSIONS,
+    description: 'Who pays the cash-on-delivery commission (DatosServicio.Reembolso): O the sender, D the recipient',
   },
-  { key: 'trackingUsername', type: 'string', required: false, secret: false, description: 'MRW TrackingService login (separate from the SAGEC user)' },
-  { key: 'trackingPassword', type: 'string', required: false, secret: true, description: 'MRW TrackingService password' },
-];
+  trackingUsername: { type: 'string', description: 'MRW TrackingService login (GetEnvios login), when it differs from the SAGEC user' },
+  trackingPassword: { type: 'string', secret: true, description: 'MRW TrackingService password (GetEnvios pass), when it differs from the SAGEC password' },
+});
+
+export type MrwSettings = ReturnType<typeof mrwSettings.parse>;

@@ -1,0 +1,109 @@
+/**
+ * SAGEC's business checks of one TransmEnvio, answered the way SAGEC answers them: `Estado` 0 and a numbered list of
+ * sentences in `Mensaje`. "Se debe indicar el teléfono de contacto del destinatario" and "Debe indicar el número de
+ * bultos del envío" are MRW's own (OCA/l10n-spain pull request 3713, answers of sagec-test.mrw.es); MRW publishes no
+ * catalogue of the others, whose wording here is inferred in the same style.
+ */
+import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
+import { MRW_SERVICES } from './codes.js';
+
+export interface EmulatedParty {
+  name: string | null;
+  phone: string | null;
+  street: string | null;
+  postalCode: string | null;
+  city: string | null;
+  attentionOf: string | null;
+}
+
+export interface EmulatedTransmEnvio {
+  reference: string | null;
+  service: string;
+  sender: EmulatedParty;
+  recipient: EmulatedParty;
+  bultos: { weightKg: number; reference: string | null }[];
+  cod: { commission: string; amount: string } | null;
+}
+
+export type TransmEnvioCheck = { ok: true; shipment: EmulatedTransmEnvio } | { ok: false; problems: string[] };
+
+function text(node: XmlObject, key: string): string | null {
+  const value = xmlString(node[key])?.trim();
+  return value ? value : null;
+}
+
+function readParty(node: XmlObject): EmulatedParty {
+  const address = xmlObject(node.Direccion);
+  return {
+    name: text(node, 'Nombre'), phone: text(node, 'Telefono'), street: text(address, 'Via'), postalCode: text(address, 'CodigoPostal'),
+    city: text(address, 'Poblacion'), attentionOf: text(node, 'ALaAtencionDe'),
+  };
+}
+
+/** Spain and Andorra have five digits, Portugal's national service four; MRW's post code base has no code of zeros. */
+function postalCodeValid(code: string): boolean {
+  return /^\d{4,5}$/.test(code) && !/^0+$/.test(code);
+}
+
+/** `1,5` (MRW's decimal comma) → 1.5; anything else → NaN. */
+function mrwNumber(value: string | null): number {
+  return value !== null && /^\d+(,\d+)?$/.test(value) ? Number(value.replace(',', '.')) : NaN;
+}
+
+function checkRecipient(p: EmulatedParty, problems: string[]): void {
+  if (!p.name) problems.push('Se debe indicar el nombre del destinatario');
+  if (!p.phone) problems.push('Se debe indicar el teléfono de contacto del destinatario');
+  if (!p.street) problems.push('Se debe indicar la dirección de entrega');
+  if (!p.city) problems.push('Se debe indicar la población de entrega');
+  if (!p.postalCode) problems.push('Se debe indicar el código postal de entrega');
+  else if (!postalCodeValid(p.postalCode)) problems.push(`El código postal de entrega ${p.postalCode} no es válido.`);
+}
+
+function checkBultos(service: XmlObject, code: string, problems: string[]): EmulatedTransmEnvio['bultos'] {
+  const listed = xmlList(xmlObject(service.Bultos).BultoRequest).map(xmlObject);
+  const count = text(service, 'NumeroBultos');
+  if (listed.length === 0 && !/^[1-9]\d*$/.test(count ?? '')) {
+    problems.push('Debe indicar el número de bultos del envío');
+    return [];
+  }
+  if (listed.length > 0 && count !== null && Number(count) !== listed.length) problems.push(`El número de bultos (${count}) no coincide con el desglose de bultos (${listed.length}).`);
+  const limit = MRW_SERVICES[code]?.maxParcelKg;
+  const bultos = listed.length > 0
+    ? listed.map((b) => ({ weightKg: mrwNumber(text(b, 'Peso')), reference: text(b, 'Referencia') }))
+    : Array.from({ length: Number(count) }, () => ({ weightKg: mrwNumber(text(service, 'Peso')) / Number(count), reference: null }));
+  bultos.forEach((b, i) => {
+    if (Number.isNaN(b.weightKg) || b.weightKg <= 0) problems.push(`El peso del bulto ${i + 1} no es válido.`);
+    else if (limit !== undefined && b.weightKg > limit) problems.push(`El peso del bulto ${i + 1} (${String(b.weightKg).replace('.', ',')} kg) supera el máximo de ${limit} kg del servicio ${code}.`);
+  });
+  return bultos;
+}
+
+function checkCod(service: XmlObject, problems: string[]): EmulatedTransmEnvio['cod'] {
+  const commission = text(service, 'Reembolso') ?? 'N';
+  if (commission === 'N') return null;
+  if (commission !== 'O' && commission !== 'D') {
+    problems.push(`El indicador de reembolso ${commission} no es válido.`);
+    return null;
+  }
+  const amount = text(service, 'ImporteReembolso') ?? '';
+  if (!/^\d+(,\d{1,2})?$/.test(amount) || mrwNumber(amount) <= 0) problems.push('Debe indicar el importe del reembolso');
+  return { commission, amount };
+}
+
+/** One TransmEnvio request as SAGEC would take it, or its sentences of refusal. */
+export function checkTransmEnvio(request: XmlObject): TransmEnvioCheck {
+  const problems: string[] = [];
+  const service = xmlObject(request.DatosServicio);
+  const sender = readParty(xmlObject(request.DatosRecogida));
+  const recipient = readParty(xmlObject(request.DatosEntrega));
+  checkRecipient(recipient, problems);
+  if (sender.postalCode && !postalCodeValid(sender.postalCode)) problems.push(`El código postal de recogida ${sender.postalCode} no es válido.`);
+  const code = text(service, 'CodigoServicio') ?? '';
+  if (!Object.hasOwn(MRW_SERVICES, code)) problems.push(`El servicio ${code || '(vacío)'} no es válido para el abonado.`);
+  const date = text(service, 'Fecha');
+  if (date !== null && !/^\d{2}\/\d{2}\/\d{4}$/.test(date)) problems.push(`La fecha ${date} no tiene el formato dd/mm/aaaa.`);
+  const bultos = checkBultos(service, code, problems);
+  const cod = checkCod(service, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, shipment: { reference: text(service, 'Referencia'), service: code, sender, recipient, bultos, cod } };
+}

@@ -1,0 +1,156 @@
+import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
+import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
+import type { CarrierParty, ShipmentForCarrier } from '../types.js';
+import { SAGEC_SERVICE } from './services.js';
+import type { MrwSettings } from './settings.js';
+
+/**
+ * Our shipment → the operations of MRW's SAGEC and TrackingService. Pure. Element names and order: the `sequence`s
+ * of MRW's WSDL (TransmEnvioRequest, DatosRemitenteRequest, DatosDestinatarioRequest, DireccionRequest,
+ * DatosServicioRequest, BultoRequest, EtiquetaEnvioRequest, CancelaEnvioRequest; GetEnvios of TrackingService).
+ * Numbers are text with a decimal comma ("1,5"), as MRW's WSDL types them all as strings and integrations send them
+ * (OCA/l10n-spain delivery_mrw: "El separador decimal debe de ser la coma").
+ */
+
+/** The SOAP header of every SAGEC call. */
+export function authInfoHeader(settings: MrwSettings): SoapPart {
+  return {
+    name: 'AuthInfo',
+    content: {
+      CodigoFranquicia: settings.franchiseCode,
+      CodigoAbonado: settings.subscriberCode,
+      CodigoDepartamento: settings.departmentCode || undefined,
+      UserName: settings.username,
+      Password: settings.password,
+    },
+  };
+}
+
+/** `1249,5` → MRW's decimal comma, at most two decimals. */
+export function mrwDecimal(value: number): string {
+  return String(Math.round(value * 100) / 100).replace('.', ',');
+}
+
+/** `2026-11-23` → `23/11/2026`, the `Fecha` format of MRW's examples. */
+export function mrwDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+/** Portugal's codes are NNNN-NNN; MRW's national service takes their first four digits (as MRW's PrestaShop module sends them). */
+export function mrwPostalCode(party: Pick<CarrierParty, 'postalCode' | 'countryCode'>): string {
+  const digits = party.postalCode.replace(/[\s-]/g, '');
+  return party.countryCode === 'PT' ? digits.slice(0, 4) : digits;
+}
+
+const CALLING_CODES: Readonly<Record<string, string>> = { ES: '+34', PT: '+351', AD: '+376' };
+
+/** Domestic numbers without their country's calling code (Spanish phones go as 9 digits); others as given. */
+export function mrwPhone(party: Pick<CarrierParty, 'phone' | 'countryCode'>): string {
+  const prefix = CALLING_CODES[party.countryCode];
+  return prefix && party.phone.startsWith(prefix) ? party.phone.slice(prefix.length) : party.phone;
+}
+
+/** DireccionRequest: street, house number and the rest (flat) apart; no country (the national service infers it). */
+function address(party: CarrierParty): XmlElement {
+  return { Via: party.street, Numero: party.houseNumber, Resto: party.apartmentNumber ?? undefined, CodigoPostal: mrwPostalCode(party), Poblacion: party.city };
+}
+
+/** Who the label names: the firm, or the person; a person at a firm goes in `ALaAtencionDe`. */
+function names(party: CarrierParty): { Nombre: string; ALaAtencionDe?: string } {
+  return party.companyName
+    ? { Nombre: party.companyName, ALaAtencionDe: party.personName ?? undefined }
+    : { Nombre: party.personName ?? '' };
+}
+
+/** MRW collects cash on delivery in euros only. */
+function cashOnDelivery(s: ShipmentForCarrier, settings: MrwSettings): XmlElement {
+  const cod = s.cashOnDelivery;
+  if (!cod) return { Reembolso: 'N' };
+  if (cod.currency !== 'EUR') {
+    throw new CarrierRefusedError(`MRW cannot collect cash on delivery in ${cod.currency}`, { cash_on_delivery_currency: ['MRW collects cash on delivery in EUR only'] });
+  }
+  return { Reembolso: settings.codCommission, ImporteReembolso: formatMinorUnits(cod.amountMinor).replace('.', ',') };
+}
+
+/**
+ * TransmEnvio: one MRW shipment (albarán) of every parcel (bulto) in our order. Our shipment id is the shipment's
+ * `Referencia`, which TrackingService finds shipments by (GetEnvios `tipoFiltro` 1); the user's reference is each
+ * bulto's `Referencia`; the label comment goes to the courier as `Observaciones`.
+ */
+export function transmEnvioPart(s: ShipmentForCarrier, settings: MrwSettings): SoapPart {
+  const { Nombre, ALaAtencionDe } = names(s.recipient);
+  const sender = names(s.sender);
+  const totalKg = s.parcels.reduce((sum, p) => sum + p.weightKg, 0);
+  return {
+    name: 'TransmEnvio',
+    content: {
+      request: {
+        DatosRecogida: { Direccion: address(s.sender), Nombre: sender.Nombre, Telefono: mrwPhone(s.sender) },
+        DatosEntrega: {
+          Direccion: address(s.recipient), Nombre, Telefono: mrwPhone(s.recipient), ALaAtencionDe,
+          Observaciones: s.labelComment ?? undefined,
+        },
+        DatosServicio: {
+          Fecha: mrwDate(s.shippingDate),
+          Referencia: s.id,
+          EnFranquicia: 'N',
+          CodigoServicio: settings.serviceCode,
+          Bultos: {
+            BultoRequest: s.parcels.map((p, i) => ({
+              Alto: Math.ceil(p.heightCm), Largo: Math.ceil(p.lengthCm), Ancho: Math.ceil(p.widthCm),
+              Referencia: s.reference ?? undefined, Peso: mrwDecimal(p.weightKg), NumeroBulto: i + 1,
+            })),
+          },
+          NumeroBultos: s.parcels.length,
+          Peso: mrwDecimal(totalKg),
+          EntregaSabado: 'N',
+          Retorno: 'N',
+          ...cashOnDelivery(s, settings),
+          // e-mail (canal 1) notice of the delivery day (tipo 4) to the recipient
+          Notificaciones: s.recipient.email ? { NotificacionRequest: [{ CanalNotificacion: '1', TipoNotificacion: '4', MailSMS: s.recipient.email }] } : undefined,
+        },
+      },
+    },
+  };
+}
+
+/** The create request exactly as sent: the operation element's XML. */
+export function mrwCreateRequest(s: ShipmentForCarrier, settings: MrwSettings): string {
+  return soapElement(SAGEC_SERVICE, transmEnvioPart(s, settings));
+}
+
+/** GetEtiquetaEnvio of one shipment: type 0, the margins MRW's own examples use (pysagec `GetLabel`, 1100/650). */
+export function etiquetaEnvioPart(numeroEnvio: string): SoapPart {
+  return {
+    name: 'GetEtiquetaEnvio',
+    content: { request: { NumeroEnvio: numeroEnvio, SeparadorNumerosEnvio: ',', TipoEtiquetaEnvio: '0', ReportTopMargin: 1100, ReportLeftMargin: 650 } },
+  };
+}
+
+export function cancelarEnvioPart(numeroEnvio: string): SoapPart {
+  return { name: 'CancelarEnvio', content: { request: { CancelaEnvio: { NumeroEnvioOriginal: numeroEnvio } } } };
+}
+
+/** GetEnvios `tipoFiltro`: 0 by shipment number, 1 by the shipment's reference (OCA/l10n-spain delivery_mrw). */
+export type MrwTrackingFilter = { byNumber: string } | { byReference: string };
+
+/** TrackingService GetEnvios in detail (`tipoInformacion` 1: every event), in Spanish (`codigoIdioma` 3082). */
+export function getEnviosPart(filter: MrwTrackingFilter, settings: MrwSettings): SoapPart {
+  const value = 'byNumber' in filter ? filter.byNumber : filter.byReference;
+  return {
+    name: 'GetEnvios',
+    content: {
+      login: settings.trackingUsername || settings.username,
+      pass: settings.trackingPassword || settings.password,
+      codigoIdioma: 3082,
+      tipoFiltro: 'byNumber' in filter ? '0' : '1',
+      valorFiltroDesde: value,
+      valorFiltroHasta: value,
+      tipoInformacion: '1',
+      codigoAbonado: settings.subscriberCode,
+      codigoFranquicia: settings.franchiseCode,
+    },
+  };
+}
