@@ -5,7 +5,6 @@
  * WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { mergeLabels } from '../../labels/index.js';
 import { isBadCredential } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
@@ -49,19 +48,9 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const shipments = new EmulatedShipments<EmulatedDhlShipment>(clock, DHL_PL_TRACKING, eventView);
   const nextWaybill = numberSequence(clock, { prefix: '9', digits: 11 });
   const nextPiece = numberSequence(clock, { prefix: 'JJD00003013870900', digits: 27 });
-  const documents = new Map<string, Promise<Buffer>>();
-
   /** One document of all the shipment's piece labels in the asked format, the same bytes every time. */
-  const documentOf = (s: DhlShipment, format: LabelFormat): Promise<Buffer> => {
-    const key = `${s.id}:${format}`;
-    if (!documents.has(key)) {
-      documents.set(key, (async () => {
-        const parts = await Promise.all(s.parcels.map((p) => renderLabel(format, labelContent(s, p.number, p.index))));
-        return parts.length === 1 ? parts[0]! : Buffer.from((await mergeLabels(format, parts)).content);
-      })());
-    }
-    return documents.get(key)!;
-  };
+  const documentOf = (s: DhlShipment, format: LabelFormat): Promise<Buffer> =>
+    shipments.document(s, format, (p) => renderLabel(format, labelContent(s, p.number, p.index)));
   const live = (owner: string, id: string) => {
     const s = shipments.byId(owner, id);
     return s && !shipments.isCancelled(s) ? s : undefined;
@@ -231,10 +220,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     })),
     // authData travels in every call: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => {
-      shipments.reset();
-      documents.clear();
-    },
+    reset: () => shipments.reset(),
     faultResponse: (status) => soapFaultResponse(SERVICE, status === 429 ? 'Too many requests, try again later' : 'Internal Server Error'),
   };
 }

@@ -51,19 +51,9 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const nextPackageId = numberSequence(clock, { prefix: '64', digits: 9 });
   const nextParcelId = numberSequence(clock, { prefix: '109', digits: 10 });
   const nextSessionId = numberSequence(clock, { prefix: '61', digits: 9 });
-  const documents = new Map<string, Promise<Buffer>>();
-
   /** One document for the package's parcels in the asked format, the same bytes every time. */
-  const documentOf = (s: DpdShipment, format: LabelFormat): Promise<Buffer> => {
-    const key = `${s.id}:${format}`;
-    if (!documents.has(key)) {
-      documents.set(key, (async () => {
-        const parts = await Promise.all(s.parcels.map((p) => renderLabel(format, labelContent(s, p.number, p.index))));
-        return parts.length === 1 ? parts[0]! : Buffer.from((await mergeLabels(format, parts)).content);
-      })());
-    }
-    return documents.get(key)!;
-  };
+  const documentOf = (s: DpdShipment, format: LabelFormat): Promise<Buffer> =>
+    shipments.document(s, format, (p) => renderLabel(format, labelContent(s, p.number, p.index)));
 
   const generatePackagesNumbers = (body: XmlObject) => {
     const caller = packageCaller(body);
@@ -213,10 +203,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     })),
     // authDataV1 travels in every call: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => {
-      shipments.reset();
-      documents.clear();
-    },
+    reset: () => shipments.reset(),
     faultResponse: (status, path) => soapFaultResponse(
       path.startsWith(INFO_SERVICE_PATH) ? DPD_INFO_SERVICE : DPD_PACKAGE_SERVICE,
       status === 429 ? 'Too many requests, try again later' : 'Unexpected error during executing webserwice. Try again later',

@@ -1,6 +1,7 @@
 import type { Clock } from '../../domain/clock.js';
 import type { LabelFormat } from '../../domain/labels.js';
 import type { TrackingStatus } from '../../domain/tracking.js';
+import { mergeLabels } from '../../labels/index.js';
 import { isFinalCode, walkToStatus, type TrackingCodeList } from '../codes.js';
 import type { AdvanceOutcome, AdvanceTarget, CarrierTrackingEvent, EmulatedShipmentRecord } from './contract.js';
 
@@ -40,6 +41,7 @@ export type CancelOutcome = 'cancelled' | 'not_cancellable';
 export class EmulatedShipments<R> {
   private shipments: EmulatedShipment<R>[] = [];
   private parcels = new Map<string, { shipment: EmulatedShipment<R>; parcel: EmulatedParcel }>();
+  private readonly documents = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly clock: Clock,
@@ -121,6 +123,20 @@ export class EmulatedShipments<R> {
     return parcel.label;
   }
 
+  /**
+   * One document of all the shipment's parcel labels in `format`, in parcel order, for carriers that answer a label
+   * call with a single file; rendered on first use and kept, so every call serves the same bytes.
+   */
+  document(s: EmulatedShipment<R>, format: LabelFormat, render: (parcel: EmulatedParcel) => Promise<Buffer>): Promise<Buffer> {
+    const key = `${s.id}:${format}`;
+    let document = this.documents.get(key);
+    if (!document) {
+      document = Promise.all(s.parcels.map(render)).then(async (parts) => (parts.length === 1 ? parts[0]! : (await mergeLabels(format, parts)).content));
+      this.documents.set(key, document);
+    }
+    return document;
+  }
+
   /** What `GET /_emulator/<code>/shipments` shows; `describe` adds the carrier's own fields. */
   records(describe: (s: EmulatedShipment<R>) => Record<string, unknown> = () => ({})): EmulatedShipmentRecord[] {
     return this.shipments.map((s) => ({
@@ -140,6 +156,7 @@ export class EmulatedShipments<R> {
   reset(): void {
     this.shipments = [];
     this.parcels.clear();
+    this.documents.clear();
   }
 
   /** Events of one parcel keep strictly increasing times even when the clock stands still. */

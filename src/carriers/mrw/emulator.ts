@@ -56,23 +56,13 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const eventView = (event: EmulatedEvent) => ({ Estado: event.code, EstadoDescripcion: MRW_TRACKING.codes[event.code]?.name ?? null, Publicado: published(event.at) });
   const shipments = new EmulatedShipments<MrwShipment['request']>(clock, MRW_TRACKING, eventView);
   const nextAlbaran = numberSequence(clock, { prefix: '8', digits: 7 });
-  const documents = new Map<string, Promise<Buffer>>();
-
   /** The shipment's labels in one PDF, a page per bulto in order, the same bytes every time. */
-  const documentOf = (s: MrwShipment): Promise<Buffer> => {
-    if (!documents.has(s.id)) {
-      documents.set(s.id, (async () => {
-        const pages = await Promise.all(s.parcels.map((p) => shipments.label(p, () => renderLabel('pdf', {
-          carrier: 'MRW', trackingNumber: p.number, parcelIndex: p.index, parcelCount: s.parcels.length, reference: s.request.bultos[p.index - 1]?.reference ?? undefined,
-          product: `${s.product} ${MRW_SERVICES[s.product]?.name ?? ''}${s.request.cod ? ' · Reembolso' : ''}`.trim(),
-          sender: partyLines(s.request.sender), recipient: partyLines(s.request.recipient),
-          cod: s.request.cod ? { amount: s.request.cod.amount.replace(',', '.'), currency: 'EUR' } : undefined,
-        }))));
-        return pages.length === 1 ? pages[0]! : Buffer.from((await mergeLabels('pdf', pages)).content);
-      })());
-    }
-    return documents.get(s.id)!;
-  };
+  const documentOf = (s: MrwShipment): Promise<Buffer> => shipments.document(s, 'pdf', (p) => renderLabel('pdf', {
+    carrier: 'MRW', trackingNumber: p.number, parcelIndex: p.index, parcelCount: s.parcels.length, reference: s.request.bultos[p.index - 1]?.reference ?? undefined,
+    product: `${s.product} ${MRW_SERVICES[s.product]?.name ?? ''}${s.request.cod ? ' · Reembolso' : ''}`.trim(),
+    sender: partyLines(s.request.sender), recipient: partyLines(s.request.recipient),
+    cod: s.request.cod ? { amount: s.request.cod.amount.replace(',', '.'), currency: 'EUR' } : undefined,
+  }));
 
   const transmEnvio = (soap: SoapRequest) => {
     const answer = (done: boolean, sentences: string[], more?: XmlElement) => ({ name: 'TransmEnvioResponse', content: { TransmEnvioResult: result(done, sentences, more) } });
@@ -178,10 +168,7 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
     })),
     // AuthInfo travels in every call: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => {
-      shipments.reset();
-      documents.clear();
-    },
+    reset: () => shipments.reset(),
     faultResponse: (status, path) => soapFaultResponse(
       path.includes(TRACKING_PATH) ? TRACKING_SERVICE : SAGEC_SERVICE,
       status === 429 ? 'Server was unable to process request. ---> Too many requests, try again later.' : 'Server was unable to process request. ---> Object reference not set to an instance of an object.',
