@@ -1,4 +1,4 @@
-import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
 import { DhlClient, DhlCredentialsRefused } from './client.js';
 import { dhlShipmentRequest } from './request.js';
@@ -27,11 +27,7 @@ async function createShipment(
   if (earlier?.sendingSince !== undefined) {
     ctx.log.warn({ shipmentId: s.id, since: earlier.sendingSince }, 'an earlier send of this shipment to DHL Express got no answer: it may have left an unused waybill');
   }
-  ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies DhlProgress);
-  const body = await client.createShipment(request, s.id).catch((err: unknown) => {
-    if (err instanceof CarrierRefusedError) ctx.progress.save({});
-    throw err;
-  });
+  const body = await markedSend(ctx, undefined, () => client.createShipment(request, s.id));
   const created = parseCreatedShipment(body, s.parcels.length);
   return {
     providerShipmentId: created.shipmentTrackingNumber,

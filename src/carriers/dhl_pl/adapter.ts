@@ -1,5 +1,6 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import { warsawTime } from '../local-time.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { DhlPlClient, DhlPlCredentialsRefused } from './client.js';
@@ -59,14 +60,7 @@ async function createShipment(
     if (shipmentId !== undefined) ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
   if (shipmentId === undefined) {
-    ctx.progress.save({ sendingSince: progress.sendingSince ?? ctx.clock.now() } satisfies DhlPlProgress);
-    let created;
-    try {
-      created = await client.createShipments(s);
-    } catch (err) {
-      if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
-      throw err;
-    }
+    const created = await markedSend(ctx, progress.sendingSince, () => client.createShipments(s));
     if (created.state === 'refused') {
       ctx.progress.save({});
       throw new CarrierRefusedError(created.message, created.errors);

@@ -1,5 +1,5 @@
 import { splitLabels } from '../../labels/index.js';
-import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
 import { DpdClient, DpdCredentialsRefused } from './client.js';
 import { dpdLabelQuery, dpdShipmentRequest } from './request.js';
@@ -26,11 +26,7 @@ async function createShipment(
   if (earlier?.sendingSince !== undefined) {
     ctx.log.warn({ shipmentId: s.id, since: earlier.sendingSince }, 'an earlier send of this shipment to DPD got no answer: it may have left an unused shipment');
   }
-  ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies DpdProgress);
-  const body = await client.createShipment(request, dpdLabelQuery(s.labelFormat, parsed)).catch((err: unknown) => {
-    if (err instanceof CarrierRefusedError) ctx.progress.save({});
-    throw err;
-  });
+  const body = await markedSend(ctx, undefined, () => client.createShipment(request, dpdLabelQuery(s.labelFormat, parsed)));
   const created = parseCreatedShipment(body, s.parcels.length);
   // One document holds every parcel's label, in parcel order.
   const labels = await splitLabels(s.labelFormat, Buffer.from(created.labelBase64, 'base64'), created.parcelIds.length);

@@ -1,5 +1,6 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { DpdPlClient, DpdPlCredentialsRefused } from './client.js';
 import { sessionTypeOfShipment, type DpdPackageLookup } from './request.js';
@@ -29,14 +30,7 @@ async function createShipment(
   let labels: DpdPlLabels | undefined = lookup ? await client.generateSpedLabels(lookup, sessionType, s.labelFormat) : undefined;
   let waybills: string[] | undefined;
   if (!labels || labels.state === 'not_found') {
-    ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies DpdPlProgress);
-    let created;
-    try {
-      created = await client.generatePackagesNumbers(s);
-    } catch (err) {
-      if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
-      throw err;
-    }
+    const created = await markedSend(ctx, undefined, () => client.generatePackagesNumbers(s));
     if (created.state === 'refused') {
       ctx.progress.save({});
       throw new CarrierRefusedError(created.message, created.errors);

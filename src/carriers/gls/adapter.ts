@@ -1,5 +1,6 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { GLS_PRODUCT, GLS_TRACKING, glsStatusCode } from './codes.js';
 import { GlsClient, GlsCredentialsRefused, GlsRefusedError } from './client.js';
@@ -60,14 +61,7 @@ async function createShipment(
       return earlier;
     }
   }
-  ctx.progress.save({ sendingSince: since ?? ctx.clock.now() } satisfies GlsProgress);
-  let answer;
-  try {
-    answer = await client.printLabels(request);
-  } catch (err) {
-    if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
-    throw err;
-  }
+  const answer = await markedSend(ctx, since, () => client.printLabels(request));
   ctx.progress.save({});
   return createdFrom(s, client, parseCreated(answer), answer);
 }

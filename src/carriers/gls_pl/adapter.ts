@@ -1,4 +1,4 @@
-import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
 import { glsPlProduct } from './codes.js';
 import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
@@ -8,7 +8,7 @@ import { glsPlSettings } from './settings.js';
 
 interface GlsPlProgress {
   /** Set before the consignment is inserted: if no id follows, the insert may have reached ADE. */
-  insertingSince?: number;
+  sendingSince?: number;
   consignId?: string;
 }
 
@@ -33,14 +33,8 @@ async function createShipment(
   const progress = (ctx.progress.load() ?? {}) as GlsPlProgress;
   let consignId = progress.consignId;
   if (!consignId) {
-    if (progress.insertingSince !== undefined) consignId = await findInserted(client, s.id);
-    if (!consignId) {
-      ctx.progress.save({ insertingSince: ctx.clock.now() } satisfies GlsPlProgress);
-      consignId = await client.insert(consign).catch((err: unknown) => {
-        if (err instanceof CarrierRefusedError) ctx.progress.save({});
-        throw err;
-      });
-    }
+    if (progress.sendingSince !== undefined) consignId = await findInserted(client, s.id);
+    consignId ??= await markedSend(ctx, undefined, () => client.insert(consign));
     ctx.progress.save({ consignId } satisfies GlsPlProgress);
   }
   // Fetching the labels numbers the parcels; the consignment then lists the numbers in our parcel order.

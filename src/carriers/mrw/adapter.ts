@@ -1,5 +1,6 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult, ValidationOutcome } from '../types.js';
 import { MrwClient, MrwCredentialsRefused } from './client.js';
 import { albaranFound, albaranOf, bultoNumbers, trackResults } from './response.js';
@@ -30,14 +31,7 @@ async function createShipment(
   let numeroEnvio = progress.numeroEnvio;
   if (numeroEnvio === undefined && progress.sendingSince !== undefined) numeroEnvio = albaranFound(await client.getEnvios({ byReference: s.id }));
   if (numeroEnvio === undefined) {
-    ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies MrwProgress);
-    let created;
-    try {
-      created = await client.transmEnvio(s);
-    } catch (err) {
-      if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
-      throw err;
-    }
+    const created = await markedSend(ctx, undefined, () => client.transmEnvio(s));
     if (created.state !== 'created') {
       ctx.progress.save({});
       throw created.state === 'credentials_refused' ? new MrwCredentialsRefused(created.reason) : new CarrierRefusedError(created.message, created.errors);

@@ -1,4 +1,5 @@
 import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { PosteClient, PosteCredentialsRefused } from './client.js';
 import { posteCreateRequest } from './request.js';
@@ -32,13 +33,7 @@ async function createShipment(
     if (progress.sendingSince !== undefined) {
       ctx.log.warn({ shipmentId: s.id }, 'an earlier Poste Italiane create call got no answer: Poste may hold this waybill twice');
     }
-    ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies PosteProgress);
-    try {
-      waybills = parseCreated(await client.createWaybills(request)).parcels;
-    } catch (err) {
-      if (err instanceof CarrierRefusedError) ctx.progress.save({});
-      throw err;
-    }
+    waybills = await markedSend(ctx, undefined, async () => parseCreated(await client.createWaybills(request)).parcels);
     ctx.progress.save({ waybills } satisfies PosteProgress);
   }
   if (waybills.length !== s.parcels.length || waybills.some((w) => !w.trackingNumber || !w.downloadUrl)) {

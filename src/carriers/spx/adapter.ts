@@ -1,5 +1,6 @@
 import { mergeLabels } from '../../labels/index.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { SpxClient, SpxCredentialsRefused } from './client.js';
 import { spxCreateRequest } from './request.js';
@@ -34,14 +35,7 @@ async function createShipment(
   if ((ctx.progress.load() as SpxProgress | null)?.sendingSince !== undefined) {
     ctx.log.warn({ shipmentId: s.id, ref: request.package.ref }, 'an earlier SP Express create call got no answer: SP Express may hold this order twice');
   }
-  ctx.progress.save({ sendingSince: ctx.clock.now() } satisfies SpxProgress);
-  let answer;
-  try {
-    answer = parseCreated(await client.create(parsed.productType, request));
-  } catch (err) {
-    if (!(err instanceof CarrierTransientError)) ctx.progress.save({});
-    throw err;
-  }
+  const answer = await markedSend(ctx, undefined, async () => parseCreated(await client.create(parsed.productType, request)));
   ctx.progress.save({});
   if (answer.state === 'label_failed') {
     await client.cancel(answer.packageIds).catch(() => undefined);
