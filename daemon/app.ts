@@ -60,7 +60,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
 
   await app.register(metaRoutes(ctx, options.health ?? { workers: () => ({}) }, options.version));
   await app.register(accountRoutes);
-  await app.register(providerRoutes);
+  await app.register(providerRoutes(ctx));
   await app.register(channelRoutes(ctx));
   await app.register(shipmentRoutes(ctx));
   await app.register(trackingParcelRoutes(ctx));

@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import pino from 'pino';
@@ -46,21 +47,39 @@ async function call<T>(url: string, key: string, method: string, path: string, b
   return { status: res.status, json: json as T, raw, headers: res.headers };
 }
 
+/** The device flow of a carrier that acts for a person: the emulator's control endpoint approves like the person would. */
+async function authorizeInEmulator(daemonUrl: string, apiKey: string, emulatorUrl: string, code: string, channelId: string): Promise<void> {
+  const path = `/v1/shipping-channels/${channelId}`;
+  const started = await call<{ data: { user_code: string; verification_uri: string } }>(daemonUrl, apiKey, 'POST', `${path}/authorize`);
+  const { user_code: userCode, verification_uri: uri } = started.json.data;
+  say(`   The carrier acts for a person: \`packdesk channels authorize ${channelId}\` asks them to open ${uri} and enter ${userCode}.`);
+  const approved = await fetch(`${emulatorUrl}/_emulator/${code}/device/${encodeURIComponent(userCode)}/approve`, { method: 'POST' });
+  if (!approved.ok) throw new CliError(`the emulator did not approve ${userCode}: ${approved.status}`, EXIT.failure);
+  for (let waited = 0; waited < 30_000; waited += 500) {
+    const channel = await call<{ data: { status: string } }>(daemonUrl, apiKey, 'GET', path);
+    if (channel.json.data.status !== 'authorization_required') {
+      say(`   The emulator approved it as the person would; the daemon polled the carrier and stored the tokens: ${channel.json.data.status}`);
+      return;
+    }
+    await sleep(500);
+  }
+  throw new CliError('the channel was not authorised within 30 s', EXIT.failure);
+}
+
 /** `packdesk demo`: a carrier's emulator + a daemon on a fresh data directory, a channel, a two-parcel COD shipment, its label. */
 export function registerDemoCommand(program: Command): void {
   program.command('demo')
     .description('run a complete shipment against a carrier\'s local emulator and write its merged label')
-    .option('--provider <code>', 'the carrier whose emulator takes the shipment (any provider with an adapter)', 'ppl')
+    .option('--provider <code>', 'the carrier whose emulator takes the shipment (any provider)', 'ppl')
     .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory)')
     .option('--out <file>', 'where to write the merged label (default: packdesk-demo-label.<format>)')
     .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
     .action(action(async (o: DemoOptions) => {
       // loaded here so other commands don't pay for the carriers, the daemon and the emulators at start-up
       const { listProviders } = await import('../src/carriers/registry.js');
-      const demoable = listProviders().filter((p) => p.adapter && p.demo).map((p) => p.code);
-      const provider = listProviders().find((p) => p.code === o.provider && p.adapter && p.demo);
-      if (!provider) throw new CliError(`--provider must be one of ${demoable.join(', ')}`, EXIT.usage);
-      const story = provider.demo!;
+      const provider = listProviders().find((p) => p.code === o.provider);
+      if (!provider) throw new CliError(`--provider must be one of ${listProviders().map((p) => p.code).join(', ')}`, EXIT.usage);
+      const story = provider.demo;
       const format = provider.capabilities.labelFormats[0]!;
       const currency = String(story.shipment.cash_on_delivery_currency);
       const [{ startEmulators }, { createAccount, createApiKey }, { closeContext, openContext }, { startDaemon }] = await Promise.all([
@@ -83,6 +102,9 @@ export function registerDemoCommand(program: Command): void {
           name: `${provider.name} (emulator)`, provider: provider.code, settings: { ...story.settings, baseUrl: emulatorUrl },
         });
         say(`4. Added ${provider.name} channel ${channel.json.data.id}: ${channel.json.data.status}`);
+        if (channel.json.data.status === 'authorization_required') {
+          await authorizeInEmulator(daemon.url, apiKey, emulators.url, provider.code, channel.json.data.id);
+        }
         const created = await call<{ data: { id: string; status: string; product: string; parcels: { tracking_number: string }[]; failure: unknown } }>(
           daemon.url, apiKey, 'POST', '/v1/shipments', demoShipment(channel.json.data.id, story, format), { prefer: 'wait=30' },
         );

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   createChannel, deleteChannel, getChannelRow, listChannels, presentChannel, updateChannel, validateChannel, CHANNEL_STATUSES,
 } from '../../src/services/channels.js';
+import { getAuthorization, startAuthorization } from '../../src/services/channel-authorization.js';
 import { PROVIDER_CODES } from '../../src/carriers/registry.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { caller } from '../http/conventions.js';
@@ -36,6 +37,16 @@ const UpdateBody = Type.Object({
   description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   settings: Type.Optional(FreeObject),
   status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
+});
+
+export const AuthorizationSchema = Type.Object({
+  status: Type.String({ enum: ['none', 'pending', 'authorized', 'denied', 'expired', 'revoked'] }),
+  user_code: Nullable(Type.String({ description: 'The code the person enters at the verification URL (while pending)' })),
+  verification_uri: Nullable(Type.String()),
+  verification_uri_complete: Nullable(Type.String({ description: 'The verification URL with the code filled in' })),
+  expires_at: Nullable(Timestamp),
+  authorized_at: Nullable(Timestamp),
+  message: Nullable(Type.String({ description: 'Why the last authorization ended without a grant, or the grant was lost' })),
 });
 
 const tags = ['Shipping channels'];
@@ -111,5 +122,25 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       const data = await validateChannel(ctx, caller(request).account.id, request.params.id);
       return { data, message: data.status === 'active' ? 'Shipping channel validated' : 'Shipping channel validation failed' };
     });
+
+    app.post('/v1/shipping-channels/:id/authorize', {
+      schema: {
+        tags, summary: "Start the carrier's device flow: a person approves packdesk at the verification URL", params: IdParams,
+        response: { 200: Envelope(AuthorizationSchema), ...errorResponses(401, 403, 404, 422, 429, 503) },
+      },
+    }, async (request) => {
+      const data = await startAuthorization(ctx, caller(request).account.id, request.params.id);
+      return { data, message: `Open ${data.verification_uri_complete ?? data.verification_uri} and enter the code ${data.user_code}` };
+    });
+
+    app.get('/v1/shipping-channels/:id/authorization', {
+      schema: {
+        tags, summary: "The channel's authorization by a person (never its tokens)", params: IdParams,
+        response: { 200: Envelope(AuthorizationSchema), ...errorResponses(401, 403, 404, 422, 429) },
+      },
+    }, async (request) => ({
+      data: getAuthorization(ctx, caller(request).account.id, request.params.id),
+      message: 'Authorization retrieved',
+    }));
   };
 }

@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listProviders, settingsSchema } from '../../src/carriers/registry.js';
 import type { ProviderDefinition } from '../../src/carriers/types.js';
 import { LABEL_FORMATS } from '../../src/domain/labels.js';
-import { errorResponses } from '../http/schemas.js';
+import { listSettingOptions } from '../../src/services/channels.js';
+import type { ServiceContext } from '../../src/services/context.js';
+import { Envelope, errorResponses, FreeObject, PlainText } from '../http/schemas.js';
 
 const SettingSchema = Type.Object({
   key: Type.String(),
@@ -13,6 +15,7 @@ const SettingSchema = Type.Object({
   description: Type.String(),
   default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   enum: Type.Optional(Type.Array(Type.String())),
+  listed: Type.Optional(Type.Boolean({ description: 'The carrier lists the values for the credentials: POST /v1/providers/{code}/setting-options' })),
 });
 
 export const ProviderSchema = Type.Object({
@@ -24,7 +27,7 @@ export const ProviderSchema = Type.Object({
   multi_parcel: Type.Boolean(),
   max_parcels: Type.Integer(),
   cancel: Type.Boolean(),
-  adapter_available: Type.Boolean({ description: 'false while packdesk cannot yet talk to this carrier' }),
+  tracking_per_shipment: Type.Boolean({ description: 'The carrier reports one state for a whole shipment, shared by its parcels' }),
   settings: Type.Array(SettingSchema),
 });
 
@@ -32,19 +35,38 @@ export function presentProvider(p: ProviderDefinition) {
   return {
     code: p.code, name: p.name, regions: [...p.regions], label_formats: [...p.capabilities.labelFormats],
     cash_on_delivery: p.capabilities.cashOnDelivery, multi_parcel: p.capabilities.multiParcel,
-    max_parcels: p.capabilities.maxParcels, cancel: p.capabilities.cancel, adapter_available: p.adapter !== undefined,
+    max_parcels: p.capabilities.maxParcels, cancel: p.capabilities.cancel,
+    tracking_per_shipment: p.capabilities.trackingPerShipment === true,
     settings: settingsSchema(p).map((s) => ({
       key: s.key, type: s.type, required: s.required, secret: s.secret, description: s.description,
-      ...(s.default !== undefined ? { default: s.default } : {}), ...(s.enum ? { enum: [...s.enum] } : {}),
+      ...(s.default !== undefined ? { default: s.default } : {}), ...(s.enum ? { enum: [...s.enum] } : {}), ...(s.listed ? { listed: true } : {}),
     })),
   };
 }
 
-export const providerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const SettingOptionsBody = Type.Object({
+  key: PlainText({ minLength: 1, maxLength: 100 }),
+  settings: FreeObject,
+});
+
+const SettingOptionSchema = Type.Object({ value: Type.String(), name: Type.String() });
+
+export const providerRoutes = (ctx: ServiceContext): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/v1/providers', {
     schema: {
       tags: ['Providers'], summary: 'The 13 carrier providers, their capabilities and settings schemas',
       response: { 200: Type.Object({ data: Type.Array(ProviderSchema), message: Type.String() }), ...errorResponses(401, 429) },
     },
   }, async () => ({ data: listProviders().map(presentProvider), message: 'Providers retrieved' }));
+
+  app.post('/v1/providers/:code/setting-options', {
+    schema: {
+      tags: ['Providers'], summary: "The values the carrier lists for a setting, asked with the credentials entered so far",
+      params: Type.Object({ code: Type.String() }), body: SettingOptionsBody,
+      response: { 200: Envelope(Type.Array(SettingOptionSchema)), ...errorResponses(400, 401, 413, 422, 429, 503) },
+    },
+  }, async (request) => ({
+    data: await listSettingOptions(ctx, request.params.code, request.body.key, request.body.settings),
+    message: 'Setting options retrieved',
+  }));
 };

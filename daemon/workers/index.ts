@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
+import { AuthorizationWorker } from './authorization-worker.js';
 import { ImportWorker, type ImportWorkerOptions } from './import-worker.js';
 import { PrintQueueWorker, type PrintQueueWorkerOptions } from './print-queue.js';
 import { JobWorker } from './runner.js';
@@ -17,6 +18,7 @@ export interface Workers {
   shipments: JobWorker;
   tracking: TrackingPoller;
   printing: PrintQueueWorker;
+  authorizations: AuthorizationWorker;
   /** Order files from watched folders and uploads; not in `all`: files and notices drive it, not due jobs. */
   imports: ImportWorker;
   start(): void;
@@ -35,9 +37,10 @@ export function createWorkers(ctx: ServiceContext, options: {
   });
   const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });
   const printing = new PrintQueueWorker(ctx, options.printing);
+  const authorizations = new AuthorizationWorker(ctx, 'channel_authorization');
   // the dispatcher runs last, so a test's runJobs() delivers the events the other workers just recorded
   const webhooks = new WebhookDispatcher(ctx, options.webhooks);
-  const all: BackgroundWorker[] = [shipments, tracking, printing, webhooks];
+  const all: BackgroundWorker[] = [shipments, tracking, printing, authorizations, webhooks];
   const imports = new ImportWorker(ctx, options.imports);
   // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)
   let wakeScheduled = false;
@@ -50,7 +53,7 @@ export function createWorkers(ctx: ServiceContext, options: {
     });
   };
   return {
-    all, shipments, tracking, printing, webhooks, imports,
+    all, shipments, tracking, printing, authorizations, webhooks, imports,
     start: () => {
       ctx.notices.on(JOBS_QUEUED, wake);
       all.forEach((w) => w.start());

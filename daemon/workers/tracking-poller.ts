@@ -42,7 +42,7 @@ export class TrackingPoller extends PollingWorker {
   /** Providers that take no new parcels now: backing off, or with two rounds of calls already claimed. */
   private providersToSkip(): string[] {
     const full = [...this.claimedByProvider].filter(([provider, claimed]) => {
-      const batch = findProvider(provider)?.adapter?.trackBatchSize ?? 1;
+      const batch = findProvider(provider)?.adapter.trackBatchSize ?? 1;
       return claimed >= this.options.concurrencyPerProvider * batch * 2;
     }).map(([provider]) => provider);
     return [...new Set([...this.backoff.blockedProviders(), ...full])];

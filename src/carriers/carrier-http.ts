@@ -92,6 +92,21 @@ export class CarrierHttp {
       return res;
     });
   }
+
+  /**
+   * A call for the person who authorised the channel (`ctx.grant`): their access token as a Bearer. A 401 on the
+   * first try means the token died early: it is refreshed once and the call repeated.
+   */
+  async asUser(method: string, path: string, init: CarrierCall = {}): Promise<CarrierResponse> {
+    const grant = this.ctx.grant;
+    if (!grant) throw new Error(`${this.provider} calls need a channel grant, and this context has none`);
+    const send = (token: string) => this.call(method, path, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+    const first = await grant.accessToken();
+    const res = await send(first);
+    if (res.status !== 401) return res;
+    await grant.refused(first);
+    return send(await grant.accessToken());
+  }
 }
 
 /** `Authorization: Basic …` for a user and password (RFC 7617, UTF-8). */

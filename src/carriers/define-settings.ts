@@ -8,6 +8,7 @@ export interface SettingDefinition {
   description: string;
   default?: string | number | boolean;
   enum?: readonly string[];
+  listed?: boolean;
 }
 
 type ValueOf<D extends SettingDefinition> =
@@ -33,6 +34,7 @@ export function defineSettings<const S extends Record<string, SettingDefinition>
   const specs = Object.entries(definitions).map(([key, d]): SettingSpec => ({
     key, type: d.type, required: d.required ?? false, secret: d.secret ?? false, description: d.description,
     ...(d.default !== undefined ? { default: d.default } : {}), ...(d.enum ? { enum: d.enum } : {}),
+    ...(d.listed ? { listed: true } : {}),
   }));
   return {
     specs,

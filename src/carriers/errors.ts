@@ -16,3 +16,19 @@ export class CarrierTransientError extends CarrierUnavailableError {
     super(message);
   }
 }
+
+/** The carrier no longer honours the person's refresh token (revoked, expired, replaced). */
+export class GrantRevokedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GrantRevokedError';
+  }
+}
+
+/** The channel acts for a person who has not authorised packdesk, or whose grant is gone: authorise it again. */
+export class AuthorizationRequiredError extends CarrierRefusedError {
+  constructor(message: string) {
+    super(message, { shipping_channel_id: [message] });
+    this.name = 'AuthorizationRequiredError';
+  }
+}

@@ -7,7 +7,7 @@ import { CarrierRefusedError, CarrierTransientError } from './errors.js';
 export const DEFAULT_CARRIER_TIMEOUT_MS = 30_000;
 
 /** Field names whose values never reach a trace (JSON keys, form fields, XML elements). */
-const SECRET_FIELDS = /^(client_?secret|secret(Id)?|password|user_password|pass|session|auth_?token|api_?key|apiSecret|token|access_token|refresh_token|authorization)$/i;
+const SECRET_FIELDS = /^(client_?secret|secret(Id)?|password|user_password|pass|session|auth_?token|api_?key|apiSecret|token|access_token|refresh_token|device_code|authorization)$/i;
 
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text

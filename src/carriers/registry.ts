@@ -7,9 +7,12 @@ export const COMMON_SETTINGS: readonly SettingSpec[] = [
   { key: 'baseUrl', type: 'string', required: false, secret: false, description: "Override the carrier's API base URL (e.g. a local emulator)" },
 ];
 
-/** What a provider with an adapter lacks (empty when complete): checked once at start-up. */
+/**
+ * What a provider lacks (empty when complete): checked once at start-up, so a provider loaded without its adapter or
+ * emulator (the types require them, a cast does not) stops the daemon rather than a shipment.
+ */
 export function missingParts(p: ProviderDefinition): string[] {
-  if (!p.adapter) return [];
+  if (!p.adapter) return ['adapter'];
   const missing: string[] = [];
   for (const fn of ['validate', 'createShipment', 'trackingUrl', 'track'] as const) if (typeof p.adapter[fn] !== 'function') missing.push(`adapter.${fn}`);
   if (p.capabilities.cancel !== (typeof p.adapter.cancel === 'function')) missing.push(p.capabilities.cancel ? 'adapter.cancel' : 'capabilities.cancel: false');

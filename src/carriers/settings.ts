@@ -44,6 +44,8 @@ export function resolveSettings(
   provider: ProviderDefinition,
   input: unknown,
   stored?: ChannelSettings,
+  /** Settings entered so far (to list a setting's options): required keys may still be missing. */
+  partial = false,
 ): { settings: ChannelSettings; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const add = (key: string, message: string) => (errors[`settings.${key}`] ??= []).push(message);
@@ -73,7 +75,7 @@ export function resolveSettings(
     else merged[key] = value as string | number | boolean;
   }
   for (const spec of schema) {
-    if (spec.required && merged[spec.key] === undefined && !errors[`settings.${spec.key}`]) add(spec.key, 'is required');
+    if (!partial && spec.required && merged[spec.key] === undefined && !errors[`settings.${spec.key}`]) add(spec.key, 'is required');
   }
   return { settings: merged, errors };
 }

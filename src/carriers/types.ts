@@ -21,6 +21,8 @@ export interface SettingSpec {
   default?: string | number | boolean;
   /** Allowed values, for string settings that are code lists (e.g. a product code). */
   enum?: readonly string[];
+  /** The carrier lists the values for the credentials (`adapter.settingOptions`, `POST /v1/providers/{code}/setting-options`). */
+  listed?: boolean;
 }
 
 export interface ProviderCapabilities {
@@ -29,6 +31,8 @@ export interface ProviderCapabilities {
   multiParcel: boolean;
   maxParcels: number;
   cancel: boolean;
+  /** The carrier reports one state for the whole shipment, which all its parcels share. */
+  trackingPerShipment?: boolean;
 }
 
 /** Settings after validation: plain values keyed by setting key. */
@@ -101,10 +105,22 @@ export interface CarrierAdapter {
   trackingUrl(trackingNumber: string): string;
   /** The carrier's tracking number format, where one is known. */
   trackingNumberPattern?: RegExp;
-  /** Present where the carrier's tracking can be read: one result per asked number, in any order. */
-  track?(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]>;
+  /** The carrier's tracking: one result per asked number, in any order. */
+  track(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]>;
   /** How many numbers one `track` call takes (PPL: 100); 1 when absent. */
   trackBatchSize?: number;
+  /**
+   * The values a setting may take that the carrier lists for these credentials (Baselinker's couriers and courier
+   * accounts), for `channels add` to offer; undefined for a key the carrier lists nothing for. `settings` holds what
+   * the user entered so far: the credentials, maybe not the later keys.
+   */
+  settingOptions?(key: string, settings: ChannelSettings, ctx: CarrierContext): Promise<SettingOption[] | undefined>;
+}
+
+/** One value a setting may take, with the carrier's name for it. */
+export interface SettingOption {
+  value: string;
+  name: string;
 }
 
 /** One tracking event as the carrier reported it, with the standard status its raw code means. */
@@ -135,6 +151,56 @@ export interface CarrierContext {
   timeoutMs?: number;
   /** Waits between polls of an asynchronous carrier (default: real timers). */
   sleep?: (ms: number) => Promise<unknown>;
+  /** The person's grant of a channel whose provider has `userAuthorization` (absent for other providers). */
+  grant?: UserGrantAccess;
+}
+
+/** OAuth2 tokens as a carrier's token endpoint hands them out. */
+export interface UserTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+}
+
+/** What a carrier's device-authorization endpoint answered (RFC 8628 §3.2). */
+export interface DeviceCodeIssued {
+  deviceCode: string;
+  userCode: string;
+  verificationUri: string;
+  verificationUriComplete: string | null;
+  expiresInSeconds: number;
+  intervalSeconds: number;
+}
+
+/** One poll of the token endpoint during a device flow (RFC 8628 §3.5). */
+export type DeviceFlowPoll =
+  | { state: 'pending' }
+  | { state: 'slow_down' }
+  | { state: 'denied'; message: string }
+  | { state: 'expired' }
+  | { state: 'granted'; tokens: UserTokens };
+
+/**
+ * A carrier whose API acts for a person (Allegro): the device flow that connects a channel, and the refresh of the
+ * tokens packdesk stores for it. packdesk stores the tokens sealed, polls, refreshes one at a time and never shows them.
+ */
+export interface UserAuthorization {
+  /** Asks the carrier for a device and user code; a refused app (client id/secret) throws CarrierRefusedError on `settings.<key>`. */
+  startDeviceFlow(settings: ChannelSettings, ctx: CarrierContext): Promise<DeviceCodeIssued>;
+  pollDeviceFlow(settings: ChannelSettings, deviceCode: string, ctx: CarrierContext): Promise<DeviceFlowPoll>;
+  /** New tokens for a refresh token; GrantRevokedError when the carrier no longer honours it. */
+  refresh(settings: ChannelSettings, refreshToken: string, ctx: CarrierContext): Promise<UserTokens>;
+}
+
+/** An adapter's handle on the channel's stored grant. */
+export interface UserGrantAccess {
+  /**
+   * A valid access token, refreshed first when it is about to expire (one refresh at a time, across workers and
+   * stations). Throws AuthorizationRequiredError when no person has authorised the channel or the grant was revoked.
+   */
+  accessToken(): Promise<string>;
+  /** The carrier refused `token` before its expiry: the next accessToken() refreshes it. */
+  refused(token: string): Promise<void>;
 }
 
 export interface ProviderDefinition {
@@ -148,15 +214,17 @@ export interface ProviderDefinition {
   settings: readonly SettingSpec[];
   /** Public documentation the provider's code follows. */
   docs: readonly string[];
-  adapter?: CarrierAdapter;
+  adapter: CarrierAdapter;
   /** The carrier's raw tracking codes → standard statuses, read by its adapter and its emulator. */
-  trackingCodes?: TrackingCodeList;
+  trackingCodes: TrackingCodeList;
   /** The adapter's pure mappers, checked against the fixtures in the provider's folder. */
-  mappers?: CarrierMappers;
+  mappers: CarrierMappers;
   /** A shipment this carrier's emulator takes: `packdesk demo --provider` and the contract suite run it. */
-  demo?: DemoStory;
+  demo: DemoStory;
   /** Loads the carrier's emulator on demand (the daemon never loads it). */
-  emulator?: () => Promise<ProviderEmulatorFactory>;
+  emulator: () => Promise<ProviderEmulatorFactory>;
+  /** Present where the carrier's API acts for a person who authorises packdesk (OAuth2 device flow). */
+  userAuthorization?: UserAuthorization;
 }
 
 /** A provider's `fixtures/contract.json`: channel settings for its emulator, a shipment in its region, its refusal. */

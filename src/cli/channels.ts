@@ -4,6 +4,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
+import { registerAuthorizeCommand } from './channel-authorize.js';
 import { action, listPath } from './run.js';
 
 type SettingValue = string | number | boolean;
@@ -94,12 +95,26 @@ function printChannel(channel: Channel): void {
   for (const [field, messages] of Object.entries(channel.validation_error?.errors ?? {})) {
     process.stdout.write(`  ${field}: ${messages.join('; ')}\n`);
   }
+  if (channel.status === 'authorization_required') process.stdout.write(`next: packdesk channels authorize ${channel.id}\n`);
+}
+
+/** The values the carrier lists for a setting; on failure the user types the value (and learns why). */
+async function listedOptions(client: ApiClient, provider: string, key: string, settings: Settings): Promise<{ value: string; name: string }[] | undefined> {
+  try {
+    const { body } = await client.post<{ data: { value: string; name: string }[] }>(
+      `/v1/providers/${encodeURIComponent(provider)}/setting-options`, { key, settings },
+    );
+    return body.data.map((o) => ({ value: o.value, name: `${o.name} (${o.value})` }));
+  } catch (err) {
+    process.stderr.write(`could not list ${key} values: ${(err as Error).message}\n`);
+    return undefined;
+  }
 }
 
 const channelPath = (id: string) => `/v1/shipping-channels/${encodeURIComponent(id)}`;
 
 /** Asks for what `channels add` still lacks: provider, name, then each setting not given (optional ones may be left empty). */
-async function promptForChannel(providers: ProviderView[], given: { name?: string; provider?: string; settings: Settings }) {
+async function promptForChannel(client: ApiClient, providers: ProviderView[], given: { name?: string; provider?: string; settings: Settings }) {
   const { confirm, input, password, select } = await import('@inquirer/prompts');
   const providerCode = given.provider ?? await select({
     message: 'Provider',
@@ -117,11 +132,12 @@ async function promptForChannel(providers: ProviderView[], given: { name?: strin
       if (spec.required || answer !== fallback) settings[spec.key] = answer;
       continue;
     }
-    if (spec.enum) {
+    const options = spec.enum?.map((v) => ({ value: v, name: v })) ?? (spec.listed ? await listedOptions(client, providerCode, spec.key, settings) : undefined);
+    if (options && options.length > 0) {
       const skip = '';
-      const choices = [...(spec.required ? [] : [{ value: skip, name: '(leave unset)' }]), ...spec.enum.map((v) => ({ value: v }))];
+      const choices = [...(spec.required ? [] : [{ value: skip, name: '(leave unset)' }]), ...options];
       const answer = await select({ message: label, choices, default: typeof spec.default === 'string' ? spec.default : undefined });
-      if (answer !== skip) settings[spec.key] = answer;
+      if (answer !== skip) settings[spec.key] = typedSetting(spec.key, answer, spec);
       continue;
     }
     const withDefault = spec.default !== undefined ? `${label} [default ${String(spec.default)}]` : label;
@@ -181,7 +197,7 @@ export function registerChannelCommands(program: Command): void {
       let body = { name: o.name, provider: o.provider, settings: settingsFromFlags(pairs, schemaOf(o.provider), fromFile) };
       const requiredMissing = (schemaOf(body.provider) ?? []).some((s) => s.required && body.settings[s.key] === undefined);
       if (isInteractive(o.json) && (!body.name || !body.provider || requiredMissing)) {
-        body = await promptForChannel(providers, body);
+        body = await promptForChannel(client, providers, body);
       }
       const { body: created } = await client.post<{ data: Channel }>('/v1/shipping-channels', {
         ...body, ...(o.description !== undefined ? { description: o.description } : {}),
@@ -193,7 +209,7 @@ export function registerChannelCommands(program: Command): void {
   channels.command('list')
     .description('list shipping channels, newest first')
     .option('--provider <code>', 'only this provider')
-    .option('--status <status>', 'only this status (pending_validation, active, error, inactive)')
+    .option('--status <status>', 'only this status (pending_validation, authorization_required, active, error, inactive)')
     .option('--page <n>', 'page number')
     .option('--per-page <n>', 'channels per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
@@ -269,6 +285,8 @@ export function registerChannelCommands(program: Command): void {
         throw new CliError(`validation failed: ${body.data.validation_error?.message ?? 'the carrier refused the credentials'}`, EXIT.failure);
       }
     }));
+
+  registerAuthorizeCommand(channels);
 
   channels.command('remove')
     .description('delete a shipping channel')

@@ -13,6 +13,8 @@ export interface ProviderSetting {
   description: string;
   default?: string | number | boolean;
   enum?: string[];
+  /** The carrier lists the values for the credentials. */
+  listed?: boolean;
 }
 
 export interface ProviderView {
@@ -24,7 +26,6 @@ export interface ProviderView {
   multi_parcel: boolean;
   max_parcels: number;
   cancel: boolean;
-  adapter_available: boolean;
   settings: ProviderSetting[];
 }
 
@@ -54,7 +55,7 @@ function printProviderDetail(p: ProviderView): void {
   printRecord({
     code: p.code, name: p.name, regions: p.regions.join(', '), 'label formats': p.label_formats.join(', '),
     COD: yesNo(p.cash_on_delivery), 'multi-parcel': p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no',
-    cancel: yesNo(p.cancel), adapter: p.adapter_available ? 'available' : 'not yet',
+    cancel: yesNo(p.cancel),
   });
   process.stdout.write('\nsettings\n');
   printTable(

@@ -1,20 +1,21 @@
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
-import { CarrierRefusedError } from '../carriers/errors.js';
+import { AuthorizationRequiredError, CarrierRefusedError } from '../carriers/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { maskSettings, resolveSettings } from '../carriers/settings.js';
-import type { CarrierContext, ChannelSettings, ProviderDefinition, ValidationOutcome } from '../carriers/types.js';
+import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
 import { inTransaction } from '../store/db.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { grantAccess } from './channel-authorization.js';
 import { recordEvent } from './events.js';
 import { owned } from './ownership.js';
 
 export type ChannelRow = typeof shippingChannels.$inferSelect;
 export type ChannelStatus = ChannelRow['status'];
-export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'active', 'error', 'inactive'];
+export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'];
 
 export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
   const provider = findProvider(row.provider);
@@ -89,13 +90,11 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
     ctx.db.insert(shippingChannels).values(row).run();
     emit(ctx, row, 'shipping_channel.created');
   });
-  if (provider!.adapter) {
-    try {
-      return await validateChannel(ctx, accountId, row.id);
-    } catch (err) {
-      if (!(err instanceof CarrierUnavailableError)) throw err;
-      ctx.log.warn({ channel_id: row.id, err: err.message }, 'channel validation postponed: carrier unreachable');
-    }
+  try {
+    return await validateChannel(ctx, accountId, row.id);
+  } catch (err) {
+    if (!(err instanceof CarrierUnavailableError)) throw err;
+    ctx.log.warn({ channel_id: row.id, err: err.message }, 'channel validation postponed: carrier unreachable');
   }
   return presentChannel(ctx, row);
 }
@@ -159,7 +158,7 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
     if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
     return fresh;
   });
-  if (updated.status === 'pending_validation' && provider.adapter) {
+  if (updated.status === 'pending_validation') {
     try {
       return await validateChannel(ctx, accountId, id);
     } catch (err) {
@@ -184,42 +183,71 @@ export function deleteChannel(ctx: ServiceContext, accountId: string, id: string
   });
 }
 
-/** What an adapter gets to work with for one channel. */
-export function carrierContext(ctx: ServiceContext, channelId: string): CarrierContext {
-  return { channelId, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+/** What an adapter gets to work with for one channel (with the person's grant where the provider acts for one). */
+export function carrierContext(ctx: ServiceContext, row: ChannelRow): CarrierContext {
+  const base: CarrierContext = { channelId: row.id, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+  const provider = findProvider(row.provider)!;
+  return provider.userAuthorization ? { ...base, grant: grantAccess(ctx, row, provider, base) } : base;
 }
 
+type Verdict = ValidationOutcome | { ok: 'authorization_required'; message: string };
+
 /** The carrier's verdict; a refusal of the call itself (e.g. a base URL the address policy forbids) is a failed validation. */
-async function callValidate(ctx: ServiceContext, provider: ProviderDefinition, row: ChannelRow): Promise<ValidationOutcome> {
+async function callValidate(ctx: ServiceContext, provider: ProviderDefinition, row: ChannelRow): Promise<Verdict> {
   try {
-    return await provider.adapter!.validate(channelSettings(ctx, row), carrierContext(ctx, row.id));
+    return await provider.adapter.validate(channelSettings(ctx, row), carrierContext(ctx, row));
   } catch (err) {
+    if (err instanceof AuthorizationRequiredError) return { ok: 'authorization_required', message: err.message };
     if (err instanceof CarrierRefusedError) return { ok: false, message: err.message, errors: err.errors };
     throw err;
   }
 }
 
+function verdictPatch(verdict: Verdict, now: number): Partial<ChannelRow> {
+  if (verdict.ok === true) return { status: 'active', validationError: null, lastValidatedAt: now, updatedAt: now };
+  const status = verdict.ok === false ? 'error' : 'authorization_required';
+  const errors = verdict.ok === false ? verdict.errors ?? {} : {};
+  return { status, validationError: JSON.stringify({ message: verdict.message, errors }), lastValidatedAt: now, updatedAt: now };
+}
+
+/** Stores a new status (and why) with its `shipping_channel.status_changed` event, in one transaction. */
+export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch: Partial<ChannelRow>, validated = false): ChannelRow {
+  return inTransaction(ctx.db, () => {
+    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, row.id)).run();
+    const fresh = loadRow(ctx, row.id)!;
+    if (validated) emit(ctx, fresh, 'shipping_channel.validated');
+    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+    return fresh;
+  });
+}
+
 /**
- * Checks the channel's credentials with the carrier. Success → `active`; refusal → `error` with the reason;
- * an unreachable carrier throws CarrierUnavailableError and leaves the status as it was.
+ * Checks the channel's credentials with the carrier. Success → `active`; refusal → `error` with the reason; a
+ * provider that acts for a person nobody has authorised yet → `authorization_required`. An unreachable carrier
+ * throws CarrierUnavailableError and leaves the status as it was.
  */
 export async function validateChannel(ctx: ServiceContext, accountId: string, id: string) {
   const row = getChannelRow(ctx, accountId, id);
   const provider = findProvider(row.provider)!;
-  if (!provider.adapter) {
-    throw new ValidationError({ provider: [`no adapter for ${provider.code} yet`] }, `Provider ${provider.code} cannot be validated yet.`);
-  }
-  const outcome = await callValidate(ctx, provider, row);
-  const now = ctx.clock.now();
-  const patch: Partial<ChannelRow> = outcome.ok
-    ? { status: 'active', validationError: null, lastValidatedAt: now, updatedAt: now }
-    : { status: 'error', validationError: JSON.stringify({ message: outcome.message, errors: outcome.errors ?? {} }), lastValidatedAt: now, updatedAt: now };
-  const updated = inTransaction(ctx.db, () => {
-    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
-    const fresh = loadRow(ctx, id)!;
-    if (outcome.ok) emit(ctx, fresh, 'shipping_channel.validated');
-    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
-    return fresh;
-  });
+  const verdict = await callValidate(ctx, provider, row);
+  const updated = changeChannelStatus(ctx, row, verdictPatch(verdict, ctx.clock.now()), verdict.ok === true);
   return presentChannel(ctx, updated);
+}
+
+/**
+ * The values the carrier lists for a setting (e.g. Baselinker's couriers), asked with the settings entered so far:
+ * `channels add` offers them before the channel exists.
+ */
+export async function listSettingOptions(ctx: ServiceContext, providerCode: string, key: string, input: unknown): Promise<SettingOption[]> {
+  const provider = findProvider(providerCode);
+  if (!provider) throw new ValidationError({ provider: [`must be one of ${PROVIDER_CODES.join(', ')}`] });
+  const spec = provider.settings.find((s) => s.key === key);
+  if (!spec?.listed) {
+    const listed = provider.settings.filter((s) => s.listed).map((s) => s.key);
+    throw new ValidationError({ key: [listed.length > 0 ? `must be one of ${listed.join(', ')}` : `${provider.name} lists no setting values`] });
+  }
+  const { settings, errors } = resolveSettings(provider, input, undefined, true);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  const context: CarrierContext = { channelId: `options:${provider.code}`, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+  return (await provider.adapter.settingOptions?.(key, settings, context)) ?? [];
 }

@@ -31,7 +31,7 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   name: text('name').notNull(),
   provider: text('provider').notNull(),
   description: text('description'),
-  status: text('status', { enum: ['pending_validation', 'active', 'error', 'inactive'] }).notNull(),
+  status: text('status', { enum: ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'] }).notNull(),
   /** The whole settings object, AES-256-GCM encrypted (credentials live in it). */
   settingsEnc: text('settings_enc').notNull(),
   lastValidatedAt: integer('last_validated_at'),
@@ -45,6 +45,30 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   uniqueIndex('shipping_channels_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} IS NULL`),
   index('shipping_channels_account_created').on(t.accountId, t.createdAt),
 ]);
+
+/**
+ * A person's OAuth grant of a channel (Allegro): the device flow while it runs, then the tokens. One row per channel.
+ * `version` grows with every change of the tokens; a refresh is leased (`refreshingUntil`) so that only one worker or
+ * station refreshes at a time, since the carrier rotates refresh tokens.
+ */
+export const channelAuthorizations = sqliteTable('channel_authorizations', {
+  channelId: text('channel_id').primaryKey().references(() => shippingChannels.id),
+  status: text('status', { enum: ['pending', 'authorized', 'denied', 'expired', 'revoked'] }).notNull(),
+  /** The running device flow, sealed: `{deviceCode, userCode, verificationUri, verificationUriComplete}`. */
+  deviceEnc: text('device_enc'),
+  deviceExpiresAt: integer('device_expires_at'),
+  pollIntervalMs: integer('poll_interval_ms'),
+  nextPollAt: integer('next_poll_at'),
+  /** The tokens, sealed: `{accessToken, refreshToken}`. */
+  tokensEnc: text('tokens_enc'),
+  accessExpiresAt: integer('access_expires_at'),
+  version: integer('version').notNull(),
+  refreshingUntil: integer('refreshing_until'),
+  /** Why the last flow or refresh failed, for the user. */
+  message: text('message'),
+  authorizedAt: integer('authorized_at'),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [index('channel_authorizations_next_poll').on(t.nextPollAt)]);
 
 export const webhookSubscriptions = sqliteTable('webhook_subscriptions', {
   id: text('id').primaryKey(),

@@ -113,8 +113,9 @@ async function listIds(api: (method: string, path: string) => Promise<{ data?: u
     }
     ids[collection] = [];
     for (const path of concrete) {
-      const list = (await api('GET', `${path}?per_page=100`)).data as { id: string }[];
-      ids[collection].push(...list.map((item) => item.id));
+      // providers are named by their code
+      const list = (await api('GET', `${path}?per_page=100`)).data as { id?: string; code?: string }[];
+      ids[collection].push(...list.map((item) => (item.id ?? item.code)!));
     }
   }
   return ids;
@@ -136,6 +137,7 @@ function hintsFor(named: IdsByCollection, pplUrl: string, places: string, provid
     shipment_id: idsOf('/v1/shipments', 'sh_missing'),
     watched_folder_id: idsOf('/v1/watched-folders', 'wf_missing'),
     provider: fc.oneof({ weight: 4, arbitrary: fc.constant('ppl') }, { weight: 1, arbitrary: fc.constantFrom(...providers) }),
+    key: fc.constantFrom('courierCode', 'accountId', 'clientId'), // settings the carrier lists values for, and one it does not
     settings: fc.oneof(
       { weight: 4, arbitrary: fc.constant({ clientId: 'fuzz-2', clientSecret: CARRIER_SECRET, baseUrl: pplUrl }) },
       { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('clientId', 'clientSecret', 'baseUrl', 'x'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }) },

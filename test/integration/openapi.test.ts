@@ -6,6 +6,7 @@ export const ENDPOINTS = [
   'GET /healthz',
   'GET /v1/account',
   'GET /v1/providers',
+  'POST /v1/providers/{code}/setting-options',
   'POST /v1/shipping-channels',
   'GET /v1/shipping-channels',
   'GET /v1/shipping-channels/{id}',
@@ -13,6 +14,8 @@ export const ENDPOINTS = [
   'PUT /v1/shipping-channels/{id}',
   'DELETE /v1/shipping-channels/{id}',
   'POST /v1/shipping-channels/{id}/validate',
+  'POST /v1/shipping-channels/{id}/authorize',
+  'GET /v1/shipping-channels/{id}/authorization',
   'POST /v1/webhook-subscriptions',
   'GET /v1/webhook-subscriptions',
   'GET /v1/webhook-subscriptions/{id}',
@@ -93,7 +96,7 @@ describe('GET /v1/openapi.json', () => {
       const [method, path] = endpoint.split(' ') as [string, string];
       const op = doc.paths[path]![method.toLowerCase()]!;
       expect(op.summary, endpoint).toBeTruthy();
-      if (['POST', 'PATCH', 'PUT'].includes(method) && !/\/(validate|cancel|retry|test|redeliver|refresh)$/.test(path)) {
+      if (['POST', 'PATCH', 'PUT'].includes(method) && !/\/(validate|authorize|cancel|retry|test|redeliver|refresh)$/.test(path)) {
         expect(op.requestBody?.content['application/json']?.schema, `${endpoint} body`).toBeTruthy();
       }
       for (const param of path.match(/\{(\w+)\}/g) ?? []) {

@@ -1,21 +1,23 @@
-import type { SettingSpec } from '../types.js';
+import { defineSettings } from '../define-settings.js';
 
-/** Page size for PDF labels (`POST /shipment-management/label` `pageSize`). */
+/** Page sizes of PDF labels (`LabelRequestDto.pageSize` of Allegro's OpenAPI). */
 export const ALLEGRO_LABEL_PAGE_SIZES = ['A6', 'A4'] as const;
 
-export const allegroSettings: readonly SettingSpec[] = [
-  { key: 'clientId', type: 'string', required: true, secret: false, description: 'Allegro application Client ID' },
-  { key: 'clientSecret', type: 'string', required: true, secret: true, description: 'Allegro application Client Secret' },
-  {
-    // Shipment management needs a seller (user) token; renewing it with grant_type=refresh_token is inferred
-    // from standard OAuth2 (https://developer.allegro.pl).
-    key: 'refreshToken', type: 'string', required: true, secret: true,
-    description: "Refresh token of the seller's account (device or authorization-code flow); shipment management needs a user token",
+/**
+ * An Allegro channel: the application's keys (apps.developer.allegro.pl) and the seller's delivery method. The seller's
+ * own access and refresh tokens are not settings: packdesk stores them when the person authorises the channel.
+ */
+export const allegroSettings = defineSettings({
+  clientId: { type: 'string', required: true, description: 'Client ID of your Allegro application (apps.developer.allegro.pl)' },
+  clientSecret: { type: 'string', required: true, secret: true, description: 'Client Secret of your Allegro application' },
+  deliveryMethodId: {
+    type: 'string', required: true,
+    description: 'Wysyłam z Allegro delivery method id (UUID) for new shipments, as GET /shipment-management/delivery-services lists it',
   },
-  { key: 'deliveryMethodId', type: 'string', required: false, secret: false, description: 'Wysyłam z Allegro delivery method id (UUID) for new shipments' },
-  { key: 'credentialsId', type: 'string', required: false, secret: false, description: 'Credentials id of your own carrier agreement, if the delivery method uses one' },
-  {
-    key: 'labelPageSize', type: 'string', required: false, secret: false, default: 'A6', enum: ALLEGRO_LABEL_PAGE_SIZES,
-    description: 'Page size of PDF labels',
-  },
-];
+  credentialsId: { type: 'string', description: 'Id of your own carrier agreement registered in Wysyłam z Allegro, where the delivery method uses one' },
+  labelPageSize: { type: 'string', default: 'A6', enum: ALLEGRO_LABEL_PAGE_SIZES, description: 'Page size of PDF labels' },
+  codOwnerName: { type: 'string', description: 'Owner of the bank account cash on delivery is paid to (cashOnDelivery.ownerName)' },
+  codIban: { type: 'string', description: 'Bank account (IBAN) cash on delivery is paid to (cashOnDelivery.iban); some delivery methods require it' },
+});
+
+export type AllegroSettings = ReturnType<typeof allegroSettings.parse>;

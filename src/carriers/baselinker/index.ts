@@ -1,21 +1,49 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { baselinkerAdapter } from './adapter.js';
+import { BASELINKER_BASE_URLS } from './client.js';
+import { BASELINKER_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { baselinkerCreateRequests } from './request.js';
+import { parseCreated, parseRefusal, parseTracking, type BaselinkerAnswer, type BaselinkerCreateAnswers, type BaselinkerTrackingBody } from './response.js';
 import { baselinkerSettings } from './settings.js';
 
-/** Baselinker (Base.com) — connector API, courier methods (form POST, X-BLToken). Docs: https://api.base.com/?method=createPackage */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => baselinkerCreateRequests(shipment, baselinkerSettings.parse(settings)),
+  parseCreated: (body) => parseCreated(body as BaselinkerCreateAnswers),
+  parseRefusal: (status, body) => parseRefusal(status, body as BaselinkerAnswer | undefined),
+  parseTracking: (body, asked) => parseTracking(body as BaselinkerTrackingBody, asked),
+};
+
+/**
+ * Baselinker (Base.com) — the connector API: form POSTs of `method` and JSON `parameters` to connector.php with the
+ * `X-BLToken` header. A shipment is a Base.com order (addOrder) with one courier package per parcel (createPackage),
+ * labels by getLabel, tracking by getCourierPackagesStatusHistory, cancel by deleteCourierPackage. Follows the
+ * official method pages and the typed client s0rus/baselinker-js.
+ */
 export const provider: ProviderDefinition = {
   code: 'baselinker',
   name: 'Baselinker',
   regions: ['PL', 'EU'],
-  // No sandbox is published; that a test Base account on the same endpoint serves instead is inferred (api.base.com docs).
-  baseUrls: { production: 'https://api.baselinker.com/connector.php' },
-  // Label format, multi-parcel (`multi_packages`) and cancel at the courier all depend on the courier.
-  // COD is inferred to be a courier-specific field from getCourierFields or the order's payment (api.base.com createPackage docs).
-  // No documented package limit: 50 is our own cap.
+  baseUrls: BASELINKER_BASE_URLS,
+  // Formats, COD and cancel at the courier depend on the channel's courier; these are the emulated courier's (dhl).
+  // No package limit is published: 50 is our own cap (each parcel costs two of the token's 100 calls a minute).
   capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: baselinkerSettings,
+  settings: baselinkerSettings.specs,
   docs: [
-    'https://api.base.com/?method=createPackage',
-    'https://api.base.com/?method=getLabel',
-    'https://api.base.com/?method=getCourierFields',
+    'https://api.baselinker.com/?method=addOrder',
+    'https://api.baselinker.com/?method=getOrders',
+    'https://api.baselinker.com/?method=deleteOrders',
+    'https://api.baselinker.com/?method=createPackage',
+    'https://api.baselinker.com/?method=getCourierFields',
+    'https://api.baselinker.com/?method=getLabel',
+    'https://api.baselinker.com/?method=getOrderPackages',
+    'https://api.baselinker.com/?method=getCourierPackagesStatusHistory',
+    'https://api.baselinker.com/?method=deleteCourierPackage',
+    'https://github.com/s0rus/baselinker-js',
   ],
+  adapter: baselinkerAdapter,
+  trackingCodes: BASELINKER_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createBaselinkerEmulator),
 };

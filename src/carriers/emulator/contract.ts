@@ -34,6 +34,8 @@ export interface ProviderEmulator {
   /** Every token issued so far stops working at once. */
   expireTokens(): void;
   reset(): void;
+  /** The carrier's own control endpoints (e.g. approving a device code), mounted under `/_emulator/{code}`. */
+  readonly control?: FastifyPluginAsync;
   /** An emulated 429/500 in the carrier's own error shape; the framework answers with problem JSON otherwise. */
   faultResponse?(status: 429 | 500, path: string): { contentType: string; body: string };
 }

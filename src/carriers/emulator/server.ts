@@ -3,9 +3,9 @@ import { systemClock, type Clock } from '../../domain/clock.js';
 import { listProviders } from '../registry.js';
 import { ADVANCE_TARGETS, type AdvanceTarget, type ProviderEmulator } from './contract.js';
 
-/** Providers whose folder declares an emulator, in the registry's order. */
+/** Every provider, in the registry's order: each has an emulator. */
 export function emulatedProviders(): string[] {
-  return listProviders().filter((p) => p.emulator).map((p) => p.code);
+  return listProviders().map((p) => p.code);
 }
 
 export const FAULT_MODES = ['latency', 'error500', 'rate_limit', 'timeout', 'expire_tokens', 'none'] as const;
@@ -44,7 +44,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   const unknown = codes.filter((code) => !known.includes(code));
   if (unknown.length > 0) throw new Error(`no emulator for provider ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const clock = options.clock ?? systemClock;
-  const loaders = new Map(listProviders().map((p) => [p.code, p.emulator!]));
+  const loaders = new Map(listProviders().map((p) => [p.code, p.emulator]));
   const factories = await Promise.all(codes.map((code) => loaders.get(code)!()));
   const emulators = new Map(codes.map((code, i) => [code, factories[i]!({ code, clock })]));
   const faults = new Map<string, ActiveFault>(codes.map((code) => [code, NO_FAULT]));
@@ -58,6 +58,9 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
     }, { prefix: `/${emulator.code}` });
   }
   await app.register(controlRoutes(emulators, faults), { prefix: '/_emulator' });
+  for (const emulator of emulators.values()) {
+    if (emulator.control) await app.register(emulator.control, { prefix: `/_emulator/${emulator.code}` });
+  }
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 7500 });
   const url = `http://${urlHost(app)}`;

@@ -1,18 +1,44 @@
-import type { ProviderDefinition } from '../types.js';
+import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import { onedeliveryAdapter } from './adapter.js';
+import { ONEDELIVERY_BASE_URLS } from './client.js';
+import { ONEDELIVERY_TRACKING } from './codes.js';
+import demo from './fixtures/contract.json' with { type: 'json' };
+import { onedeliveryPackageRequest } from './request.js';
+import {
+  parseCreated, parseRefusal, parseTracking, type OnedeliveryCreateAnswer, type OnedeliveryError, type OnedeliveryPackageDetail,
+} from './response.js';
 import { onedeliverySettings } from './settings.js';
 
-/** One by Allegro (formerly WE|DO) — WE|DO REST API v2 (HTTP Basic). Docs: https://bridge.intime.cz/doc/restapi.html */
+const mappers: CarrierMappers = {
+  createRequest: (shipment, settings) => onedeliveryPackageRequest(shipment, onedeliverySettings.parse(settings)),
+  parseCreated: (body) => parseCreated(body as OnedeliveryCreateAnswer),
+  parseRefusal: (status, body) => parseRefusal(status, body as OnedeliveryError | undefined),
+  parseTracking: (body, asked) => parseTracking(body as OnedeliveryPackageDetail[], asked),
+};
+
+/**
+ * One by Allegro (formerly WE|DO, earlier IN TIME) — the WE|DO REST API v2, HTTP Basic (API user + API key). Follows
+ * the Java client nuty456/WeDoApi (`src/main/java/cz/wedo/api/**`, its README's real answers) and One's REST
+ * documentation pages on bridge.intime.cz. One publishes no JSON schema of its requests.
+ */
 export const provider: ProviderDefinition = {
   code: 'onedelivery',
   name: 'One by Allegro',
   regions: ['CZ', 'SK'],
-  baseUrls: {
-    production: 'https://api.wedo.cz/v2',
-    sandbox: 'https://api.test.wedo.cz/v2',
-  },
-  // Cancel (DELETE /package/{order_number}) works only before the shipment is sent in a batch.
-  // No documented `package_count` limit: 50 is our own cap.
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
-  settings: onedeliverySettings,
-  docs: ['https://bridge.intime.cz/doc/restapi.html', 'https://github.com/nuty456/WeDoApi'],
+  baseUrls: ONEDELIVERY_BASE_URLS,
+  // DELETE /package works until the package is sent for processing: at once with the channel's sendForProcessing
+  // (the default), else when the account's batch goes out. No package_count limit is published: 50 is our own cap.
+  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
+  settings: onedeliverySettings.specs,
+  docs: [
+    'https://github.com/nuty456/WeDoApi',
+    'https://bridge.intime.cz/doc/restapi.html',
+    'https://bridge.intime.cz/doc/restapi-pup.html',
+    'https://bridge.intime.cz/doc/pull.html',
+  ],
+  adapter: onedeliveryAdapter,
+  trackingCodes: ONEDELIVERY_TRACKING,
+  mappers,
+  demo,
+  emulator: () => import('./emulator.js').then((m) => m.createOnedeliveryEmulator),
 };

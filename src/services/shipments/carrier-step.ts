@@ -58,7 +58,7 @@ function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: Parcel
   inTransaction(ctx.db, () => {
     created.parcels.forEach((p, i) => {
       ctx.db.update(parcels).set({
-        trackingNumber: p.trackingNumber, trackingStatus: 'created', trackingUrl: provider.adapter!.trackingUrl(p.trackingNumber),
+        trackingNumber: p.trackingNumber, trackingStatus: 'created', trackingUrl: provider.adapter.trackingUrl(p.trackingNumber),
       }).where(eq(parcels.id, parcelList[i]!.id)).run();
     });
     ctx.db.insert(labels).values({
@@ -99,7 +99,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
   const row = loadShipmentRow(ctx, shipmentId);
   if (!row || row.status !== 'pending') return { result: 'done' }; // deleted, cancelled, or finished by an earlier run
   const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
-  const adapter = findProvider(row.provider)!.adapter!;
+  const adapter = findProvider(row.provider)!.adapter;
   const parcelList = loadParcels(ctx, row.id);
   const progress = {
     load: () => (loadShipmentRow(ctx, row.id)?.carrierProgress as Record<string, unknown> | null) ?? null,
@@ -109,7 +109,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
   };
   try {
     const created = await adapter.createShipment(shipmentForCarrier(row, parcelList), ctx.secrets.openJson(channel.settingsEnc), {
-      ...carrierContext(ctx, channel.id), progress,
+      ...carrierContext(ctx, channel), progress,
     });
     const label = await mergeLabels(row.labelFormat, created.parcels.map((p) => p.label));
     recordCreated(ctx, row, parcelList, created, label);

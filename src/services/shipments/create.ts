@@ -60,7 +60,6 @@ export function channelForShipment(ctx: ServiceContext, accountId: string, chann
   }
   if (channel.status !== 'active') errors.add('shipping_channel_id', `the channel is ${channel.status}; shipments need an active channel`);
   const provider = findProvider(channel.provider)!;
-  if (!provider.adapter) errors.add('shipping_channel_id', `no adapter for ${provider.code} yet`);
   const caps: CreationCapabilities = {
     provider: provider.code, labelFormats: provider.capabilities.labelFormats,
     cashOnDelivery: provider.capabilities.cashOnDelivery, maxParcels: provider.capabilities.maxParcels,

@@ -144,13 +144,13 @@ export async function cancelShipment(ctx: ServiceContext, accountId: string, id:
       throw new ValidationError({ status: ['the shipment is being created at the carrier right now; cancel it once it is created'] });
     }
   } else {
-    if (!provider.capabilities.cancel || !provider.adapter?.cancel) {
+    if (!provider.capabilities.cancel || !provider.adapter.cancel) {
       throw new ValidationError({ provider: [`${provider.code} cannot cancel shipments through its API`] }, `Provider ${provider.code} cannot cancel shipments.`);
     }
     const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
     await provider.adapter.cancel(
       { providerShipmentId: row.providerShipmentId!, trackingNumbers: loadParcels(ctx, id).map((p) => p.trackingNumber!).filter(Boolean) },
-      ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel.id),
+      ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel),
     );
   }
   const now = ctx.clock.now();

@@ -17,9 +17,8 @@ export class TrackingUnsupportedError extends Error {}
 /** Asks the channel's carrier about some of its parcels in one call (≤ the adapter's batch size). */
 export async function askCarrier(ctx: ServiceContext, channelId: string, trackingNumbers: string[]): Promise<TrackResult[]> {
   const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
-  const adapter = channel ? findProvider(channel.provider)?.adapter : undefined;
-  if (!channel || !adapter?.track) throw new TrackingUnsupportedError(`channel ${channelId} cannot track parcels`);
-  return adapter.track(trackingNumbers, channelSettings(ctx, channel), carrierContext(ctx, channel.id));
+  if (!channel) throw new TrackingUnsupportedError(`channel ${channelId} does not exist`);
+  return findProvider(channel.provider)!.adapter.track(trackingNumbers, channelSettings(ctx, channel), carrierContext(ctx, channel));
 }
 
 // An unknown code is logged once per provider and code for the life of the process.

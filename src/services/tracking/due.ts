@@ -52,7 +52,7 @@ export function carrierBatches(rows: readonly TrackingParcelRow[]): CarrierBatch
   const batches: CarrierBatch[] = [];
   for (const [channelId, list] of byChannel) {
     const provider = list[0]!.provider;
-    const size = Math.max(1, findProvider(provider)?.adapter?.trackBatchSize ?? 1);
+    const size = Math.max(1, findProvider(provider)?.adapter.trackBatchSize ?? 1);
     for (let i = 0; i < list.length; i += size) batches.push({ provider, channelId, parcels: list.slice(i, i + size) });
   }
   return batches;

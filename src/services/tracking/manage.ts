@@ -45,10 +45,6 @@ function trackingChannel(ctx: ServiceContext, accountId: string, channelId: unkn
   }
   if (channel.status !== 'active') errors.add('shipping_channel_id', `the channel is ${channel.status}; tracking parcels need an active channel`);
   const provider = findProvider(channel.provider)!;
-  if (!provider.adapter?.track) {
-    errors.add('shipping_channel_id', `provider ${provider.code} cannot track parcels yet`);
-    return undefined;
-  }
   return { channel, provider, adapter: provider.adapter };
 }
 

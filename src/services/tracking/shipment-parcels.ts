@@ -23,8 +23,7 @@ function recipientName(contact: Contact): string | null {
 export function trackShipmentParcels(ctx: ServiceContext, shipmentId: string): void {
   const shipment = loadShipmentRow(ctx, shipmentId);
   if (!shipment || !shipment.enableTracking || !TRACKED_SHIPMENT_STATUSES.has(shipment.status)) return;
-  const adapter = findProvider(shipment.provider)?.adapter;
-  if (!adapter?.track) return;
+  const adapter = findProvider(shipment.provider)!.adapter;
   const recipient = shipment.recipientContact as Contact;
   const now = ctx.clock.now();
   for (const parcel of loadParcels(ctx, shipmentId)) {

@@ -1,0 +1,114 @@
+import { splitLabels } from '../../labels/index.js';
+import { CarrierRefusedError } from '../errors.js';
+import { markedSend } from '../marked-send.js';
+import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult, ValidationOutcome } from '../types.js';
+import { OnedeliveryClient, OnedeliveryCredentialsRefused } from './client.js';
+import { onedeliveryPackageRequest } from './request.js';
+import { orderNumberOf, parseCreated, parseTracking, type OnedeliveryCreated, type OnedeliveryPackageDetail } from './response.js';
+import { onedeliverySettings } from './settings.js';
+
+/** One answers one package a call (`GET /package/{order_number}`) and publishes no rate limit: 10 numbers a track call is our own pace. */
+const ONEDELIVERY_TRACK_BATCH = 10;
+/** How far before an unanswered send the package list is searched, for clocks that disagree. */
+const SEARCH_MARGIN_MS = 60 * 60_000;
+
+interface OnedeliveryProgress {
+  /** Set before `POST /package` and cleared once One answered: still set means the answer was lost. */
+  sendingSince?: number;
+  /** The package once One made it: a later attempt only fetches its labels. */
+  created?: OnedeliveryCreated;
+}
+
+/**
+ * After a lost answer, the package One may have made is looked for by our reference in `GET /package` (its
+ * `reference_number`), among those created since the send, and its parcels read from its detail.
+ */
+async function findSent(client: OnedeliveryClient, reference: string, since: number): Promise<OnedeliveryCreated | undefined> {
+  const listed = (await client.packagesCreatedAfter(since - SEARCH_MARGIN_MS)).filter((p) => p.reference_number === reference && p.order_number);
+  const found = listed.at(-1);
+  const detail = found ? await client.packageDetail(found.order_number!) : undefined;
+  return detail ? parseCreated(detail) : undefined;
+}
+
+/**
+ * Exactly once: our id is the package's reference number, and a retry after a lost answer finds the package by it
+ * before sending again. The window left is a package One made but does not list yet. Labels come as one document for
+ * the whole package, cut into one label per parcel.
+ */
+async function createShipment(
+  s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
+): Promise<CreatedAtCarrier> {
+  const parsed = onedeliverySettings.parse(settings);
+  const request = onedeliveryPackageRequest(s, parsed);
+  const format = s.labelFormat === 'zpl' ? 'zpl' : 'pdf';
+  const client = new OnedeliveryClient(parsed, ctx);
+  const progress = (ctx.progress.load() ?? {}) as OnedeliveryProgress;
+  let created = progress.created;
+  if (!created && progress.sendingSince !== undefined) created = await findSent(client, request.reference_number, progress.sendingSince);
+  created ??= parseCreated(await markedSend(ctx, progress.sendingSince, () => client.createPackage(request, parsed.sendForProcessing)));
+  ctx.progress.save({ created } satisfies OnedeliveryProgress);
+  if (created.barcodes.length !== s.parcels.length) {
+    await client.deletePackage(created.orderNumber).catch(() => undefined);
+    ctx.progress.save({});
+    throw new CarrierRefusedError(`One by Allegro numbered ${created.barcodes.length} parcels of ${s.parcels.length} in package ${created.orderNumber}`);
+  }
+  const labels = await splitLabels(format, await client.labels(created.orderNumber, format), s.parcels.length);
+  return {
+    providerShipmentId: created.orderNumber,
+    product: created.productCode ?? request.product ?? null,
+    parcels: created.barcodes.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })),
+    // One states the price in CZK, and 0 while it has none (nuty456/WeDoApi README)
+    ...(created.deliveryPrice ? { totalPrice: { amountMinor: Math.round(created.deliveryPrice * 100), currency: 'CZK' } } : {}),
+  };
+}
+
+/** Parcels of one package share one call. */
+async function track(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const client = new OnedeliveryClient(onedeliverySettings.parse(settings), ctx);
+  const details: OnedeliveryPackageDetail[] = [];
+  for (const orderNumber of new Set(trackingNumbers.map(orderNumberOf))) {
+    const detail = await client.packageDetail(orderNumber);
+    if (detail) details.push(detail);
+  }
+  return parseTracking(details, trackingNumbers);
+}
+
+export const onedeliveryAdapter: CarrierAdapter = {
+  /** The account's pickup places: a cheap authenticated read that also checks the pickup place setting. */
+  async validate(settings, ctx): Promise<ValidationOutcome> {
+    const parsed = onedeliverySettings.parse(settings);
+    try {
+      const places = await new OnedeliveryClient(parsed, ctx).pickupPlaces();
+      const code = parsed.pickupPlaceCode;
+      if (code && !places.some((p) => p.code === code)) {
+        return { ok: false, message: `One by Allegro has no pickup place ${code} for these credentials`, errors: { 'settings.pickupPlaceCode': [`not one of this account's pickup places (${places.map((p) => p.code).join(', ')})`] } };
+      }
+      return { ok: true };
+    } catch (err) {
+      if (!(err instanceof OnedeliveryCredentialsRefused)) throw err;
+      const refused = [`refused by One by Allegro: ${err.reason}`];
+      return { ok: false, message: err.message, errors: { 'settings.apiUser': refused, 'settings.apiKey': refused } };
+    }
+  },
+
+  createShipment,
+
+  /** One deletes a package only until it is sent for processing; after that its refusal says why. */
+  async cancel(shipment, settings, ctx) {
+    await new OnedeliveryClient(onedeliverySettings.parse(settings), ctx).deletePackage(shipment.providerShipmentId);
+  },
+
+  track,
+  trackBatchSize: ONEDELIVERY_TRACK_BATCH,
+
+  async settingOptions(key, settings, ctx) {
+    if (key !== 'pickupPlaceCode') return undefined;
+    const places = await new OnedeliveryClient(onedeliverySettings.parse(settings), ctx).pickupPlaces();
+    return places.flatMap((p) => (p.code ? [{ value: p.code, name: p.name ? `${p.name} (${p.type ?? 'pickup place'})` : p.code }] : []));
+  },
+
+  // One's public tracking page (www.wedo.cz/sledovani-zasilky) takes the number as `code`
+  trackingUrl: (n) => `https://www.wedo.cz/sledovani-zasilky?code=${encodeURIComponent(n)}`,
+  // a parcel's barcode (`46FS00000012*001001`) or a package's order number (`46F00000012`), nuty456/WeDoApi README
+  trackingNumberPattern: /^[0-9A-Z]{3}(?:[A-Z]\d{8}\*\d{6}|\d{8})$/,
+};

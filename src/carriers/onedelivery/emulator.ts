@@ -1,0 +1,212 @@
+/**
+ * One by Allegro's (WE|DO's) REST API v2 as a local server, following nuty456/WeDoApi and bridge.intime.cz/doc:
+ * HTTP Basic, `POST /package` (optionally sent for processing at once with X-WEDO-Auto-Complete), `POST /batch`,
+ * the package list and detail with `last_state`, whole-package labels in PDF and ZPL, `DELETE /package` until the
+ * package is sent for processing, `GET /pickup-place`, and One's `{message, detail[]}` refusals.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { LabelFormat } from '../../domain/labels.js';
+import { layoutA4 } from '../../labels/index.js';
+import { basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
+import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import { renderLabel } from '../emulator/labels.js';
+import { numberSequence } from '../emulator/numbers.js';
+import { EmulatedShipments, type EmulatedEvent } from '../emulator/shipments.js';
+import { ONEDELIVERY_TRACKING } from './codes.js';
+import { checkPackage, type OnedeliveryEmulatedPackage } from './emulator-validation.js';
+import { createdView, detailView, labelContent, listedView, newestEvent, stateView, type OnedeliveryShipment } from './emulator-views.js';
+import { pragueTime } from './response.js';
+
+/** The label layouts of `?format=` (nuty456/WeDoApi `Dimensions.java`); the A4 sheets hold four labels. */
+const LAYOUTS = ['label', 'labela6', 'a4_2x2', 'a4', 'a6'];
+const A4_LAYOUTS = ['a4_2x2', 'a4'];
+/** The emulated account's one pickup place (GET /pickup-place, as nuty456/WeDoApi's test answer shows one). */
+const PICKUP_PLACE = {
+  name: 'Sklad', code: 'N10001', type: 'COURIER', regular_pickup: true,
+  contact: { name: 'Sklad', phone: null, mobile: '+420601111222', email: 'sklad@example.cz' },
+  address: { street: 'Skladová', city: 'Praha', postal_code: '11000', building_number: '12', country_code: 'CZ' },
+};
+
+function refusal(reply: FastifyReply, status: number, message: string, detail: string[]): FastifyReply {
+  return reply.code(status).send({ message, detail });
+}
+
+/** `sent`/`delivered` filters take 1 or 0 (restapi.html). */
+function flag(value: string | undefined): boolean | undefined {
+  return value === '1' ? true : value === '0' ? false : undefined;
+}
+
+/** A time of `created_after`/`created_before`: ISO 8601, One's Czech time unless it names its zone. */
+function timeOf(value: string): number | undefined {
+  return /(Z|[+-]\d{2}:\d{2})$/.test(value) ? (Number.isNaN(Date.parse(value)) ? undefined : Date.parse(value)) : pragueTime.parse(value);
+}
+
+export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
+  const stateIds = new WeakMap<EmulatedEvent, number>();
+  let nextStateId = 99_000_000;
+  const state = (event: EmulatedEvent) => {
+    let id = stateIds.get(event);
+    if (id === undefined) stateIds.set(event, (id = nextStateId++));
+    return stateView(event, id);
+  };
+  const shipments = new EmulatedShipments<OnedeliveryEmulatedPackage>(clock, ONEDELIVERY_TRACKING, state);
+  // One numbers a package with the customer's prefix (`46F`) and eight digits; its parcels' barcodes repeat it (README)
+  const nextOrderNumber = numberSequence(clock, { prefix: '46F', digits: 11 });
+  let nextBatchId = 51_000;
+  const pad = (n: number) => String(n).padStart(3, '0');
+  const barcodesOf = (order: string, count: number) => Array.from({ length: count }, (_, i) => `${order.slice(0, 3)}S${order.slice(3)}*${pad(i + 1)}${pad(count)}`);
+
+  const isSent = (s: OnedeliveryShipment) => !shipments.isCancelled(s) && s.parcels.some((p) => shipments.lastCode(p) !== ONEDELIVERY_TRACKING.created);
+  const sendForProcessing = (s: OnedeliveryShipment) => {
+    for (const p of s.parcels) if (shipments.lastCode(p) === ONEDELIVERY_TRACKING.created) shipments.advance(p.number);
+  };
+  const document = (s: OnedeliveryShipment, format: Exclude<LabelFormat, 'epl'>) =>
+    shipments.document(s, format, (parcel) => renderLabel(format, labelContent(s, parcel)));
+
+  const routes: FastifyPluginAsync = async (app) => {
+    app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => {
+      if (err.statusCode && err.statusCode < 500) return refusal(reply, 400, 'Bad Request', ['body: not valid JSON']);
+      return refusal(reply, 500, 'Internal Server Error', []);
+    });
+    app.setNotFoundHandler((request, reply) => refusal(reply, 404, 'Not Found', [request.url.split('?')[0]!]));
+
+    const userOf = requireCaller(app, (request, reply) => {
+      const basic = basicCredentials(request.headers.authorization);
+      if (basic && basic.user && basic.password && !isBadCredential(basic.user, basic.password)) return basic.user;
+      void reply.code(401).header('WWW-Authenticate', 'Basic realm="WEDO API"').send({ message: 'Invalid API user or API key', detail: [] });
+      return undefined;
+    });
+    /** The pickup place header names one of the account's places, or is absent (the account's own). */
+    const unknownPickupPlace = (request: FastifyRequest) => {
+      const place = request.headers['x-wedo-pickupplacecode'];
+      return typeof place === 'string' && place !== PICKUP_PLACE.code ? place : undefined;
+    };
+    const owned = (request: FastifyRequest, orderNumber: string) => shipments.byId(userOf(request), orderNumber);
+    const baseOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host}/${code}`;
+
+    app.get('/pickup-place', async () => ({ wedo: { pickup_places: [PICKUP_PLACE] } }));
+
+    app.post('/package', async (request, reply) => {
+      const place = unknownPickupPlace(request);
+      if (place) return refusal(reply, 403, 'Unknown pickup place', [`pickup_place: ${place} is not a pickup place of this account`]);
+      const check = checkPackage(request.body);
+      if (!check.ok) return refusal(reply, 400, check.refusal.message, check.refusal.detail);
+      const { pkg } = check;
+      const orderNumber = nextOrderNumber();
+      const shipment = shipments.add({
+        owner: userOf(request), id: orderNumber, referenceId: pkg.reference_number2 ?? pkg.reference_number ?? '', product: pkg.product,
+        labelFormat: 'pdf', request: pkg, numbers: barcodesOf(orderNumber, pkg.package_count),
+      });
+      const autoComplete = String(request.headers['x-wedo-auto-complete'] ?? '').toLowerCase();
+      if (autoComplete === 'true' || autoComplete === 'yes') sendForProcessing(shipment);
+      return createdView(shipment);
+    });
+
+    app.get('/package', async (request, reply) => {
+      const place = unknownPickupPlace(request);
+      if (place) return refusal(reply, 403, 'Unknown pickup place', [`pickup_place: ${place} is not a pickup place of this account`]);
+      const query = request.query as Record<string, string | undefined>;
+      const after = query.created_after === undefined ? undefined : timeOf(query.created_after);
+      const before = query.created_before === undefined ? undefined : timeOf(query.created_before);
+      if ((query.created_after !== undefined && after === undefined) || (query.created_before !== undefined && before === undefined)) {
+        return refusal(reply, 400, 'Invalid filter', ['created_after: an ISO 8601 time expected']);
+      }
+      const sent = flag(query.sent);
+      const delivered = flag(query.delivered);
+      return shipments.all()
+        .filter((s) => s.owner === userOf(request) && !shipments.isCancelled(s))
+        .filter((s) => (after === undefined || s.createdAt >= after) && (before === undefined || s.createdAt <= before))
+        .filter((s) => sent === undefined || isSent(s) === sent)
+        .map(listedView)
+        .filter((row) => delivered === undefined || (row.delivered !== null) === delivered);
+    });
+
+    app.get('/package/:orderNumber', async (request, reply) => {
+      const { orderNumber } = request.params as { orderNumber: string };
+      const s = owned(request, orderNumber);
+      if (!s || shipments.isCancelled(s)) return refusal(reply, 404, 'Package not found', [`order_number: ${orderNumber}`]);
+      return detailView(s, baseOf(request), state);
+    });
+
+    const labels = (format: Exclude<LabelFormat, 'epl'>) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const { orderNumber } = request.params as { orderNumber: string };
+      const layout = (request.query as { format?: string }).format ?? 'label';
+      if (!LAYOUTS.includes(layout)) return refusal(reply, 400, 'Invalid label format', [`format: one of ${LAYOUTS.join(', ')}`]);
+      const s = owned(request, orderNumber);
+      if (!s || shipments.isCancelled(s)) return refusal(reply, 404, 'Package not found', [`order_number: ${orderNumber}`]);
+      const bytes = await document(s, format);
+      if (format === 'zpl') return reply.type('application/zpl; charset=utf-8').send(bytes);
+      return reply.type('application/pdf').send(A4_LAYOUTS.includes(layout) ? await layoutA4(bytes) : bytes);
+    };
+    app.get('/package/:orderNumber/labels.pdf', labels('pdf'));
+    app.get('/package/:orderNumber/labels.zpl', labels('zpl'));
+
+    app.get('/package/:orderNumber/:barcode/label.pdf', async (request, reply) => {
+      const { orderNumber, barcode } = request.params as { orderNumber: string; barcode: string };
+      const s = owned(request, orderNumber);
+      const parcel = s && !shipments.isCancelled(s) ? s.parcels.find((p) => p.number === barcode) : undefined;
+      if (!s || !parcel) return refusal(reply, 404, 'Package not found', [`barcode: ${barcode}`]);
+      return reply.type('application/pdf').send(await shipments.label(parcel, () => renderLabel('pdf', labelContent(s, parcel))));
+    });
+
+    app.delete('/package/:orderNumber', async (request, reply) => {
+      const { orderNumber } = request.params as { orderNumber: string };
+      const s = owned(request, orderNumber);
+      if (!s) return refusal(reply, 404, 'Package not found', [`order_number: ${orderNumber}`]);
+      if (shipments.cancel(s) === 'not_cancellable') {
+        return refusal(reply, 403, 'Package already sent for processing', [`order_number: ${orderNumber} can no longer be deleted`]);
+      }
+      return [{ code: '0', order_number: orderNumber, barcode: [] }];
+    });
+
+    app.post('/batch', async (request, reply) => {
+      const articles = (request.body as { articles?: unknown } | undefined)?.articles;
+      if (!Array.isArray(articles) || articles.length === 0 || !articles.every((a) => typeof a === 'string')) {
+        return refusal(reply, 400, 'Invalid batch', ['articles: a list of order numbers required']);
+      }
+      const found = articles.map((n) => owned(request, n));
+      const missing = articles.filter((_, i) => !found[i] || shipments.isCancelled(found[i]!));
+      if (missing.length > 0) return refusal(reply, 400, 'Invalid batch', missing.map((n) => `articles: package ${n} not found`));
+      for (const s of found) sendForProcessing(s!);
+      const id = String(nextBatchId++);
+      const number = `IT-${articles[0]!.slice(0, 3)}-${pragueTime.format(clock.now(), '').replace(/\D/g, '')}`;
+      return {
+        articles: articles.map((orderNumber) => ({ code: '0', order_number: orderNumber })),
+        batch: { protocol_url: `${baseOf(request)}/batch/${number}/manifest.pdf`, id, number },
+      };
+    });
+  };
+
+  return {
+    code,
+    routes,
+    // One tracks the package: all its parcels move together
+    advance: (trackingNumber, to) => {
+      const outcome = shipments.advance(trackingNumber, to);
+      if (outcome.kind === 'advanced') {
+        for (const p of shipments.parcel(trackingNumber)!.shipment.parcels) if (p.number !== trackingNumber) shipments.advance(p.number, to);
+      }
+      return outcome;
+    },
+    shipments: () => shipments.records((s) => ({
+      apiUser: s.owner,
+      orderNumber: s.id,
+      state: shipments.isCancelled(s) ? 'CANCELLED' : newestEvent(s).code,
+      sentForProcessing: isSent(s),
+      referenceNumber: s.request.reference_number,
+      comment: s.request.comment,
+      weight: s.request.weight,
+      value: s.request.value,
+      cashOnDelivery: s.request.cash_on_delivery,
+      receiver: s.request.receiver,
+      sender: s.request.sender,
+    })),
+    // Basic auth: there are no tokens to expire
+    expireTokens: () => {},
+    reset: () => shipments.reset(),
+    faultResponse: (status) => ({
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(status === 429 ? { message: 'Too Many Requests', detail: [] } : { message: 'Internal Server Error', detail: [] }),
+    }),
+  };
+}

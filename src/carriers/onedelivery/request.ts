@@ -1,0 +1,132 @@
+import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierParty, ShipmentForCarrier } from '../types.js';
+import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
+import type { OnedeliverySettings } from './settings.js';
+
+/**
+ * Our shipment → the body of One by Allegro's (WE|DO's) `POST /package`. Pure. Field names and lengths:
+ * nuty456/WeDoApi `models/{Pkg,Receiver,Sender,AdditionalService}.java` and the field table of
+ * bridge.intime.cz/doc/restapi-pup.html.
+ */
+
+export interface OnedeliveryAddress {
+  /** A firm's or a person's name (100). */
+  name: string;
+  /** Street and house number (100). */
+  street: string;
+  city: string;
+  /** Five digits, no space (5). */
+  postal_code: string;
+  /** ISO 3166-1 alpha-2 country (2). */
+  state: string;
+  firstname?: string;
+  surname?: string;
+  email?: string;
+  phone?: string;
+  /** A note for the courier (75). */
+  note?: string;
+}
+
+export interface OnedeliveryPackageRequest {
+  receiver: OnedeliveryAddress;
+  sender: OnedeliveryAddress;
+  reference_number: string;
+  reference_number2: string;
+  package_count: number;
+  /** Total kg of all parcels. */
+  weight: number;
+  /** Declared value in CZK. */
+  value: number;
+  comment?: string;
+  product?: string;
+  additional_service?: { cash_on_delivery: number };
+}
+
+const NAME_PART = 30;
+const NOTE = 75;
+const REFERENCE = 20;
+
+/** One collects cash on delivery in the destination's currency; its sources name no currency field (inferred: CZK in CZ, EUR in SK). */
+const COD_CURRENCIES: Readonly<Record<string, string>> = { CZ: 'CZK', SK: 'EUR' };
+
+/**
+ * `reference_number` keeps 20 characters (Pkg.java `@Size(max = 20)`), and it is the reference `GET /package` lists:
+ * our id goes there without its `sh_` prefix (a packdesk id's 20 random characters), whole in `reference_number2` (50).
+ */
+export function referenceNumberOf(shipmentId: string): string {
+  return shipmentId.replace(/^sh_/, '').slice(-REFERENCE);
+}
+
+function personParts(personName: string | null): { firstname?: string; surname?: string } {
+  if (!personName) return {};
+  const [first, ...rest] = personName.trim().split(/\s+/);
+  return rest.length > 0 ? { firstname: first!.slice(0, NAME_PART), surname: rest.join(' ').slice(0, NAME_PART) } : { surname: first!.slice(0, NAME_PART) };
+}
+
+/** Czech and Slovak postal codes are written `110 00`; One takes the five digits. */
+function postalCode(party: CarrierParty): string {
+  return party.postalCode.replace(/\s+/g, '');
+}
+
+function addressOf(party: CarrierParty, note: string | null): OnedeliveryAddress {
+  const house = party.apartmentNumber ? `${party.houseNumber}, ${party.apartmentNumber}` : party.houseNumber;
+  return {
+    name: party.companyName ?? party.personName ?? '',
+    street: `${party.street} ${house}`,
+    city: party.city,
+    postal_code: postalCode(party),
+    state: party.countryCode,
+    ...personParts(party.personName),
+    email: party.email,
+    phone: party.phone,
+    ...(note ? { note: note.slice(0, NOTE) } : {}),
+  };
+}
+
+function codAmount(s: ShipmentForCarrier): number | undefined {
+  const cod = s.cashOnDelivery;
+  if (!cod) return undefined;
+  const currency = COD_CURRENCIES[s.recipient.countryCode];
+  if (cod.currency !== currency) {
+    const why = currency ? `in ${currency} for ${s.recipient.countryCode}` : 'in Czechia (CZK) and Slovakia (EUR) only';
+    throw new CarrierRefusedError(`One by Allegro collects cash on delivery ${why}, not in ${cod.currency}`, {
+      cash_on_delivery_currency: [`One by Allegro collects cash on delivery ${why}`],
+    });
+  }
+  return Number(formatMinorUnits(cod.amountMinor));
+}
+
+/** A parcel over the product's weight is refused here, on its own path, before One refuses the whole shipment. */
+function checkWeights(s: ShipmentForCarrier, product: string): void {
+  const limit = ONEDELIVERY_PRODUCTS[product]?.maxWeightKg;
+  if (limit === undefined) return;
+  const errors: Record<string, string[]> = {};
+  s.parcels.forEach((p, i) => {
+    if (p.weightKg > limit) errors[`parcels.${i}.weight_amount`] = [`One by Allegro ${product} carries parcels up to ${limit} kg`];
+  });
+  if (Object.keys(errors).length > 0) throw new CarrierRefusedError(`One by Allegro ${product} carries parcels up to ${limit} kg`, errors);
+}
+
+export function onedeliveryPackageRequest(s: ShipmentForCarrier, settings: OnedeliverySettings): OnedeliveryPackageRequest {
+  if (s.labelFormat === 'epl') {
+    throw new CarrierRefusedError('One by Allegro prints labels as PDF or ZPL, not EPL', { label_format: ['One by Allegro prints labels as PDF or ZPL only'] });
+  }
+  const product = settings.product || undefined;
+  checkWeights(s, product ?? ONEDELIVERY_DEFAULT_PRODUCT);
+  const cod = codAmount(s);
+  const weight = Math.round(s.parcels.reduce((sum, p) => sum + p.weightKg, 0) * 1000) / 1000;
+  return {
+    receiver: addressOf(s.recipient, s.labelComment),
+    sender: addressOf(s.sender, null),
+    reference_number: referenceNumberOf(s.id),
+    reference_number2: s.id,
+    package_count: s.parcels.length,
+    weight,
+    value: settings.declaredValue ?? cod ?? 0,
+    // One documents no reference it prints; the shop's own reference travels as the shipment's comment
+    ...(s.reference ? { comment: s.reference } : {}),
+    ...(product ? { product } : {}),
+    ...(cod !== undefined ? { additional_service: { cash_on_delivery: cod } } : {}),
+  };
+}

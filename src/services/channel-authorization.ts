@@ -1,0 +1,250 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq, isNotNull, isNull, lte, min, or } from 'drizzle-orm';
+import { isoTimeOrNull } from '../domain/clock.js';
+import { ValidationError } from '../domain/errors.js';
+import { AuthorizationRequiredError, CarrierRefusedError, CarrierTransientError, GrantRevokedError } from '../carriers/errors.js';
+import { findProvider } from '../carriers/registry.js';
+import type { CarrierContext, ChannelSettings, DeviceCodeIssued, ProviderDefinition, UserGrantAccess, UserTokens } from '../carriers/types.js';
+import { channelAuthorizations, shippingChannels } from '../store/schema.js';
+import type { ServiceContext } from './context.js';
+import { carrierContext, changeChannelStatus, getChannelRow, validateChannel, type ChannelRow } from './channels.js';
+
+type AuthorizationRow = typeof channelAuthorizations.$inferSelect;
+type PendingDevice = Pick<DeviceCodeIssued, 'deviceCode' | 'userCode' | 'verificationUri' | 'verificationUriComplete'>;
+interface StoredTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** Refresh this long before the access token expires, so no call starts with a token about to die. */
+const RENEW_MARGIN_MS = 60_000;
+/** How long one station may hold the refresh of a channel before another may take it over. */
+const REFRESH_LEASE_MS = 60_000;
+/** How often a worker waiting for another's refresh looks at the store again. */
+const REFRESH_WAIT_STEP_MS = 50;
+/** RFC 8628 §3.5: on `slow_down` the interval grows by 5 seconds. */
+const SLOW_DOWN_STEP_MS = 5_000;
+
+function loadAuthorization(ctx: ServiceContext, channelId: string): AuthorizationRow | undefined {
+  return ctx.db.select().from(channelAuthorizations).where(eq(channelAuthorizations.channelId, channelId)).get();
+}
+
+function userAuthorizationOf(provider: ProviderDefinition) {
+  if (!provider.userAuthorization) {
+    const message = `${provider.name} channels are connected by their settings alone; there is nothing to authorise.`;
+    throw new ValidationError({ provider: [message] }, message);
+  }
+  return provider.userAuthorization;
+}
+
+/** What the API shows of a channel's authorization: never a token or the device code. */
+export function presentAuthorization(ctx: ServiceContext, row: AuthorizationRow | undefined) {
+  const device = row?.status === 'pending' && row.deviceEnc ? ctx.secrets.openJson<PendingDevice>(row.deviceEnc) : null;
+  return {
+    status: row?.status ?? 'none',
+    user_code: device?.userCode ?? null,
+    verification_uri: device?.verificationUri ?? null,
+    verification_uri_complete: device?.verificationUriComplete ?? null,
+    expires_at: device ? isoTimeOrNull(row!.deviceExpiresAt) : null,
+    authorized_at: isoTimeOrNull(row?.authorizedAt ?? null),
+    message: row?.message ?? null,
+  };
+}
+
+export type AuthorizationView = ReturnType<typeof presentAuthorization>;
+
+export function getAuthorization(ctx: ServiceContext, accountId: string, channelId: string): AuthorizationView {
+  const channel = getChannelRow(ctx, accountId, channelId);
+  userAuthorizationOf(findProvider(channel.provider)!);
+  return presentAuthorization(ctx, loadAuthorization(ctx, channelId));
+}
+
+/**
+ * Starts the carrier's device flow for the channel (or returns the one still running): the person opens the
+ * verification URL and enters the user code; the daemon polls until they approved. Tokens of an earlier grant keep
+ * working until the new one replaces them.
+ */
+export async function startAuthorization(ctx: ServiceContext, accountId: string, channelId: string): Promise<AuthorizationView> {
+  const channel = getChannelRow(ctx, accountId, channelId);
+  const provider = findProvider(channel.provider)!;
+  const flow = userAuthorizationOf(provider);
+  const existing = loadAuthorization(ctx, channelId);
+  const now = ctx.clock.now();
+  if (existing?.status === 'pending' && (existing.deviceExpiresAt ?? 0) > now) return presentAuthorization(ctx, existing);
+  let issued: DeviceCodeIssued;
+  try {
+    issued = await flow.startDeviceFlow(ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc), carrierContext(ctx, channel));
+  } catch (err) {
+    if (!(err instanceof CarrierRefusedError)) throw err;
+    changeChannelStatus(ctx, channel, { status: 'error', validationError: JSON.stringify({ message: err.message, errors: err.errors }), updatedAt: now });
+    throw new ValidationError(err.errors, err.message);
+  }
+  const device: PendingDevice = {
+    deviceCode: issued.deviceCode, userCode: issued.userCode,
+    verificationUri: issued.verificationUri, verificationUriComplete: issued.verificationUriComplete,
+  };
+  const pending = {
+    status: 'pending' as const, deviceEnc: ctx.secrets.sealJson(device), deviceExpiresAt: now + issued.expiresInSeconds * 1000,
+    pollIntervalMs: issued.intervalSeconds * 1000, nextPollAt: now + issued.intervalSeconds * 1000, message: null, updatedAt: now,
+  };
+  ctx.db.insert(channelAuthorizations).values({ channelId, version: 0, ...pending })
+    .onConflictDoUpdate({ target: channelAuthorizations.channelId, set: pending }).run();
+  return presentAuthorization(ctx, loadAuthorization(ctx, channelId));
+}
+
+/** Claims up to `limit` device flows whose poll is due (each claim moves its next poll on, so one station polls it). */
+export function claimDeviceFlows(ctx: ServiceContext, limit: number): AuthorizationRow[] {
+  if (limit <= 0) return [];
+  const now = ctx.clock.now();
+  const due = ctx.db.select().from(channelAuthorizations)
+    .where(and(eq(channelAuthorizations.status, 'pending'), lte(channelAuthorizations.nextPollAt, now))).limit(limit).all();
+  return due.filter((row) => ctx.db.update(channelAuthorizations).set({ nextPollAt: now + (row.pollIntervalMs ?? 5_000) })
+    .where(and(eq(channelAuthorizations.channelId, row.channelId), eq(channelAuthorizations.nextPollAt, row.nextPollAt!))).run().changes === 1);
+}
+
+/** When the next device flow is due to be polled, if one is running. */
+export function nextDeviceFlowPollAt(ctx: ServiceContext): number | undefined {
+  const row = ctx.db.select({ at: min(channelAuthorizations.nextPollAt) }).from(channelAuthorizations)
+    .where(eq(channelAuthorizations.status, 'pending')).get();
+  return row?.at ?? undefined;
+}
+
+function endFlow(ctx: ServiceContext, channelId: string, status: 'denied' | 'expired', message: string): void {
+  ctx.db.update(channelAuthorizations)
+    .set({ status, message, deviceEnc: null, deviceExpiresAt: null, nextPollAt: null, updatedAt: ctx.clock.now() })
+    .where(eq(channelAuthorizations.channelId, channelId)).run();
+}
+
+/** One poll of the carrier's token endpoint for a claimed device flow; a grant is stored and the channel validated. */
+export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow): Promise<void> {
+  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
+  const provider = findProvider(channel.provider)!;
+  const now = ctx.clock.now();
+  if ((row.deviceExpiresAt ?? 0) <= now) {
+    endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
+    return;
+  }
+  const device = ctx.secrets.openJson<PendingDevice>(row.deviceEnc!);
+  const settings = ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc);
+  let outcome;
+  try {
+    outcome = await userAuthorizationOf(provider).pollDeviceFlow(settings, device.deviceCode, carrierContext(ctx, channel));
+  } catch (err) {
+    if (err instanceof CarrierTransientError) return; // polled again at the next interval
+    if (!(err instanceof CarrierRefusedError)) throw err;
+    endFlow(ctx, row.channelId, 'denied', err.message);
+    return;
+  }
+  switch (outcome.state) {
+    case 'pending':
+      return;
+    case 'slow_down': {
+      const interval = (row.pollIntervalMs ?? 5_000) + SLOW_DOWN_STEP_MS;
+      ctx.db.update(channelAuthorizations).set({ pollIntervalMs: interval, nextPollAt: now + interval })
+        .where(eq(channelAuthorizations.channelId, row.channelId)).run();
+      return;
+    }
+    case 'denied':
+      endFlow(ctx, row.channelId, 'denied', `${provider.name}: ${outcome.message}`);
+      return;
+    case 'expired':
+      endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
+      return;
+    case 'granted':
+      storeTokens(ctx, row.channelId, outcome.tokens, { status: 'authorized', authorizedAt: now, deviceEnc: null, deviceExpiresAt: null, nextPollAt: null });
+      ctx.log.info({ channel_id: row.channelId }, 'channel authorised');
+      if (channel.deletedAt === null) await validateChannel(ctx, channel.accountId, channel.id).catch((err: Error) => {
+        ctx.log.warn({ channel_id: channel.id, err: err.message }, 'validation after authorization postponed');
+      });
+  }
+}
+
+function storeTokens(ctx: ServiceContext, channelId: string, tokens: UserTokens, extra: Partial<AuthorizationRow> = {}): void {
+  const now = ctx.clock.now();
+  const sealed: StoredTokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+  const row = loadAuthorization(ctx, channelId)!;
+  ctx.db.update(channelAuthorizations).set({
+    ...extra, tokensEnc: ctx.secrets.sealJson(sealed), accessExpiresAt: now + tokens.expiresInSeconds * 1000,
+    version: row.version + 1, refreshingUntil: null, message: null, updatedAt: now,
+  }).where(eq(channelAuthorizations.channelId, channelId)).run();
+}
+
+/** The carrier no longer honours the grant: drop the tokens and show the channel as needing a person again. */
+function revoke(ctx: ServiceContext, channel: ChannelRow, message: string): void {
+  const now = ctx.clock.now();
+  ctx.db.update(channelAuthorizations).set({ status: 'revoked', tokensEnc: null, accessExpiresAt: null, refreshingUntil: null, message, updatedAt: now })
+    .where(eq(channelAuthorizations.channelId, channel.id)).run();
+  const fresh = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channel.id)).get()!;
+  changeChannelStatus(ctx, fresh, { status: 'authorization_required', validationError: JSON.stringify({ message, errors: {} }), updatedAt: now });
+}
+
+/** Refreshes in flight per station (service context) and channel: concurrent callers share one. */
+const refreshesInFlight = new WeakMap<ServiceContext, Map<string, Promise<string>>>();
+
+/**
+ * The adapter's handle on the channel's stored grant. Across processes (several stations on one store) the refresh
+ * is leased in the store, and a worker that finds it leased waits for the new tokens instead of refreshing too: the
+ * carrier rotates refresh tokens, so a second refresh would revoke the first.
+ */
+export function grantAccess(ctx: ServiceContext, channel: ChannelRow, provider: ProviderDefinition, carrierCtx: CarrierContext): UserGrantAccess {
+  const required = () => new AuthorizationRequiredError(
+    `${provider.name} acts for a person who has not authorised packdesk for this channel; run \`packdesk channels authorize ${channel.id}\`.`,
+  );
+  const current = (): { row: AuthorizationRow; tokens: StoredTokens } => {
+    const row = loadAuthorization(ctx, channel.id);
+    if (!row?.tokensEnc || row.status === 'revoked') throw required();
+    return { row, tokens: ctx.secrets.openJson<StoredTokens>(row.tokensEnc) };
+  };
+
+  const refresh = async (): Promise<string> => {
+    for (let waited = 0; ; waited += REFRESH_WAIT_STEP_MS) {
+      const { row, tokens } = current();
+      const now = ctx.clock.now();
+      if ((row.accessExpiresAt ?? 0) - RENEW_MARGIN_MS > now) return tokens.accessToken;
+      const lease = ctx.db.update(channelAuthorizations).set({ refreshingUntil: now + REFRESH_LEASE_MS })
+        .where(and(
+          eq(channelAuthorizations.channelId, channel.id), eq(channelAuthorizations.version, row.version),
+          or(isNull(channelAuthorizations.refreshingUntil), lte(channelAuthorizations.refreshingUntil, now)),
+        )).run();
+      if (lease.changes !== 1) {
+        if (waited >= REFRESH_LEASE_MS) throw new CarrierTransientError(`${provider.name}: another station is still refreshing the channel's token`);
+        await sleep(REFRESH_WAIT_STEP_MS);
+        continue;
+      }
+      try {
+        const fresh = await provider.userAuthorization!.refresh(ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc), tokens.refreshToken, carrierCtx);
+        storeTokens(ctx, channel.id, fresh);
+        return fresh.accessToken;
+      } catch (err) {
+        if (err instanceof GrantRevokedError) {
+          revoke(ctx, channel, `${provider.name} no longer honours this channel's authorization (${err.message}); authorise it again.`);
+          throw required();
+        }
+        ctx.db.update(channelAuthorizations).set({ refreshingUntil: null })
+          .where(and(eq(channelAuthorizations.channelId, channel.id), isNotNull(channelAuthorizations.refreshingUntil))).run();
+        throw err;
+      }
+    }
+  };
+
+  return {
+    async accessToken() {
+      const { row, tokens } = current();
+      if ((row.accessExpiresAt ?? 0) - RENEW_MARGIN_MS > ctx.clock.now()) return tokens.accessToken;
+      let station = refreshesInFlight.get(ctx);
+      if (!station) refreshesInFlight.set(ctx, (station = new Map()));
+      let inflight = station.get(channel.id);
+      if (!inflight) {
+        inflight = refresh().finally(() => station.delete(channel.id));
+        station.set(channel.id, inflight);
+      }
+      return inflight;
+    },
+    async refused(token) {
+      const { row, tokens } = current();
+      if (tokens.accessToken !== token) return;
+      ctx.db.update(channelAuthorizations).set({ accessExpiresAt: 0 })
+        .where(and(eq(channelAuthorizations.channelId, channel.id), eq(channelAuthorizations.version, row.version))).run();
+    },
+  };
+}
