@@ -53,15 +53,6 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
     shipments.document(s, format, (parcel) => shipments.label(parcel, () => renderLabel(format, labelContent(s, parcel))));
 
   const routes: FastifyPluginAsync = async (app) => {
-    app.addContentTypeParser(ALLEGRO_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-      const text = String(body);
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch (err) {
-        done(Object.assign(new Error(`invalid JSON: ${(err as Error).message}`), { statusCode: 400 }), undefined);
-      }
-    });
     app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => {
       if (err.statusCode === 415) return errorsReply(reply, 415, [error('UnsupportedMediaTypeException', `Unsupported media type; send ${ALLEGRO_MEDIA_TYPE}`)]);
       if (err.statusCode && err.statusCode < 500) return errorsReply(reply, 400, [error('BAD_REQUEST', err.message)]);

@@ -76,10 +76,10 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   };
 }
 
-/** JSON (an empty body is no body), form posts as an object, SOAP/XML as a string. */
+/** JSON and vendor JSON types (`application/vnd.….v1+json`; an empty body is no body), form posts as an object, SOAP/XML as a string. */
 function addBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  const parseJson = (_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
@@ -87,7 +87,9 @@ function addBodyParsers(app: FastifyInstance): void {
     } catch (err) {
       done(Object.assign(new Error(`invalid JSON: ${(err as Error).message}`), { statusCode: 400 }), undefined);
     }
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.-]+\+json$/, { parseAs: 'string' }, parseJson);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
