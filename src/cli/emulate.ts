@@ -22,8 +22,8 @@ export function registerEmulateCommand(program: Command): void {
     .action(action(async (o: EmulateFlags) => {
       const providers = o.providers?.split(',').map((code) => code.trim()).filter(Boolean);
       // loaded here so other commands don't pay for the emulators at start-up
-      const { emulatedProviders, startEmulators } = await import('../carriers/emulator/server.js');
-      const available = emulatedProviders();
+      const [{ startEmulators }, { PROVIDER_CODES }] = await Promise.all([import('../carriers/emulator/server.js'), import('../carriers/registry.js')]);
+      const available = PROVIDER_CODES;
       const unknown = (providers ?? []).filter((code) => !available.includes(code));
       if (unknown.length > 0) throw new CliError(`no emulator for ${unknown.join(', ')} (available: ${available.join(', ')})`, EXIT.usage);
       if (providers?.length === 0) throw new CliError('--providers names no provider', EXIT.usage);

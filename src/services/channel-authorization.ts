@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, isNotNull, isNull, lte, min, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, min, or, sql } from 'drizzle-orm';
 import { isoTimeOrNull } from '../domain/clock.js';
 import { ValidationError } from '../domain/errors.js';
 import { AuthorizationRequiredError, CarrierRefusedError, CarrierTransientError, GrantRevokedError } from '../carriers/errors.js';
@@ -162,10 +162,9 @@ export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow)
 function storeTokens(ctx: ServiceContext, channelId: string, tokens: UserTokens, extra: Partial<AuthorizationRow> = {}): void {
   const now = ctx.clock.now();
   const sealed: StoredTokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
-  const row = loadAuthorization(ctx, channelId)!;
   ctx.db.update(channelAuthorizations).set({
     ...extra, tokensEnc: ctx.secrets.sealJson(sealed), accessExpiresAt: now + tokens.expiresInSeconds * 1000,
-    version: row.version + 1, refreshingUntil: null, message: null, updatedAt: now,
+    version: sql`${channelAuthorizations.version} + 1`, refreshingUntil: null, message: null, updatedAt: now,
   }).where(eq(channelAuthorizations.channelId, channelId)).run();
 }
 
@@ -220,8 +219,7 @@ export function grantAccess(ctx: ServiceContext, channel: ChannelRow, provider: 
           revoke(ctx, channel, `${provider.name} no longer honours this channel's authorization (${err.message}); authorise it again.`);
           throw required();
         }
-        ctx.db.update(channelAuthorizations).set({ refreshingUntil: null })
-          .where(and(eq(channelAuthorizations.channelId, channel.id), isNotNull(channelAuthorizations.refreshingUntil))).run();
+        ctx.db.update(channelAuthorizations).set({ refreshingUntil: null }).where(eq(channelAuthorizations.channelId, channel.id)).run();
         throw err;
       }
     }

@@ -183,9 +183,14 @@ export function deleteChannel(ctx: ServiceContext, accountId: string, id: string
   });
 }
 
+/** Time, log and time limit of carrier calls, under a key for per-channel caches. */
+function plainCarrierContext(ctx: ServiceContext, channelId: string): CarrierContext {
+  return { channelId, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+}
+
 /** What an adapter gets to work with for one channel (with the person's grant where the provider acts for one). */
 export function carrierContext(ctx: ServiceContext, row: ChannelRow): CarrierContext {
-  const base: CarrierContext = { channelId: row.id, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
+  const base = plainCarrierContext(ctx, row.id);
   const provider = findProvider(row.provider)!;
   return provider.userAuthorization ? { ...base, grant: grantAccess(ctx, row, provider, base) } : base;
 }
@@ -248,6 +253,5 @@ export async function listSettingOptions(ctx: ServiceContext, providerCode: stri
   }
   const { settings, errors } = resolveSettings(provider, input, undefined, true);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  const context: CarrierContext = { channelId: `options:${provider.code}`, log: ctx.log, clock: ctx.clock, timeoutMs: ctx.options.carrierTimeoutMs };
-  return (await provider.adapter.settingOptions?.(key, settings, context)) ?? [];
+  return (await provider.adapter.settingOptions?.(key, settings, plainCarrierContext(ctx, `options:${provider.code}`))) ?? [];
 }

@@ -155,14 +155,6 @@ export const allegroAdapter: CarrierAdapter = {
   trackBatchSize: ALLEGRO_TRACK_BATCH,
 
   /** The seller's delivery methods and agreements, once a person has authorised the channel. */
-  async settingOptions(key, settings, ctx) {
-    if ((key !== 'deliveryMethodId' && key !== 'credentialsId') || !ctx.grant) return undefined;
-    const { services: list = [] } = await new AllegroClient(allegroSettings.parse(settings), ctx).deliveryServices();
-    return key === 'deliveryMethodId'
-      ? list.flatMap((s) => (s.id?.deliveryMethodId ? [{ value: s.id.deliveryMethodId, name: s.name }] : []))
-      : list.flatMap((s) => (s.id?.credentialsId ? [{ value: s.id.credentialsId, name: s.name }] : []));
-  },
-
   // Allegro's parcel tracking page, as Allegro's seller tools link it; the API documents no page of its own.
   trackingUrl: (n) => `https://allegro.pl/allegrodelivery/sledzenie-paczki?numer=${encodeURIComponent(n)}`,
   // Waybills are the carriers' own (DPD 1019374227038U, Allegro One A004YN40V2, AD-1239134), at most 64 characters.

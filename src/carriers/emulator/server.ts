@@ -1,12 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from '../../domain/clock.js';
-import { listProviders } from '../registry.js';
+import { listProviders, PROVIDER_CODES } from '../registry.js';
 import { ADVANCE_TARGETS, type AdvanceTarget, type ProviderEmulator } from './contract.js';
-
-/** Every provider, in the registry's order: each has an emulator. */
-export function emulatedProviders(): string[] {
-  return listProviders().map((p) => p.code);
-}
 
 export const FAULT_MODES = ['latency', 'error500', 'rate_limit', 'timeout', 'expire_tokens', 'none'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
@@ -39,7 +34,7 @@ export interface RunningEmulators {
 
 /** Starts the chosen carrier emulators on one port, each under `/{code}`. */
 export async function startEmulators(options: StartEmulatorsOptions = {}): Promise<RunningEmulators> {
-  const known = emulatedProviders();
+  const known = PROVIDER_CODES;
   const codes = options.providers ?? known;
   const unknown = codes.filter((code) => !known.includes(code));
   if (unknown.length > 0) throw new Error(`no emulator for provider ${unknown.join(', ')} (known: ${known.join(', ')})`);

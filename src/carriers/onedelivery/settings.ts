@@ -5,7 +5,7 @@ export const onedeliverySettings = defineSettings({
   apiUser: { type: 'string', required: true, description: 'One by Allegro (WE|DO) API user (HTTP Basic user name), issued by One\'s sales' },
   apiKey: { type: 'string', required: true, secret: true, description: 'One by Allegro (WE|DO) API key (HTTP Basic password)' },
   pickupPlaceCode: {
-    type: 'string',
+    type: 'string', listed: true,
     description: 'Pickup place the parcels leave from (X-WEDO-PickupPlaceCode, e.g. N96726, as GET /pickup-place lists it); the account\'s own when empty',
   },
   product: { type: 'string', description: 'One product code for new shipments (e.g. M-24-CZ), from the list One\'s sales gives the account; One chooses one when empty' },
