@@ -6,11 +6,12 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import type { DemoStory } from '../src/carriers/types.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
-import type { LabelFormat } from '../src/domain/labels.js';
+import { isLabelFormat, LABEL_FORMATS, type LabelFormat } from '../src/domain/labels.js';
 import { action } from '../src/cli/run.js';
 
 interface DemoOptions {
   provider: string;
+  format: string;
   dataDir?: string;
   out?: string;
   keepRunning?: boolean;
@@ -71,16 +72,18 @@ export function registerDemoCommand(program: Command): void {
   program.command('demo')
     .description('run a complete shipment against a carrier\'s local emulator and write its merged label')
     .option('--provider <code>', 'the carrier whose emulator takes the shipment (any provider)', 'ppl')
+    .option('--format <format>', 'label format: pdf, zpl or epl (converted offline where the carrier lacks it)', 'pdf')
     .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory)')
     .option('--out <file>', 'where to write the merged label (default: packdesk-demo-label.<format>)')
     .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
     .action(action(async (o: DemoOptions) => {
       // loaded here so other commands don't pay for the carriers, the daemon and the emulators at start-up
-      const { listProviders } = await import('../src/carriers/registry.js');
+      const { carrierLabelFormat, listProviders } = await import('../src/carriers/registry.js');
       const provider = listProviders().find((p) => p.code === o.provider);
       if (!provider) throw new CliError(`--provider must be one of ${listProviders().map((p) => p.code).join(', ')}`, EXIT.usage);
       const story = provider.demo;
-      const format = provider.capabilities.labelFormats[0]!;
+      if (!isLabelFormat(o.format)) throw new CliError(`--format must be one of ${LABEL_FORMATS.join(', ')}`, EXIT.usage);
+      const format = o.format;
       const currency = String(story.shipment.cash_on_delivery_currency);
       const [{ startEmulators }, { createAccount, createApiKey }, { closeContext, openContext }, { startDaemon }] = await Promise.all([
         import('../src/carriers/emulator/server.js'), import('../src/services/accounts.js'), import('../src/services/open.js'), import('./main.js'),
@@ -115,7 +118,8 @@ export function registerDemoCommand(program: Command): void {
         const label = await call(daemon.url, apiKey, 'GET', `/v1/shipments/${s.id}/label?download=1`);
         const out = resolve(o.out ?? `packdesk-demo-label.${format}`);
         writeFileSync(out, label.raw);
-        say(`6. Wrote the merged ${format.toUpperCase()} label (one ${format === 'pdf' ? 'page' : 'label'} per parcel, ${label.raw.length} bytes) to ${out}`);
+        const source = provider.capabilities.nativeLabelFormats.includes(format) ? 'the carrier\'s own' : `converted offline from the carrier's ${carrierLabelFormat(provider.capabilities, format).toUpperCase()}`;
+        say(`6. Wrote the merged ${format.toUpperCase()} label (${source}, one ${format === 'pdf' ? 'page' : 'label'} per parcel, ${label.raw.length} bytes) to ${out}`);
         say();
         say('Try next:');
         say(`  export PACKDESK_URL=${daemon.url} PACKDESK_API_KEY=${apiKey}`);

@@ -7,6 +7,7 @@ import { DataDirLock } from '../src/store/lock.js';
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
 import { releaseOrphanedJobs } from '../src/services/jobs.js';
+import { stopLabelConversions } from '../src/labels/index.js';
 import { createWorkers } from './workers/index.js';
 
 export interface DaemonOptions {
@@ -52,6 +53,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
       close: () => (closing ??= (async () => {
         await app.close();
         await workers.stop();
+        await stopLabelConversions();
         closeContext(opened);
         lock.release();
       })()),

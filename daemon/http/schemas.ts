@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { LABEL_DPIS } from '../../src/domain/labels.js';
 
 /** JSON-schema building blocks shared by every route: envelopes, pagination, nullable fields. */
 
@@ -71,3 +72,6 @@ export function errorResponses(...statuses: number[]) {
   };
   return Object.fromEntries(statuses.map((s) => [s, { ...ErrorEnvelope, description: descriptions[s] }]));
 }
+
+/** A thermal printer's resolution: labels packdesk converts are drawn at it (carrier labels are as the carrier gave them). */
+export const LabelDpiSchema = Type.Integer({ enum: [...LABEL_DPIS], description: 'Dots per inch of the thermal printer: 203 (8 dots/mm) or 300 (12 dots/mm)' });

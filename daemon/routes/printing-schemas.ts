@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PRINTER_STATES } from '../../src/services/printing/printers.js';
 import { MAX_COPIES, PRINT_JOB_STATUSES } from '../../src/services/printing/print-jobs.js';
-import { Nullable, PlainText, Timestamp } from '../http/schemas.js';
+import { LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of printers and print jobs (SPEC §2.6). */
 
@@ -14,6 +14,7 @@ export const PrinterSchema = Type.Object({
   uri: Type.String({ description: 'tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir' }),
   formats: Type.Array(FormatSchema),
   default_for: Type.Array(FormatSchema, { description: "Formats for which this is the account's default printer" }),
+  dpi: LabelDpiSchema,
   status: Type.String({ enum: [...PRINTER_STATES], description: 'As last seen: ready, offline (unreachable or unable to print), unknown' }),
   status_detail: Nullable(Type.Object({
     reachable: Type.Boolean(),
@@ -30,6 +31,7 @@ export const CreatePrinterBody = Type.Object({
   uri: PlainText({ minLength: 1, maxLength: 2048 }),
   formats: Formats('Formats the printer takes: zpl, epl, pdf'),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true, description: 'Make it the default printer for these formats' })),
+  dpi: Type.Optional(LabelDpiSchema),
 });
 
 export const UpdatePrinterBody = Type.Object({
@@ -37,6 +39,7 @@ export const UpdatePrinterBody = Type.Object({
   uri: Type.Optional(PlainText({ minLength: 1, maxLength: 2048 })),
   formats: Type.Optional(Formats('Formats the printer takes')),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true })),
+  dpi: Type.Optional(LabelDpiSchema),
 });
 
 export const TestPrintBody = Type.Object({

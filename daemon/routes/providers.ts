@@ -1,8 +1,8 @@
-import { Type } from 'typebox';
+import { Type, type TString } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listProviders, settingsSchema } from '../../src/carriers/registry.js';
 import type { ProviderDefinition } from '../../src/carriers/types.js';
-import { LABEL_FORMATS } from '../../src/domain/labels.js';
+import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import { listSettingOptions } from '../../src/services/channels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { Envelope, errorResponses, FreeObject, PlainText } from '../http/schemas.js';
@@ -22,7 +22,11 @@ export const ProviderSchema = Type.Object({
   code: Type.String(),
   name: Type.String(),
   regions: Type.Array(Type.String()),
-  label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] })),
+  label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] }), { description: 'Every provider gives every format' }),
+  label_sources: Type.Object(
+    Object.fromEntries(LABEL_FORMATS.map((f) => [f, Type.String({ enum: ['carrier', 'converted'] })])) as Record<LabelFormat, TString>,
+    { description: 'Per format: the carrier\'s own label, or one packdesk converts offline from the carrier\'s other format' },
+  ),
   cash_on_delivery: Type.Boolean(),
   multi_parcel: Type.Boolean(),
   max_parcels: Type.Integer(),
@@ -33,7 +37,8 @@ export const ProviderSchema = Type.Object({
 
 export function presentProvider(p: ProviderDefinition) {
   return {
-    code: p.code, name: p.name, regions: [...p.regions], label_formats: [...p.capabilities.labelFormats],
+    code: p.code, name: p.name, regions: [...p.regions], label_formats: [...LABEL_FORMATS],
+    label_sources: Object.fromEntries(LABEL_FORMATS.map((f) => [f, p.capabilities.nativeLabelFormats.includes(f) ? 'carrier' : 'converted'])) as Record<LabelFormat, 'carrier' | 'converted'>,
     cash_on_delivery: p.capabilities.cashOnDelivery, multi_parcel: p.capabilities.multiParcel,
     max_parcels: p.capabilities.maxParcels, cancel: p.capabilities.cancel,
     tracking_per_shipment: p.capabilities.trackingPerShipment === true,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FieldErrorsSchema, FreeObject, Nullable, PlainText, Timestamp } from '../http/schemas.js';
+import { FieldErrorsSchema, FreeObject, LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
 
@@ -44,6 +44,7 @@ const PrintSchema = Type.Object({
 
 const creationFields = {
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+  label_dpi: Type.Optional({ ...LabelDpiSchema, description: 'For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203' }),
   sender_contact: ContactSchema,
   recipient_contact: ContactSchema,
   origin_address: AddressSchema,
@@ -92,6 +93,7 @@ export const ShipmentSummarySchema = Type.Object({
 export const ShipmentSchema = Type.Object({
   ...ShipmentSummarySchema.properties,
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+  label_dpi: LabelDpiSchema,
   shipping_date: Type.String(),
   is_international: Type.Boolean(),
   cash_on_delivery_amount: money,
@@ -122,6 +124,20 @@ export const ShipmentSchema = Type.Object({
   failure: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema, attempts: Type.Integer(), at: Timestamp })),
   next_attempt_at: Nullable(Timestamp),
   cancelled_at: Nullable(Timestamp),
+});
+
+export const LabelPreviewSchema = Type.Object({
+  shipment_id: Type.String(),
+  reference_number: Nullable(Type.String()),
+  provider_shipment_id: Nullable(Type.String()),
+  label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'], description: 'The format of the stored label the pictures show' }),
+  source: Type.String({ enum: ['carrier', 'converted'] }),
+  images: Type.Array(Type.Object({
+    parcel: Type.Integer({ description: '1-based position of the parcel' }),
+    content: Type.String({ description: 'base64 PNG' }),
+    mime_type: Type.String(),
+    size: Type.Integer({ description: 'bytes' }),
+  })),
 });
 
 export const LabelSchema = Type.Object({

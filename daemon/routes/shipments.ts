@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ValidationError } from '../../src/domain/errors.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
-import { getShipmentLabel } from '../../src/services/shipments/labels.js';
+import { getShipmentLabel, getShipmentLabelPreview, type LabelPreview } from '../../src/services/shipments/labels.js';
 import { listShipments, shipmentListVersion } from '../../src/services/shipments/list.js';
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
@@ -11,7 +12,7 @@ import { caller } from '../http/conventions.js';
 import { attachment, listBody, pageOf } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
-import { CreateShipmentBody, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
+import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
 
 const tags = ['Shipments'];
 const WaitQuery = Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })) });
@@ -23,7 +24,26 @@ function waitSeconds(request: FastifyRequest): number {
   return Math.min(MAX_WAIT_SECONDS, fromQuery ?? (prefer ? Number(prefer[1]) : 0));
 }
 
-const RAW_TYPES = new Set(['application/pdf', 'application/zpl', 'application/epl', 'application/octet-stream']);
+const RAW_TYPES = new Set(['application/pdf', 'application/zpl', 'application/epl', 'application/octet-stream', 'image/png']);
+
+/** PNG pictures of a label: JSON with one base64 image per parcel, or the raw PNG of one parcel. */
+function sendPreview(preview: LabelPreview, raw: boolean, reply: FastifyReply) {
+  const { label, images } = preview;
+  if (raw) {
+    if (images.length !== 1) throw new ValidationError({ parcel: [`name one parcel (1 to ${images.length}) for a raw PNG`] });
+    const { parcel, png } = images[0]!;
+    const name = label.fileName.replace(/\.[a-z]+$/, `-${parcel}.png`);
+    return reply.header('content-type', 'image/png').header('content-disposition', attachment(name)).send(png as never);
+  }
+  return {
+    data: {
+      shipment_id: label.shipmentId, reference_number: label.referenceNumber, provider_shipment_id: label.providerShipmentId,
+      label_format: label.format, source: label.source,
+      images: images.map(({ parcel, png }) => ({ parcel, content: png.toString('base64'), mime_type: 'image/png', size: png.length })),
+    },
+    message: 'Label pictures rendered',
+  };
+}
 
 export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
   // List pages are read far more often than shipments change (packing desks and ERPs poll them)
@@ -128,16 +148,25 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         querystring: Type.Object({
           download: Type.Optional(Type.String({ enum: ['1', 'true'] })),
           layout: Type.Optional(Type.String({ enum: ['a4'], description: 'pdf only: four 10×15 cm labels per A4 page' })),
+          format: Type.Optional(Type.String({ enum: ['png'], description: 'a PNG picture of each parcel label, whatever the label format' })),
+          parcel: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'with format=png: only this parcel (1-based)' })),
         }),
         response: {
-          200: { ...Envelope(LabelSchema), description: 'JSON with base64 content; raw bytes with Accept: application/pdf|zpl|epl|octet-stream or ?download=1' },
+          200: {
+            anyOf: [Envelope(LabelSchema), Envelope(LabelPreviewSchema)],
+            description: 'JSON with base64 content; raw bytes with Accept: application/pdf|zpl|epl|octet-stream|image/png or ?download=1',
+          },
           ...errorResponses(401, 403, 404, 422, 429),
         },
       },
     }, async (request, reply) => {
-      const label = await getShipmentLabel(ctx, caller(request).account.id, request.params.id, request.query.layout as 'a4' | undefined);
+      const accountId = caller(request).account.id;
       const accept = String(request.headers.accept ?? '').split(',').map((t) => t.split(';')[0]!.trim());
-      if (request.query.download || accept.some((t) => RAW_TYPES.has(t))) {
+      const raw = Boolean(request.query.download) || accept.some((t) => RAW_TYPES.has(t));
+      if (request.query.format === 'png') return sendPreview(await getShipmentLabelPreview(ctx, accountId, request.params.id, request.query.parcel), raw, reply);
+      if (request.query.parcel !== undefined) throw new ValidationError({ parcel: ['is for format=png previews'] });
+      const label = await getShipmentLabel(ctx, accountId, request.params.id, request.query.layout as 'a4' | undefined);
+      if (raw) {
         return reply.header('content-type', label.mimeType).header('content-disposition', attachment(label.fileName))
           .send(label.content as never); // a Buffer is sent as it is, never through the JSON serializer
       }

@@ -1,5 +1,6 @@
 import { PROVIDERS } from './providers.js';
-import type { ProviderDefinition, SettingSpec } from './types.js';
+import type { LabelFormat } from '../domain/labels.js';
+import type { ProviderCapabilities, ProviderDefinition, SettingSpec } from './types.js';
 
 /** Settings every provider has, whatever its carrier. */
 export const COMMON_SETTINGS: readonly SettingSpec[] = [
@@ -48,4 +49,15 @@ export const PROVIDER_CODES: readonly string[] = ALL.map((p) => p.code);
 /** The provider's own settings followed by the common ones. */
 export function settingsSchema(provider: ProviderDefinition): readonly SettingSpec[] {
   return [...provider.settings, ...COMMON_SETTINGS];
+}
+
+/**
+ * The format to ask the carrier for: the requested one where the carrier has it, else the one that converts best —
+ * PDF for a thermal label (vector shapes and the carrier's fonts), a thermal label for a PDF.
+ */
+export function carrierLabelFormat(caps: ProviderCapabilities, requested: LabelFormat): LabelFormat {
+  const native = caps.nativeLabelFormats;
+  if (native.includes(requested)) return requested;
+  const preference: LabelFormat[] = requested === 'pdf' ? ['zpl', 'epl'] : ['pdf', requested === 'zpl' ? 'epl' : 'zpl'];
+  return preference.find((format) => native.includes(format)) ?? native[0]!;
 }

@@ -26,7 +26,8 @@ export interface SettingSpec {
 }
 
 export interface ProviderCapabilities {
-  labelFormats: readonly LabelFormat[];
+  /** The formats the carrier itself produces; packdesk converts its labels into the others (labels/convert.ts). */
+  nativeLabelFormats: readonly LabelFormat[];
   cashOnDelivery: boolean;
   multiParcel: boolean;
   maxParcels: number;

@@ -12,6 +12,7 @@ export interface Printer {
   uri: string;
   formats: string[];
   default_for: string[];
+  dpi: number;
   status: 'ready' | 'offline' | 'unknown';
   status_detail: ({ reachable: boolean; problems: string[]; message: string } & Record<string, unknown>) | null;
   last_seen_at: string | null;
@@ -41,7 +42,7 @@ function printPrinter(p: Printer): void {
   const detail = p.status_detail ?? { reachable: false, problems: [], message: '' };
   const { reachable: _r, problems, message: _m, protocol, ...facts } = detail;
   printRecord({
-    id: p.id, name: p.name, uri: p.uri, formats: p.formats.join(', '), 'default for': p.default_for.join(', ') || '-',
+    id: p.id, name: p.name, uri: p.uri, formats: p.formats.join(', '), dpi: p.dpi, 'default for': p.default_for.join(', ') || '-',
     status: describePrinterStatus(p), ...(problems.length ? { problems: problems.join(', ') } : {}),
     ...(protocol ? { 'status from': String(protocol) } : {}),
     ...Object.fromEntries(Object.entries(facts).map(([k, v]) => [k.replace(/_/g, ' '), typeof v === 'boolean' ? (v ? 'yes' : 'no') : v])),
@@ -53,6 +54,7 @@ interface AddOptions {
   name?: string;
   uri?: string;
   format: string[];
+  dpi?: string;
   default?: boolean;
   json?: boolean;
 }
@@ -66,13 +68,15 @@ export function registerPrinterCommands(program: Command): void {
     .requiredOption('--name <name>', 'printer name, unique in the account')
     .requiredOption('--uri <uri>', 'tcp://host:9100 (ZPL/EPL), ipp://host:631/ipp/print or ipps://… (PDF, or ZPL to a CUPS raw queue), file:///dir')
     .option('--format <format>', 'a format it takes: zpl, epl or pdf; repeat or separate with commas', collect, [])
+    .option('--dpi <dpi>', 'print head resolution, 203 or 300: labels packdesk converts for it are drawn at it', '203')
     .option('--default', 'make it the default printer for its formats')
     .option('--json', 'print JSON')
     .action(action(async (o: AddOptions) => {
       const formats = parseFormats(o.format);
       if (formats.length === 0) throw new CliError('give at least one --format (zpl, epl or pdf)', EXIT.usage);
+      if (o.dpi !== '203' && o.dpi !== '300') throw new CliError('--dpi must be 203 or 300', EXIT.usage);
       const { body } = await ApiClient.fromConfig().post<{ data: Printer }>('/v1/printers', {
-        name: o.name, uri: o.uri, formats, ...(o.default ? { default_for: formats } : {}),
+        name: o.name, uri: o.uri, formats, dpi: Number(o.dpi), ...(o.default ? { default_for: formats } : {}),
       });
       if (o.json) printJson(body.data);
       else printPrinter(body.data);

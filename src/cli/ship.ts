@@ -12,7 +12,7 @@ import { describePrintJob, type PrintJob } from './print-jobs.js';
 import type { Printer } from './printers.js';
 import { attachPrintRequest, SHIP_PRINT_WAIT_SECONDS, shipmentPrintJob, type ShipPrintFlags } from './ship-print.js';
 import {
-  creationFailed, describeSize, fieldErrorLines, parseWait, saveLabel, shipmentPath, type SavedLabel, type Shipment,
+  creationFailed, describeSize, parseWait, saveLabel, shipmentPath, type SavedLabel, type Shipment,
 } from './shipments.js';
 
 const DEFAULT_WAIT_SECONDS = 30;

@@ -263,12 +263,27 @@ export function registerShipmentCommands(program: Command): void {
     }));
 
   shipments.command('label')
-    .description('save the merged label of all parcels to a file')
+    .description('save the merged label of all parcels to a file, or --preview it as pictures')
     .argument('<id>', 'shipment id (sh_…)')
-    .option('--out <file>', 'where to write it (default: <reference or id>.<ext> in the current directory)')
+    .option('--out <file>', 'where to write it (default: <reference or id>.<ext> in the current directory; with --preview a directory)')
     .option('--a4', 'pdf only: four 10×15 cm labels per A4 page, for office printers')
-    .option('--json', 'print {path, format, pages, size}')
-    .action(action(async (id: string, o: { out?: string; a4?: boolean; json?: boolean }) => {
+    .option('--preview', 'show each parcel label in the terminal (kitty, iTerm2, sixel), else write PNG pictures and say where')
+    .option('--parcel <n>', 'with --preview: only this parcel (1-based)')
+    .option('--json', 'print {path, format, pages, size}; with --preview, the PNG paths')
+    .action(action(async (id: string, o: { out?: string; a4?: boolean; preview?: boolean; parcel?: string; json?: boolean }) => {
+      if (o.preview) {
+        const parcel = o.parcel === undefined ? undefined : Number(o.parcel);
+        if (parcel !== undefined && !(Number.isInteger(parcel) && parcel >= 1)) throw new CliError('--parcel must be a whole number from 1', EXIT.usage);
+        const { previewShipmentLabel } = await import('./label-preview.js');
+        const shown = await previewShipmentLabel(ApiClient.fromConfig(), id, { parcel, dir: o.out, files: o.json });
+        if (o.json) printJson(shown.images);
+        else if (shown.shown === 'files') {
+          process.stdout.write('this terminal does not show pictures; wrote them as PNG files:\n');
+          for (const image of shown.images) process.stdout.write(`  parcel ${image.parcel}: ${image.path}\n`);
+        }
+        return;
+      }
+      if (o.parcel !== undefined) throw new CliError('--parcel is for --preview', EXIT.usage);
       const saved = await saveLabel(ApiClient.fromConfig(), id, { out: o.out, a4: o.a4 });
       if (o.json) printJson(saved);
       else process.stdout.write(`${saved.path}\n  ${saved.format}, ${saved.pages} page${saved.pages === 1 ? '' : 's'}, ${describeSize(saved.size)}\n`);

@@ -35,7 +35,6 @@ export interface ParcelInput {
 /** What the carrier step may be asked to do; declared by the provider's adapter. */
 export interface CreationCapabilities {
   provider: string;
-  labelFormats: readonly string[];
   cashOnDelivery: boolean;
   maxParcels: number;
 }
@@ -93,9 +92,6 @@ export function checkShipmentInput(
   checkAddress(errors, 'origin_address', body.origin_address);
   checkAddress(errors, 'destination_address', body.destination_address);
   checkParcels(errors, body.parcels, caps);
-  if (caps && typeof body.label_format === 'string' && ['pdf', 'zpl', 'epl'].includes(body.label_format) && !caps.labelFormats.includes(body.label_format)) {
-    errors.add('label_format', `provider ${caps.provider} cannot produce ${body.label_format} labels (it can: ${caps.labelFormats.join(', ')})`);
-  }
   const cod = body.cash_on_delivery_amount;
   if (typeof cod === 'number') {
     if (toMinorUnits(cod) === undefined) errors.add('cash_on_delivery_amount', 'must have at most 2 decimals');

@@ -1,5 +1,6 @@
 import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
 import type { LabelFormat } from '../domain/labels.js';
+import { eplLabels } from './epl.js';
 import { LabelFormatError } from './errors.js';
 
 /** All parcels of a shipment in one printable file. */
@@ -55,13 +56,10 @@ async function loadPdfPart(part: Uint8Array, index: number): Promise<PDFDocument
 
 /** ZPL and EPL are printer command streams: the parts' bytes are joined as they are. */
 function mergeTextParts(format: 'zpl' | 'epl', parts: Uint8Array[]): { content: Buffer; pages: number } {
-  const countPages = format === 'zpl' ? countZplLabels : countEplPrints;
   let pages = 0;
   const chunks: Uint8Array[] = [];
   parts.forEach((part, index) => {
-    // latin1 maps every byte to one char, so binary graphics (^GF, GW) cannot break the scan
-    const text = Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1');
-    const partPages = countPages(text);
+    const partPages = format === 'zpl' ? countZplLabels(part) : countEplLabels(part, index);
     if (partPages === 0) throw new LabelFormatError(index, format === 'zpl' ? 'is not ZPL (no ^XA…^XZ label)' : 'is not EPL (no N line followed by a P print line)');
     pages += partPages;
     if (chunks.length > 0 && !endsWithNewline(chunks[chunks.length - 1]!)) chunks.push(NEWLINE);
@@ -72,16 +70,18 @@ function mergeTextParts(format: 'zpl' | 'epl', parts: Uint8Array[]): { content: 
 
 const NEWLINE = Uint8Array.of(0x0a);
 
-function countZplLabels(text: string): number {
-  return text.match(/\^XA[\s\S]*?\^XZ/gi)?.length ?? 0;
+function countZplLabels(part: Uint8Array): number {
+  // latin1 maps every byte to one char, so binary ^GF data cannot break the scan
+  return Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1').match(/\^XA[\s\S]*?\^XZ/gi)?.length ?? 0;
 }
 
-/** Counts `P<n>` print commands, but only once an `N` (clear buffer) line has started a label. */
-function countEplPrints(text: string): number {
-  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
-  const firstClear = lines.findIndex((line) => /^N\s*$/.test(line));
-  if (firstClear === -1) return 0;
-  return lines.slice(firstClear + 1).filter((line) => /^P\d+/.test(line)).length;
+/** `N…P` labels, read past GW graphics' bytes (labels/epl.ts). */
+function countEplLabels(part: Uint8Array, index: number): number {
+  try {
+    return eplLabels(part).length;
+  } catch (error) {
+    throw error instanceof LabelFormatError ? new LabelFormatError(index, error.reason) : error;
+  }
 }
 
 function startsWith(bytes: Uint8Array, prefix: string): boolean {

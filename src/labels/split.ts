@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import type { LabelFormat } from '../domain/labels.js';
+import { eplLabels } from './epl.js';
 import { LabelFormatError } from './errors.js';
 
 /**
@@ -30,8 +31,18 @@ async function splitPdf(document: Uint8Array): Promise<Buffer[]> {
   return parts;
 }
 
-/** ZPL labels are `^XA…^XZ` blocks; an EPL label runs from an `N` line to its `P<n>` print line. */
+/**
+ * ZPL labels are `^XA…^XZ` blocks; an EPL label runs to its `P<n>` print line from its `N` line and the set-up lines
+ * before it (blank lines dropped), read binary-safe so a GW graphic's bytes cannot cut it.
+ */
 function splitText(format: 'zpl' | 'epl', text: string): Buffer[] {
-  const blocks = format === 'zpl' ? text.match(/\^XA[\s\S]*?\^XZ/gi) : text.match(/^N\r?\n[\s\S]*?^P\d+[^\n]*\n?/gm);
+  if (format === 'epl') return eplLabels(Buffer.from(text, 'latin1')).map(withoutLeadingBlankLines);
+  const blocks = text.match(/\^XA[\s\S]*?\^XZ/gi);
   return (blocks ?? []).map((block) => Buffer.from(block, 'latin1'));
+}
+
+function withoutLeadingBlankLines(label: Buffer): Buffer {
+  let start = 0;
+  while (label[start] === 0x0a || label[start] === 0x0d) start++;
+  return label.subarray(start);
 }

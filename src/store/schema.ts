@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
+import type { LabelDpi } from '../domain/labels.js';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
 
@@ -158,6 +159,8 @@ export const shipments = sqliteTable('shipments', {
   provider: text('provider').notNull(),
   status: text('status', { enum: ['pending', 'created', 'shipped', 'delivered', 'cancelled', 'returned'] }).notNull(),
   labelFormat: text('label_format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
+  /** Dots per inch a converted thermal label is drawn for (203 or 300); the carrier's own labels are as it gave them. */
+  labelDpi: integer('label_dpi').$type<LabelDpi>().notNull().default(203),
   shippingDate: text('shipping_date').notNull(),
   referenceNumber: text('reference_number'),
   providerShipmentId: text('provider_shipment_id'),
@@ -305,6 +308,8 @@ export const printers = sqliteTable('printers', {
   uri: text('uri').notNull(),
   /** JSON array of `zpl`, `epl`, `pdf`. */
   formats: text('formats', { mode: 'json' }).notNull(),
+  /** The print head's resolution, 203 or 300 dpi: labels converted for this printer are drawn at it. */
+  dpi: integer('dpi').$type<LabelDpi>().notNull().default(203),
   /** JSON array: formats for which this printer is the account's default. */
   defaultFor: text('default_for', { mode: 'json' }).notNull(),
   status: text('status', { enum: ['ready', 'offline', 'unknown'] }).notNull(),

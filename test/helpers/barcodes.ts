@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PNG } from 'pngjs';
 import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
+import { eplLabels } from '../../src/labels/epl.js';
 
 const run = promisify(execFile);
 const requireFromHere = createRequire(import.meta.url);
@@ -50,11 +51,20 @@ export async function decodeZplBarcodes(zpl: string): Promise<string[][]> {
   const labels = zpl.match(/\^XA[\s\S]*?\^XZ/gi) ?? [];
   const decoded: string[][] = [];
   for (const label of labels) {
-    const png = PNG.sync.read(Buffer.from(await api.zplToBase64Async(label, ZPL_LABEL_MM.width, ZPL_LABEL_MM.height, ZPL_DOTS_PER_MM), 'base64'));
-    const results = await readBarcodesOffline({ data: new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), width: png.width, height: png.height });
-    decoded.push(results.filter((r) => r.isValid).sort(byReadingOrder).map((r) => r.text));
+    decoded.push(await decodePngBarcodes(Buffer.from(await api.zplToBase64Async(label, ZPL_LABEL_MM.width, ZPL_LABEL_MM.height, ZPL_DOTS_PER_MM), 'base64')));
   }
   return decoded;
+}
+
+/** The barcodes of a PNG picture, top to bottom. */
+export async function decodePngBarcodes(pngBytes: Buffer): Promise<string[]> {
+  const png = PNG.sync.read(pngBytes);
+  return decodePixels({ data: new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), width: png.width, height: png.height });
+}
+
+async function decodePixels(image: { data: Uint8ClampedArray; width: number; height: number }): Promise<string[]> {
+  const results = await readBarcodesOffline(image);
+  return results.filter((r) => r.isValid).sort(byReadingOrder).map((r) => r.text);
 }
 
 function byReadingOrder(a: ReadResult, b: ReadResult): number {
@@ -89,10 +99,51 @@ async function prepareLocalZxing(): Promise<unknown> {
 }
 
 /**
- * The Code 128 data of each EPL2 label (`N` … `P1`), one array per label, from its `B` commands. No EPL renderer exists
- * offline, so the barcode commands are read as a printer reads them: `Bx,y,rotation,1,narrow,wide,height,B|N,"data"`.
+ * The barcodes of each EPL2 label (`N` … `P1`), one array per label. No EPL renderer exists offline, so a label is read
+ * as a printer reads it: the data of its Code 128 `B` commands (`Bx,y,rotation,1,narrow,wide,height,B|N,"data"`), and
+ * the pixels of its `GW` graphics (a 1 bit is a white dot), painted on a 4×6 in page and scanned.
  */
-export function decodeEplBarcodes(epl: string): string[][] {
-  const labels = epl.split(/^N\r?$/m).slice(1);
-  return labels.map((label) => [...label.matchAll(/^B\d+,\d+,[0-3],1[A-E]?,\d+,\d+,\d+,[BN],"((?:[^"\\]|\\.)*)"\r?$/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1')));
+export async function decodeEplBarcodes(epl: Buffer): Promise<string[][]> {
+  const decoded: string[][] = [];
+  for (const label of eplLabels(epl)) {
+    const text = label.toString('latin1');
+    const fromCommands = [...text.matchAll(/^B\d+,\d+,[0-3],1[A-E]?,\d+,\d+,\d+,[BN],"((?:[^"\\]|\\.)*)"\r?$/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
+    const graphics = eplGraphics(label);
+    const size = { width: Number(/^q(\d+)/m.exec(text)?.[1] ?? 812), height: Number(/^Q(\d+)/m.exec(text)?.[1] ?? 1218) };
+    decoded.push(graphics.length ? [...fromCommands, ...(await decodePixels(paintGraphics(graphics, size)))] : fromCommands);
+  }
+  return decoded;
+}
+
+interface EplGraphic { x: number; y: number; bytesPerRow: number; rows: number; data: Buffer }
+
+/** `GWx,y,bytesPerRow,rows,DATA` graphics: the data is `bytesPerRow × rows` raw bytes, newlines included. */
+function eplGraphics(label: Buffer): EplGraphic[] {
+  const found: EplGraphic[] = [];
+  const text = label.toString('latin1');
+  const head = /(?:^|\n)GW(\d+),(\d+),(\d+),(\d+)(?:,|\r?\n)/g;
+  let m: RegExpExecArray | null;
+  while ((m = head.exec(text))) {
+    const [x, y, bytesPerRow, rows] = m.slice(1, 5).map(Number) as [number, number, number, number];
+    const start = m.index + m[0].length;
+    found.push({ x, y, bytesPerRow, rows, data: label.subarray(start, start + bytesPerRow * rows) });
+    head.lastIndex = start + bytesPerRow * rows;
+  }
+  return found;
+}
+
+function paintGraphics(graphics: EplGraphic[], { width, height }: { width: number; height: number }): { data: Uint8ClampedArray; width: number; height: number } {
+  const rgba = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (const g of graphics) {
+    for (let row = 0; row < g.rows; row++) {
+      for (let col = 0; col < g.bytesPerRow * 8; col++) {
+        const white = (g.data[row * g.bytesPerRow + (col >> 3)]! >> (7 - (col & 7))) & 1;
+        const px = g.x + col;
+        const py = g.y + row;
+        if (white || px >= width || py >= height) continue;
+        rgba.fill(0, (py * width + px) * 4, (py * width + px) * 4 + 3);
+      }
+    }
+  }
+  return { data: rgba, width, height };
 }

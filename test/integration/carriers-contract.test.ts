@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { listProviders } from '../../src/carriers/registry.js';
-import type { LabelFormat } from '../../src/domain/labels.js';
-import { decodeEplBarcodes, decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { parcelsOf } from '../helpers/shipments.js';
 
@@ -18,7 +18,7 @@ const HOUR = 3_600_000;
 const decoders: Record<LabelFormat, (bytes: Buffer) => Promise<string[][]> | string[][]> = {
   pdf: (bytes) => decodePdfBarcodes(bytes),
   zpl: (bytes) => decodeZplBarcodes(bytes.toString('utf8')),
-  epl: (bytes) => decodeEplBarcodes(bytes.toString('latin1')),
+  epl: (bytes) => decodeEplBarcodes(bytes),
 };
 
 const providers = listProviders();
@@ -42,7 +42,7 @@ describe.each(providers.map((p) => [p.code, p] as const))('the shipping story wi
   const held = async (id: string) => ((await control('GET', 'shipments')).shipments as EmulatedRecord[]).filter((s) => s.referenceId === id);
   const get = async (id: string) => (await a.request('GET', `/v1/shipments/${id}`)).json().data;
   const body = (overrides: Record<string, unknown> = {}) => ({
-    shipping_channel_id: channel, label_format: provider.capabilities.labelFormats[0], reference_number: `${code.toUpperCase()}-1`,
+    shipping_channel_id: channel, label_format: 'pdf', reference_number: `${code.toUpperCase()}-1`,
     parcels: parcelsOf(1), ...parties, ...overrides,
   });
   const create = async (overrides: Record<string, unknown> = {}) => {
@@ -92,7 +92,7 @@ describe.each(providers.map((p) => [p.code, p] as const))('the shipping story wi
     expect(bad.body).not.toContain('bad-secret');
   });
 
-  it.each(provider.capabilities.labelFormats.map((f) => [f]))('creates a 2-parcel COD shipment with %s labels whose barcodes decode to the tracking numbers in order', async (format) => {
+  it.each(LABEL_FORMATS.map((f) => [f]))('creates a 2-parcel COD shipment with %s labels (the carrier\'s or converted) whose barcodes and pictures decode to the tracking numbers in order', async (format) => {
     const s = await create({ label_format: format, parcels: parcelsOf(2), cash_on_delivery_amount: 1249.5, cash_on_delivery_currency: codCurrency, reference_number: `COD-${format}` });
     expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect(s.product).toBe(contract.product.cod);
@@ -103,9 +103,17 @@ describe.each(providers.map((p) => [p.code, p] as const))('the shipping story wi
     const atCarrier = await held(s.id);
     expect(atCarrier).toHaveLength(1);
     expect(atCarrier[0]!.shipmentNumbers).toEqual(numbers);
-    const label = await a.request('GET', `/v1/shipments/${s.id}/label?download=1`);
-    expect(label.statusCode).toBe(200);
-    expect(await decoders[format](label.rawPayload)).toEqual(numbers.map((n: string) => [n]));
+    const label = await a.request('GET', `/v1/shipments/${s.id}/label`);
+    expect(label.statusCode, label.body).toBe(200);
+    const { content, source } = label.json().data.label;
+    const native = provider.capabilities.nativeLabelFormats.includes(format);
+    expect(source).toBe(native ? 'carrier' : 'converted');
+    if (!native) expect(String(format === 'pdf' ? '' : Buffer.from(content, 'base64').toString('latin1'))).toMatch(format === 'zpl' ? /\^GFA,\d+,\d+,\d+,:Z64:/ : format === 'epl' ? /\nGW\d+,\d+,\d+,\d+,/ : /^$/);
+    expect(await decoders[format](Buffer.from(content, 'base64'))).toEqual(numbers.map((n: string) => [n]));
+    const picture = await a.request('GET', `/v1/shipments/${s.id}/label?format=png&parcel=2`, undefined, { accept: 'image/png' });
+    expect(picture.statusCode, picture.body).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/png');
+    expect(await decodePngBarcodes(picture.rawPayload)).toEqual([numbers[1]]);
   });
 
   it('creates a plain shipment with the channel\'s product', async () => {

@@ -19,7 +19,7 @@ describe('shipping channels and providers', () => {
   it('lists the 13 providers with capabilities and a settings schema that has sandboxMode and baseUrl', async () => {
     const res = await a.request('GET', '/v1/providers');
     expect(res.statusCode).toBe(200);
-    const providers = res.json().data as { code: string; settings: { key: string; type: string; required: boolean; secret: boolean; description: string }[]; label_formats: string[] }[];
+    const providers = res.json().data as { code: string; settings: { key: string; type: string; required: boolean; secret: boolean; description: string }[]; label_formats: string[]; label_sources: Record<string, string> }[];
     expect(providers.map((p) => p.code)).toEqual([
       'ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery',
     ]);
@@ -28,13 +28,16 @@ describe('shipping channels and providers', () => {
       expect(keys, p.code).toContain('sandboxMode');
       expect(keys, p.code).toContain('baseUrl');
       expect(p.settings.some((s) => s.secret), `${p.code} has a secret`).toBe(true);
-      expect(p.label_formats.length, p.code).toBeGreaterThan(0);
+      expect(p.label_formats, p.code).toEqual(['pdf', 'zpl', 'epl']);
       for (const s of p.settings) {
         expect(['string', 'boolean', 'integer', 'number']).toContain(s.type);
         expect(s.description.length).toBeGreaterThan(0);
       }
     }
     const ppl = providers.find((p) => p.code === 'ppl')!;
+    // PPL gives PDF and ZPL itself; EPL is converted from its PDF
+    expect(ppl.label_sources).toEqual({ pdf: 'carrier', zpl: 'carrier', epl: 'converted' });
+    expect(providers.find((p) => p.code === 'mrw')!.label_sources).toEqual({ pdf: 'carrier', zpl: 'converted', epl: 'converted' });
     expect(ppl.settings.find((s) => s.key === 'clientSecret')).toMatchObject({ type: 'string', required: true, secret: true });
   });
 

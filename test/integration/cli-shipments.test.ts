@@ -1,6 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ApiClient } from '../../src/cli/client.js';
+import { previewShipmentLabel } from '../../src/cli/label-preview.js';
+import { decodeEplBarcodes, decodePngBarcodes } from '../helpers/barcodes.js';
 import { startStation, type Station } from '../helpers/cli.js';
 
 const TRACKING = /\b\d{11}\b/g;
@@ -239,11 +242,45 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(result.stderr).toMatch(/^ {2}recipient_contact\.email_address: /m);
   });
 
-  it('ship --format epl on a PPL channel exits 1 naming epl', async () => {
-    const result = await station.cli(shipFlags('EPL-1', ['--format', 'epl']));
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('label_format');
-    expect(result.stderr).toContain('epl');
+  it('ship --format epl on a PPL channel saves the EPL packdesk converted from PPL\'s PDF', async () => {
+    const result = await station.cliJson<Shipment>([...shipFlags('EPL-1', ['--format', 'epl']), '--json']);
+    expect(result.label_file).toMatchObject({ format: 'epl', pages: 2 });
+    const epl = readFileSync(result.label_file!.path);
+    expect(epl.toString('latin1')).toMatch(/^GW\d+,\d+,\d+,\d+,/m);
+    expect(await decodeEplBarcodes(epl)).toEqual(result.parcels.map((p) => [p.tracking_number]));
+  });
+
+  it('shipments label --preview writes one PNG per parcel where the terminal shows no pictures, and they scan', async () => {
+    const dir = join(tmp, 'pictures');
+    const human = await station.cli(['shipments', 'label', codShipment.id, '--preview', '--out', dir]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('this terminal does not show pictures');
+    const shown = await station.cliJson<{ parcel: number; path: string }[]>(['shipments', 'label', codShipment.id, '--preview', '--parcel', '2', '--out', dir, '--json']);
+    expect(shown).toEqual([{ parcel: 2, path: join(dir, 'COD-JSON-2.png') }]);
+    const numbers = codShipment.parcels.map((p) => p.tracking_number);
+    expect(await decodePngBarcodes(readFileSync(join(dir, 'COD-JSON-1.png')))).toEqual([numbers[0]]);
+    expect(await decodePngBarcodes(readFileSync(join(dir, 'COD-JSON-2.png')))).toEqual([numbers[1]]);
+    const outOfRange = await station.cli(['shipments', 'label', codShipment.id, '--preview', '--parcel', '3']);
+    expect(outOfRange.code).toBe(1);
+    expect(outOfRange.stderr).toContain('parcel');
+  });
+
+  it('shipments label --preview draws each parcel inline in a kitty terminal', async () => {
+    const written: string[] = [];
+    const previous = process.env.PACKDESK_IMAGE_PROTOCOL;
+    process.env.PACKDESK_IMAGE_PROTOCOL = 'kitty';
+    try {
+      const shown = await previewShipmentLabel(new ApiClient(station.daemonUrl, station.apiKey), codShipment.id, {}, { isTTY: true, write: (text: string) => written.push(text) });
+      expect(shown).toEqual({ shown: 'terminal', images: [{ parcel: 1 }, { parcel: 2 }] });
+    } finally {
+      if (previous === undefined) delete process.env.PACKDESK_IMAGE_PROTOCOL;
+      else process.env.PACKDESK_IMAGE_PROTOCOL = previous;
+    }
+    const output = written.join('');
+    expect(output).toContain(`parcel 2 of ${codShipment.id} (PDF, the carrier's own)`);
+    // each picture: kitty graphics escapes whose payloads, joined, are a PNG that scans to the parcel's number
+    const pictures = output.split(/parcel \d of /).slice(1).map((part) => Buffer.from([...part.matchAll(/\x1b_G[^;]*;([^\x1b]*)\x1b\\/g)].map((m) => m[1]).join(''), 'base64'));
+    expect(await Promise.all(pictures.map(decodePngBarcodes))).toEqual(codShipment.parcels.map((p) => [p.tracking_number]));
   });
 
   it('shipments show of an unknown id exits 3', async () => {

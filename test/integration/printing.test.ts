@@ -7,7 +7,8 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { printJobs } from '../../src/store/schema.js';
-import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { findProvider } from '../../src/carriers/registry.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../helpers/ipp-server.js';
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
@@ -41,7 +42,7 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    emu = await startEmulators({ providers: ['ppl', 'mrw'], port: 0 });
     d = await startTestDaemon({ carrierTimeoutMs: 1500 });
     a = await d.account('Sklad Praha – Řepy');
     other = await d.account('Other shop');
@@ -142,6 +143,44 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
       expect(await job(res.json().data.id)).toMatchObject({ status: 'printed', attempts: 1, error: null, printed_at: '2026-11-20T09:00:00Z' });
       await d.runJobs();
       expect(zebra.labelBytes().length).toBe(label.length * 3);
+    });
+
+    it('prints on creation the ZPL packdesk converted from a PDF-only carrier\'s labels, byte for byte', async () => {
+      const mrw = findProvider('mrw')!;
+      const channelRes = await a.request('POST', '/v1/shipping-channels', { name: 'MRW', provider: 'mrw', settings: { ...mrw.demo.settings, baseUrl: emu.urls.mrw } });
+      expect(channelRes.json().data.status, channelRes.body).toBe('active');
+      const { cash_on_delivery_currency: _currency, ...parties } = mrw.demo.shipment;
+      zebra.clear();
+      const res = await a.request('POST', '/v1/shipments', {
+        ...parties, shipping_channel_id: channelRes.json().data.id, label_format: 'zpl', parcels: parcelsOf(2), print: { printer_id: zebraId },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      await d.runJobs();
+      const shipment = (await a.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
+      const label = (await a.request('GET', `/v1/shipments/${shipment.id}/label`)).json().data.label;
+      expect(label).toMatchObject({ format: 'zpl', source: 'converted', pages: 2 });
+      const zpl = Buffer.from(label.content, 'base64');
+      expect(zebra.labelBytes().equals(zpl)).toBe(true);
+      expect(await decodeZplBarcodes(zebra.labelBytes().toString('latin1'))).toEqual(shipment.parcels.map((p: { tracking_number: string }) => [p.tracking_number]));
+    });
+
+    it('prints the EPL packdesk converted from the carrier\'s PDF, byte for byte, drawn at the printer\'s 300 dpi', async () => {
+      expect((await a.request('PATCH', `/v1/printers/${zebraId}`, { dpi: 300 })).json().data.dpi).toBe(300);
+      try {
+        zebra.clear();
+        const id = await createdShipment('epl', { parcels: parcelsOf(2), print: { printer_id: zebraId } });
+        const shipment = (await a.request('GET', `/v1/shipments/${id}`)).json().data;
+        expect(shipment.label_dpi).toBe(300);
+        const label = (await a.request('GET', `/v1/shipments/${id}/label`)).json().data.label;
+        expect(label).toMatchObject({ format: 'epl', source: 'converted', pages: 2 });
+        const epl = Buffer.from(label.content, 'base64');
+        expect(epl.toString('latin1')).toMatch(/^q1200$/m);
+        await d.runJobs();
+        expect(zebra.labelBytes().equals(epl)).toBe(true);
+        expect(await decodeEplBarcodes(zebra.labelBytes())).toEqual(shipment.parcels.map((p: { tracking_number: string }) => [p.tracking_number]));
+      } finally {
+        await a.request('PATCH', `/v1/printers/${zebraId}`, { dpi: 203 });
+      }
     });
 
     it('keeps a job queued while the printer is out of paper, retries with backoff, and prints once after it clears', async () => {

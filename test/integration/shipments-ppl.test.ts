@@ -79,11 +79,11 @@ describe('shipments end to end with PPL', () => {
     expect(await decodeZplBarcodes(zpl)).toEqual(numbers.map((n: string) => [n]));
   });
 
-  it('refuses EPL for PPL with a 422 naming the format, and COD without a currency', async () => {
-    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { label_format: 'epl', cash_on_delivery_amount: 10.123 }));
+  it('refuses a resolution no thermal printer has, and COD without a currency, in one 422', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(channel, { label_format: 'epl', label_dpi: 600, cash_on_delivery_amount: 10.123 }));
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
-      label_format: ['provider ppl cannot produce epl labels (it can: pdf, zpl)'],
+      label_dpi: ['must be one of 203, 300'],
       cash_on_delivery_amount: ['must have at most 2 decimals'],
       cash_on_delivery_currency: ['is required with cash_on_delivery_amount'],
     });

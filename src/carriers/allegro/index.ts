@@ -28,7 +28,7 @@ export const provider: ProviderDefinition = {
   regions: ['PL'],
   baseUrls: ALLEGRO_BASE_URLS,
   // Several parcels per shipment only on DPD and WE|DO delivery methods (at most 10); others get one shipment per parcel.
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: ALLEGRO_MAX_PACKAGES, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: ALLEGRO_MAX_PACKAGES, cancel: true },
   settings: allegroSettings.specs,
   docs: [
     'https://developer.allegro.pl/swagger.yaml',

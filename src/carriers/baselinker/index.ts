@@ -27,7 +27,7 @@ export const provider: ProviderDefinition = {
   baseUrls: BASELINKER_BASE_URLS,
   // Formats, COD and cancel at the courier depend on the channel's courier; these are the emulated courier's (dhl).
   // No package limit is published: 50 is our own cap (each parcel costs two of the token's 100 calls a minute).
-  capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: baselinkerSettings.specs,
   docs: [
     'https://api.baselinker.com/?method=addOrder',

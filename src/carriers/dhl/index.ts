@@ -21,7 +21,7 @@ export const provider: ProviderDefinition = {
   regions: ['worldwide'],
   baseUrls: DHL_BASE_URLS,
   // MyDHL takes 999 pieces a shipment; packdesk's shipments have at most 50 parcels. No shipment cancel exists (only pickups).
-  capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
   settings: dhlSettings.specs,
   docs: [
     'https://developer.dhl.com/api-reference/dhl-express-mydhl-api',

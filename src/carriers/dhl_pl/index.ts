@@ -25,7 +25,7 @@ export const provider: ProviderDefinition = {
   regions: ['PL', 'EU'],
   baseUrls: DHL_PL_BASE_URLS,
   // getLabels offers PDF (BLP, LBLP, LP) and ZPL (ZBLP, ZBLP300), no EPL; 50 parcels is our own cap (DHL publishes none)
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: dhlPlSettings.specs,
   docs: [
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html',

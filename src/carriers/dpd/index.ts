@@ -31,7 +31,7 @@ export const provider: ProviderDefinition = {
   regions: [...new Set(Object.values(BU_COUNTRIES))],
   baseUrls: DPD_BASE_URLS,
   // The META-API has no cancel; it documents no parcel limit a shipment (numberOfParcels has 3 digits): 50 is packdesk's.
-  capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
   settings: dpdSettings.specs,
   docs: [
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/dpd_meta/vendor/openapi_metaapi_shipping.yaml',

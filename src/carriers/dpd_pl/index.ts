@@ -25,7 +25,7 @@ export const provider: ProviderDefinition = {
   regions: ['PL', 'EU'],
   baseUrls: DPD_PL_BASE_URLS,
   // DPDServices has no cancel operation (customer documentation 2.87 lists none); 50 parcels is our own cap
-  capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
   settings: dpdPlSettings.specs,
   docs: [
     'https://dpdservices.dpd.com.pl/DPDPackageObjServicesService/DPDPackageObjServices?WSDL',

@@ -28,7 +28,7 @@ export const provider: ProviderDefinition = {
   // the .cz hosts; the `country` setting picks the host of another country (client.ts, glsBaseUrls)
   baseUrls: GLS_BASE_URLS,
   // MyGLS publishes no limit on `Count`: 50 is our own cap (DeleteLabels and GetPrintedLabels take 50 and 99 ids a call).
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: glsSettings.specs,
   docs: [
     'https://github.com/webapix/mygls-sdk',

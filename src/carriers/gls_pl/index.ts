@@ -30,7 +30,7 @@ export const provider: ProviderDefinition = {
   regions: ['PL'],
   baseUrls: GLS_PL_BASE_URLS,
   // ADE documents no parcel limit per consignment; packdesk's shipments have at most 50 parcels.
-  capabilities: { labelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: glsPlSettings.specs,
   docs: [
     'https://adeplus.gls-poland.com/adeplus/pm1/manuals/webapi2_pl/index.htm',

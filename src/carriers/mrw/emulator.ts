@@ -11,7 +11,7 @@ import { renderLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
 import { serveSoap, soapFaultResponse, type SoapRequest } from '../emulator/soap.js';
-import { xmlObject, xmlString, type XmlElement, type XmlObject } from '../soap.js';
+import { xmlObject, xmlString, type XmlElement } from '../soap.js';
 import { MRW_SERVICES, MRW_TRACKING } from './codes.js';
 import { checkAgainstSchema } from './emulator-schema.js';
 import { checkTransmEnvio, type EmulatedParty, type EmulatedTransmEnvio } from './emulator-validation.js';

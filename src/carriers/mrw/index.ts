@@ -34,7 +34,7 @@ export const provider: ProviderDefinition = {
   regions: ['ES', 'PT', 'AD'],
   baseUrls: MRW_BASE_URLS,
   // GetEtiquetaEnvio answers a PDF (EtiquetaFile); MRW documents no limit on NumeroBultos: 50 is our own cap
-  capabilities: { labelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: mrwSettings.specs,
   docs: [
     'https://sagec.mrw.es/MRWEnvio.asmx?WSDL',

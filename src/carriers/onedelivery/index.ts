@@ -28,7 +28,7 @@ export const provider: ProviderDefinition = {
   baseUrls: ONEDELIVERY_BASE_URLS,
   // DELETE /package works until the package is sent for processing: at once with the channel's sendForProcessing
   // (the default), else when the account's batch goes out. No package_count limit is published: 50 is our own cap.
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
   settings: onedeliverySettings.specs,
   docs: [
     'https://github.com/nuty456/WeDoApi',

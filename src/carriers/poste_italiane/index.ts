@@ -25,7 +25,7 @@ export const provider: ProviderDefinition = {
   regions: ['IT'],
   baseUrls: POSTE_BASE_URLS,
   // Several parcels are one waybill with Multicollo (APT000945), one waybill code each; 50 is our own cap. No waybill cancel exists.
-  capabilities: { labelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
   settings: posteItalianeSettings.specs,
   docs: [
     'https://github.com/mlocati/MLPosteDeliveryExpress',

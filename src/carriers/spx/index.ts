@@ -24,7 +24,7 @@ export const provider: ProviderDefinition = {
   regions: ['PL', 'EU'],
   baseUrls: SPX_BASE_URLS,
   // One order copies one package description `options.number` times; 50 is our own cap (the API's limit, error 1460, is unpublished).
-  capabilities: { labelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
   settings: spxSettings.specs,
   docs: [
     'https://github.com/sp-express/php-sdk',

@@ -8,7 +8,7 @@ import { stemOf, writeFileAtomically } from './folder-files.js';
 import { importOrderFile, sha256Of, type ImportDeps, type ImportSettings } from './import-file.js';
 import { presentImport, startImportRow, type ImportRow, type ImportView } from './records.js';
 import { importStatus } from './result-files.js';
-import { checkChannelAndFormat, checkPrinter } from './settings-checks.js';
+import { checkChannel, checkPrinter } from './settings-checks.js';
 
 /** Notice sent when an uploaded file waits to be imported (the import worker takes it). */
 export const UPLOADED_IMPORT_QUEUED = 'imports:queued';
@@ -49,7 +49,7 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
     if (bytes.length === 0 && BASE64.test(input.content_base64)) errors.add('content_base64', 'must not be empty');
   }
   const labelFormat = input.label_format ?? 'pdf';
-  checkChannelAndFormat(ctx, accountId, input.shipping_channel_id, labelFormat, errors);
+  checkChannel(ctx, accountId, input.shipping_channel_id, errors);
   checkPrinter(ctx, accountId, input.printer_id, labelFormat, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();

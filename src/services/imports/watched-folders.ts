@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { checkDirectoryPlace, createDirectories, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
 import { folderLayout, SUBFOLDERS } from './folder-files.js';
-import { checkChannelAndFormat, checkPrinter } from './settings-checks.js';
+import { checkChannel, checkPrinter } from './settings-checks.js';
 
 export type WatchedFolderRow = typeof watchedFolders.$inferSelect;
 export type WatchedFolderStatus = WatchedFolderRow['status'];
@@ -110,7 +110,7 @@ export function prepareWatchedFolder(ctx: ServiceContext, folder: WatchedFolderR
 
 export async function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const realPath = await checkPath(ctx, accountId, input.path, errors);
-  checkChannelAndFormat(ctx, accountId, input.shipping_channel_id, input.label_format, errors);
+  checkChannel(ctx, accountId, input.shipping_channel_id, errors);
   checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
@@ -125,7 +125,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
   return presentWatchedFolder(row);
 }
 
-/** Changes what is given; what a change affects is checked again (a new label format against the channel and printer). */
+/** Changes what is given; what a change affects is checked again (a new label format against the printer). */
 export async function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const row = getWatchedFolderRow(ctx, accountId, id);
   const channelId = patch.shipping_channel_id ?? row.channelId;
@@ -133,7 +133,7 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
   const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
   const moved = patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path);
   const realPath = moved ? await checkPath(ctx, accountId, patch.path, errors, id) : undefined;
-  if (patch.shipping_channel_id !== undefined || patch.label_format !== undefined) checkChannelAndFormat(ctx, accountId, channelId, labelFormat, errors);
+  if (patch.shipping_channel_id !== undefined) checkChannel(ctx, accountId, channelId, errors);
   if (patch.printer_id !== undefined || patch.label_format !== undefined) checkPrinter(ctx, accountId, printerId, labelFormat, errors);
   const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
   errors.throwIfAny();

@@ -3,6 +3,7 @@ import {
   formatsForScheme, parsePrinterUri, printerDriver, PRINT_FORMATS, unreachableStatus, type PrinterStatus, type PrintFormat,
 } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
+import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { inTransaction } from '../../store/db.js';
@@ -30,6 +31,7 @@ export function presentPrinter(row: PrinterRow) {
     uri: row.uri,
     formats: formatsOf(row.formats),
     default_for: formatsOf(row.defaultFor),
+    dpi: row.dpi,
     status: row.status,
     status_detail: status ? { reachable: status.reachable, problems: status.problems, message: status.message, ...status.detail } : null,
     last_seen_at: isoTimeOrNull(row.lastSeenAt),
@@ -122,6 +124,7 @@ export interface PrinterInput {
   uri?: string;
   formats?: string[];
   default_for?: string[];
+  dpi?: LabelDpi;
 }
 
 function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
@@ -174,7 +177,7 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
   const now = ctx.clock.now();
   const row: PrinterRow = {
     id: ctx.ids('printer'), accountId, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
-    status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+    dpi: input.dpi ?? DEFAULT_LABEL_DPI, status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
   inTransaction(ctx.db, () => {
     ctx.db.insert(printers).values(row).run();
@@ -197,6 +200,7 @@ export async function updatePrinter(ctx: ServiceContext, accountId: string, id: 
   inTransaction(ctx.db, () => {
     ctx.db.update(printers).set({
       name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, updatedAt: now,
+      ...(patch.dpi !== undefined ? { dpi: patch.dpi } : {}),
       ...(uriChanged ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
     }).where(eq(printers.id, id)).run();
     takeDefaults(ctx, accountId, id, checked.defaultFor);

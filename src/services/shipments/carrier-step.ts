@@ -4,9 +4,9 @@ import { isoTime } from '../../domain/clock.js';
 import { normalisePhone, type Address, type Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
-import { findProvider } from '../../carriers/registry.js';
+import { carrierLabelFormat, findProvider } from '../../carriers/registry.js';
 import type { CarrierParty, CreatedAtCarrier, ShipmentForCarrier } from '../../carriers/types.js';
-import { LabelFormatError, mergeLabels } from '../../labels/index.js';
+import { convertLabelOffThread, LabelFormatError, mergeLabels, type LabelSource } from '../../labels/index.js';
 import { inTransaction } from '../../store/db.js';
 import { labels, parcels, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
@@ -31,9 +31,11 @@ function party(contact: Contact, address: Address): CarrierParty {
   };
 }
 
+/** The shipment as the adapter sees it; `labelFormat` is the format the carrier is asked for (§6: others are converted). */
 export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[]): ShipmentForCarrier {
   return {
-    id: row.id, reference: row.referenceNumber, shippingDate: row.shippingDate, labelFormat: row.labelFormat,
+    id: row.id, reference: row.referenceNumber, shippingDate: row.shippingDate,
+    labelFormat: carrierLabelFormat(findProvider(row.provider)!.capabilities, row.labelFormat),
     sender: party(row.senderContact as Contact, row.originAddress as Address),
     recipient: party(row.recipientContact as Contact, row.destinationAddress as Address),
     parcels: parcelList.map((p) => ({
@@ -52,7 +54,7 @@ function notify(ctx: ServiceContext, shipmentId: string): void {
   ctx.notices.emit(`shipment:${shipmentId}`);
 }
 
-function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number }) {
+function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource }) {
   const provider = findProvider(row.provider)!;
   const now = ctx.clock.now();
   inTransaction(ctx.db, () => {
@@ -63,7 +65,7 @@ function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: Parcel
     });
     ctx.db.insert(labels).values({
       shipmentId: row.id, format: row.labelFormat, content: label.content, pages: label.pages,
-      sha256: createHash('sha256').update(label.content).digest('hex'), source: 'carrier', createdAt: now,
+      sha256: createHash('sha256').update(label.content).digest('hex'), source: label.source, createdAt: now,
     }).onConflictDoNothing().run();
     ctx.db.update(shipments).set({
       status: 'created', providerShipmentId: created.providerShipmentId, product: created.product,
@@ -108,17 +110,24 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     },
   };
   try {
-    const created = await adapter.createShipment(shipmentForCarrier(row, parcelList), ctx.secrets.openJson(channel.settingsEnc), {
+    const forCarrier = shipmentForCarrier(row, parcelList);
+    const created = await adapter.createShipment(forCarrier, ctx.secrets.openJson(channel.settingsEnc), {
       ...carrierContext(ctx, channel), progress,
     });
-    const label = await mergeLabels(row.labelFormat, created.parcels.map((p) => p.label));
+    const source: LabelSource = forCarrier.labelFormat === row.labelFormat ? 'carrier' : 'converted';
+    const parts: Uint8Array[] = [];
+    for (const p of created.parcels) {
+      parts.push(source === 'carrier' ? p.label : await convertLabelOffThread(forCarrier.labelFormat, row.labelFormat, p.label, row.labelDpi));
+    }
+    const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
     recordCreated(ctx, row, parcelList, created, label);
     notify(ctx, row.id);
     return { result: 'done' };
   } catch (err) {
     if (err instanceof CarrierRefusedError || err instanceof LabelFormatError) {
-      const errors = err instanceof CarrierRefusedError ? err.errors : {};
-      recordFailure(ctx, row, attempt, { message: err.message, errors }, null, true);
+      const refused = err instanceof CarrierRefusedError;
+      // a label that cannot be read or converted came from a shipment the carrier made: its progress finds it again on retry
+      recordFailure(ctx, row, attempt, { message: err.message, errors: refused ? err.errors : {} }, null, refused);
       notify(ctx, row.id);
       return { result: 'fail', error: err.message };
     }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
+import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
 import { checkShipmentInput, normalisePhone, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
@@ -10,6 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
 import { enqueueJob } from '../jobs.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
+import { loadPrinterRow } from '../printing/printers.js';
 import { presentShipment, type ShipmentRow } from './records.js';
 import { indexShipmentForSearch, nextShipmentSeq } from './search.js';
 
@@ -31,6 +33,7 @@ export interface ParcelBody {
 export interface ShipmentBody {
   shipping_channel_id: string;
   label_format: 'pdf' | 'zpl' | 'epl';
+  label_dpi?: LabelDpi;
   sender_contact: Contact;
   recipient_contact: Contact;
   origin_address: Address;
@@ -61,7 +64,7 @@ export function channelForShipment(ctx: ServiceContext, accountId: string, chann
   if (channel.status !== 'active') errors.add('shipping_channel_id', `the channel is ${channel.status}; shipments need an active channel`);
   const provider = findProvider(channel.provider)!;
   const caps: CreationCapabilities = {
-    provider: provider.code, labelFormats: provider.capabilities.labelFormats,
+    provider: provider.code,
     cashOnDelivery: provider.capabilities.cashOnDelivery, maxParcels: provider.capabilities.maxParcels,
   };
   return { channel, provider, caps };
@@ -86,6 +89,8 @@ export function creationColumns(ctx: ServiceContext, body: ShipmentBody, provide
     provider,
     channelId: body.shipping_channel_id,
     labelFormat: body.label_format,
+    // a label converted for the printer that prints it on creation is drawn at that printer's resolution
+    labelDpi: body.label_dpi ?? (body.print ? loadPrinterRow(ctx, body.print.printer_id)?.dpi : undefined) ?? DEFAULT_LABEL_DPI,
     shippingDate: body.shipping_date ?? todayOf(ctx),
     isInternational: body.origin_address.country_code !== body.destination_address.country_code,
     codAmountMinor: body.cash_on_delivery_amount == null ? null : toMinorUnits(body.cash_on_delivery_amount)!,

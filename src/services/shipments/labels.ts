@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { LABEL_MIME_TYPES, layoutA4 } from '../../labels/index.js';
+import { LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
 import { labels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { getShipmentRow } from './records.js';
@@ -13,7 +13,7 @@ export interface StoredLabel {
   mimeType: string;
   content: Buffer;
   pages: number;
-  source: 'carrier' | 'converted';
+  source: LabelSource;
   /** `<reference or id>.<ext>`, safe for a Content-Disposition header. */
   fileName: string;
 }
@@ -31,4 +31,31 @@ export async function getShipmentLabel(ctx: ServiceContext, accountId: string, i
     format: row.format, mimeType: LABEL_MIME_TYPES[row.format], content, pages: layout === 'a4' ? Math.ceil(row.pages / 4) : row.pages,
     source: row.source, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${row.format}`,
   };
+}
+
+export interface LabelPreview {
+  label: StoredLabel;
+  /** 1-based parcel positions and one PNG each, as the label prints. */
+  images: Array<{ parcel: number; png: Buffer }>;
+}
+
+/** PNG pictures of a stored label, one per parcel (or only `parcel`'s), rendered offline whatever the label's format. */
+export async function getShipmentLabelPreview(ctx: ServiceContext, accountId: string, id: string, parcel?: number): Promise<LabelPreview> {
+  const label = await getShipmentLabel(ctx, accountId, id);
+  const dpi = getShipmentRow(ctx, accountId, id).labelDpi;
+  if (parcel !== undefined && parcel > label.pages) {
+    throw new ValidationError({ parcel: [`must be from 1 to ${label.pages}: the label has ${label.pages} parcel label${label.pages === 1 ? '' : 's'}`] });
+  }
+  try {
+    if (parcel === undefined) {
+      const pngs = await previewLabelOffThread(label.format, label.content, dpi);
+      return { label, images: pngs.map((png, i) => ({ parcel: i + 1, png })) };
+    }
+    const part = (await splitLabels(label.format, label.content, label.pages))[parcel - 1]!;
+    const [png] = await previewLabelOffThread(label.format, part, dpi);
+    return { label, images: [{ parcel, png: png! }] };
+  } catch (error) {
+    if (error instanceof LabelFormatError) throw new ValidationError({ format: [`the stored label cannot be pictured: it ${error.reason}`] });
+    throw error;
+  }
 }

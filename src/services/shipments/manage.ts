@@ -32,7 +32,7 @@ export async function getShipment(ctx: ServiceContext, accountId: string, id: st
 /** Fields that may change at any time. */
 /** Fields of the creation input, correctable while the shipment is pending after a failed creation; other keys are ignored. */
 const CREATION_FIELDS: ReadonlySet<string> = new Set([
-  'shipping_channel_id', 'label_format', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
+  'shipping_channel_id', 'label_format', 'label_dpi', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
   'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print',
 ]);
 
@@ -44,7 +44,7 @@ function jobRunning(ctx: ServiceContext, id: string): boolean {
 function storedBody(ctx: ServiceContext, row: ShipmentRow): ShipmentBody {
   const view = presentShipment(ctx, row);
   return {
-    shipping_channel_id: row.channelId, label_format: row.labelFormat, sender_contact: view.sender_contact,
+    shipping_channel_id: row.channelId, label_format: row.labelFormat, label_dpi: row.labelDpi, sender_contact: view.sender_contact,
     recipient_contact: view.recipient_contact, origin_address: view.origin_address, destination_address: view.destination_address,
     parcels: view.parcels.map(({ id: _id, tracking_number: _t, tracking_status: _s, tracking_url: _u, ...p }) => p),
     cash_on_delivery_amount: view.cash_on_delivery_amount, cash_on_delivery_currency: view.cash_on_delivery_currency,

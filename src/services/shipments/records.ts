@@ -72,6 +72,7 @@ export function presentShipment(ctx: ServiceContext, row: ShipmentRow, parcelRow
   return {
     ...presentShipmentSummary(row),
     label_format: row.labelFormat,
+    label_dpi: row.labelDpi,
     shipping_date: row.shippingDate,
     is_international: row.isInternational,
     cash_on_delivery_amount: money(row.codAmountMinor),

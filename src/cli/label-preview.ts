@@ -1,0 +1,55 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ApiClient } from './client.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { detectImageProtocol, encodeTerminalImage } from './terminal-image.js';
+
+interface PreviewBody {
+  data: {
+    shipment_id: string;
+    reference_number: string | null;
+    label_format: string;
+    source: 'carrier' | 'converted';
+    images: Array<{ parcel: number; content: string }>;
+  };
+}
+
+export interface PreviewResult {
+  shown: 'terminal' | 'files';
+  images: Array<{ parcel: number; path?: string }>;
+}
+
+/**
+ * Pictures of a shipment's parcel labels: drawn in the terminal where it shows images (kitty, iTerm2, sixel), else
+ * written as `<reference or id>-<parcel>.png` into `dir` (default: the current directory).
+ */
+export async function previewShipmentLabel(
+  client: ApiClient, id: string, options: { parcel?: number; dir?: string; files?: boolean },
+  out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
+): Promise<PreviewResult> {
+  const query = new URLSearchParams({ format: 'png', ...(options.parcel ? { parcel: String(options.parcel) } : {}) });
+  const { body: { data } } = await client.get<PreviewBody>(`/v1/shipments/${encodeURIComponent(id)}/label?${query}`);
+  const protocol = options.files ? null : detectImageProtocol(process.env, out.isTTY === true);
+  const source = data.source === 'carrier' ? 'the carrier\'s own' : 'converted by packdesk';
+  if (protocol) {
+    for (const image of data.images) {
+      out.write(`parcel ${image.parcel} of ${data.shipment_id} (${data.label_format.toUpperCase()}, ${source})\n`);
+      // a 203-dpi label (812 dots) keeps every dot in sixel; a 300-dpi one is halved
+      out.write(encodeTerminalImage(Buffer.from(image.content, 'base64'), protocol, { maxWidthPx: 1000 }));
+    }
+    return { shown: 'terminal', images: data.images.map(({ parcel }) => ({ parcel })) };
+  }
+  const dir = resolve(options.dir ?? '.');
+  const base = (data.reference_number ?? data.shipment_id).replace(/[^A-Za-z0-9._-]+/g, '_');
+  try {
+    mkdirSync(dir, { recursive: true });
+    const images = data.images.map(({ parcel, content }) => {
+      const path = join(dir, `${base}-${parcel}.png`);
+      writeFileSync(path, Buffer.from(content, 'base64'));
+      return { parcel, path };
+    });
+    return { shown: 'files', images };
+  } catch (err) {
+    throw new CliError(`cannot write the label pictures to ${dir}: ${(err as Error).message}`, EXIT.failure);
+  }
+}

@@ -1,0 +1,21 @@
+import { parentPort } from 'node:worker_threads';
+import { convertLabel, previewLabel } from './convert.js';
+import type { ConversionRequest, ConversionReply } from './conversions.js';
+
+/** The thread that renders labels, so a slow or hostile page never stalls the daemon's event loop. */
+parentPort!.on('message', (request: ConversionRequest) => {
+  void answer(request).then((reply) => parentPort!.postMessage(reply, reply.ok ? reply.value.map((b) => b.buffer as ArrayBuffer) : []));
+});
+
+async function answer(request: ConversionRequest): Promise<ConversionReply> {
+  try {
+    const value = request.op === 'convert'
+      ? [await convertLabel(request.from, request.to, request.content, request.dpi)]
+      : await previewLabel(request.format, request.content, request.dpi);
+    // transferred buffers must own their memory: Buffer.from() may share Node's pool
+    return { id: request.id, ok: true, value: value.map((b) => new Uint8Array(b)) };
+  } catch (error) {
+    const partIndex = (error as { partIndex?: number | null }).partIndex;
+    return { id: request.id, ok: false, reason: (error as { reason?: string }).reason ?? `could not be rendered (${(error as Error).message})`, partIndex: partIndex ?? null };
+  }
+}

@@ -1,0 +1,56 @@
+import { createRequire } from 'node:module';
+import { PNG } from 'pngjs';
+import type { LabelDpi } from '../domain/labels.js';
+import { thresholdGray, type Bitmap } from './bitmap.js';
+import { eplLabels } from './epl.js';
+import { eplToZpl } from './epl-zpl.js';
+import { LabelFormatError } from './errors.js';
+import { dotsPerMm } from './resolution.js';
+
+/** ZPL and EPL labels as pixels, rendered offline by zebrash compiled to WebAssembly (zpl-renderer-js, MIT). */
+
+const require = createRequire(import.meta.url);
+const LABEL_MM = { width: 101.6, height: 152.4 }; // 4×6 in
+
+type ZplApi = Awaited<typeof import('zpl-renderer-js')['ready']>['api'];
+let api: Promise<ZplApi> | undefined;
+
+function zebrash(): Promise<ZplApi> {
+  // required as CommonJS and only on first use: loading instantiates a 7 MB Go WebAssembly module
+  api ??= (require('zpl-renderer-js') as typeof import('zpl-renderer-js')).ready.then((r) => r.api);
+  return api;
+}
+
+/** The `^XA…^XZ` blocks of a ZPL stream, or of an EPL stream translated block by block. */
+function zplBlocks(format: 'zpl' | 'epl', content: Uint8Array): string[] {
+  const text = Buffer.from(content).toString('latin1');
+  const blocks = format === 'zpl' ? text.match(/\^XA[\s\S]*?\^XZ/gi) ?? [] : eplLabels(content).map(eplToZpl);
+  if (blocks.length === 0) throw new LabelFormatError(null, format === 'zpl' ? 'is not ZPL (no ^XA…^XZ label)' : 'is not EPL (no N…P label)');
+  return blocks;
+}
+
+/** One PNG per thermal label, as the printer would print it at `dpi`. */
+export async function renderThermalPngs(format: 'zpl' | 'epl', content: Uint8Array, dpi: LabelDpi): Promise<Buffer[]> {
+  const render = await zebrash();
+  const pngs: Buffer[] = [];
+  for (const block of zplBlocks(format, content)) {
+    // the Go renderer reads its text as UTF-8 strings; ZPL's ^CI28 labels are UTF-8, older ones plain ASCII
+    const source = format === 'zpl' ? Buffer.from(block, 'latin1').toString('utf8') : block;
+    pngs.push(Buffer.from(await render.zplToBase64Async(source, LABEL_MM.width, LABEL_MM.height, dotsPerMm(dpi)), 'base64'));
+  }
+  return pngs;
+}
+
+/** One bitmap per thermal label, black where the rendered dot is dark. */
+export async function thermalToLabelBitmaps(format: 'zpl' | 'epl', content: Uint8Array, dpi: LabelDpi): Promise<Bitmap[]> {
+  return (await renderThermalPngs(format, content, dpi)).map((png) => {
+    const image = PNG.sync.read(png);
+    const gray = new Uint8Array(image.width * image.height);
+    for (let i = 0; i < gray.length; i++) {
+      const alpha = image.data[i * 4 + 3]!;
+      // transparent is paper; otherwise the green channel is close enough to luma for black on white
+      gray[i] = alpha < 128 ? 255 : image.data[i * 4 + 1]!;
+    }
+    return thresholdGray(gray, image.width, image.height);
+  });
+}
