@@ -45,15 +45,18 @@ const ZPL_DOTS_PER_MM = 8; // 203 dpi
 
 /** Renders each `^XA…^XZ` label offline and reads its barcodes top to bottom: one array per label. */
 export async function decodeZplBarcodes(zpl: string): Promise<string[][]> {
+  const labels = zpl.match(/\^XA[\s\S]*?\^XZ/gi) ?? [];
+  const decoded: string[][] = [];
+  for (const label of labels) decoded.push(await decodePngBarcodes(await renderZplPng(label)));
+  return decoded;
+}
+
+/** One ZPL label as a 4×6 in, 203-dpi PNG, rendered offline by zebrash. */
+export async function renderZplPng(label: string): Promise<Buffer> {
   // required lazily and as CommonJS: the renderer instantiates a 7 MB Go wasm at load time, and vite would otherwise transform its 9 MB ESM build
   const { ready } = requireFromHere('zpl-renderer-js') as typeof import('zpl-renderer-js');
   const { api } = await ready;
-  const labels = zpl.match(/\^XA[\s\S]*?\^XZ/gi) ?? [];
-  const decoded: string[][] = [];
-  for (const label of labels) {
-    decoded.push(await decodePngBarcodes(Buffer.from(await api.zplToBase64Async(label, ZPL_LABEL_MM.width, ZPL_LABEL_MM.height, ZPL_DOTS_PER_MM), 'base64')));
-  }
-  return decoded;
+  return Buffer.from(await api.zplToBase64Async(label, ZPL_LABEL_MM.width, ZPL_LABEL_MM.height, ZPL_DOTS_PER_MM), 'base64');
 }
 
 /** The barcodes of a PNG picture, top to bottom. */
@@ -73,11 +76,16 @@ function byReadingOrder(a: ReadResult, b: ReadResult): number {
 
 let zxingReady: Promise<unknown> | undefined;
 
+type ReaderOptions = NonNullable<Parameters<typeof readBarcodes>[1]>;
+
 /** zxing-wasm fetches its wasm from a CDN by default; tests must never touch the network. */
-async function readBarcodesOffline(image: { data: Uint8ClampedArray; width: number; height: number }): Promise<ReadResult[]> {
+export async function readBarcodesOffline(
+  image: { data: Uint8ClampedArray; width: number; height: number },
+  options: ReaderOptions = { formats: ['Code128', 'QRCode', 'DataMatrix'] },
+): Promise<ReadResult[]> {
   zxingReady ??= prepareLocalZxing();
   await zxingReady;
-  return readBarcodes(image as Parameters<typeof readBarcodes>[0], { formats: ['Code128', 'QRCode', 'DataMatrix'] });
+  return readBarcodes(image as Parameters<typeof readBarcodes>[0], options);
 }
 
 async function prepareLocalZxing(): Promise<unknown> {

@@ -1,16 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import bwipjs from 'bwip-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { renderLabel, type EmulatedLabel } from '../../src/carriers/emulator/labels.js';
 import { eplCommands, eplLabels } from '../../src/labels/epl.js';
 import { eplToZpl } from '../../src/labels/epl-zpl.js';
 import { LabelFormatError, mergeLabels, splitLabels } from '../../src/labels/index.js';
-import { decodeZplBarcodes } from '../helpers/barcodes.js';
+import { decodeZplBarcodes, readBarcodesOffline, renderZplPng } from '../helpers/barcodes.js';
 
-const requireFromHere = createRequire(import.meta.url);
 
 function emulatedParcel(trackingNumber: string, parcelIndex: number): EmulatedLabel {
   return {
@@ -44,10 +40,7 @@ interface Picture { width: number; height: number; rgba: Buffer }
 type Box = { left: number; top: number; right: number; bottom: number };
 
 async function renderZpl(zpl: string): Promise<Picture> {
-  // as CommonJS, like the label previews: the ESM build would be transformed by vite (9 MB)
-  const { ready } = requireFromHere('zpl-renderer-js') as typeof import('zpl-renderer-js');
-  const { api } = await ready;
-  const png = PNG.sync.read(Buffer.from(await api.zplToBase64Async(zpl, 101.6, 152.4, 8), 'base64'));
+  const png = PNG.sync.read(await renderZplPng(zpl));
   return { width: png.width, height: png.height, rgba: png.data };
 }
 
@@ -71,7 +64,7 @@ function inkBox(picture: Picture): Box {
   return box;
 }
 
-type BarcodeFormats = NonNullable<NonNullable<Parameters<typeof readBarcodes>[1]>['formats']>;
+type BarcodeFormats = NonNullable<NonNullable<Parameters<typeof readBarcodesOffline>[1]>['formats']>;
 function darkShare(picture: Picture, box: Box): number {
   let dark = 0;
   for (let y = box.top; y < box.bottom; y++) for (let x = box.left; x < box.right; x++) if (isDark(picture, x, y)) dark++;
@@ -85,30 +78,11 @@ function sidesOff(actual: Box, expected: Box): string[] {
     .map((side) => `${side} at ${actual[side]}, not about ${expected[side]}`);
 }
 
-let zxingReady: Promise<unknown> | undefined;
-
 /** The barcodes a scanner reads on the rendered label; inverted codes are not tried, so polarity mistakes show. */
 async function scanZpl(zpl: string, formats: BarcodeFormats): Promise<string[]> {
-  zxingReady ??= (async () => {
-    const wasm = await WebAssembly.compile(await readFile(requireFromHere.resolve('zxing-wasm/reader/zxing_reader.wasm')));
-    return prepareZXingModule({
-      fireImmediately: true,
-      overrides: {
-        // instantiated here, offline: Emscripten's own loader would fetch() the wasm from a CDN
-        instantiateWasm(imports, onInstantiated) {
-          void WebAssembly.instantiate(wasm, imports).then(onInstantiated);
-          return {};
-        },
-        locateFile(path) {
-          throw new Error(`zxing-wasm tried to download ${path}`);
-        },
-      },
-    });
-  })();
-  await zxingReady;
   const picture = await renderZpl(zpl);
   const image = { data: new Uint8ClampedArray(picture.rgba.buffer, picture.rgba.byteOffset, picture.rgba.byteLength), width: picture.width, height: picture.height };
-  const results = await readBarcodes(image as Parameters<typeof readBarcodes>[0], { formats, tryInvert: false });
+  const results = await readBarcodesOffline(image, { formats, tryInvert: false });
   return results.filter((r) => r.isValid).map((r) => r.text);
 }
 
