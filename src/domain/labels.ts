@@ -13,7 +13,3 @@ export const LABEL_DPIS = [203, 300] as const;
 export type LabelDpi = (typeof LABEL_DPIS)[number];
 
 export const DEFAULT_LABEL_DPI: LabelDpi = 203;
-
-export function isLabelDpi(value: unknown): value is LabelDpi {
-  return value === 203 || value === 300;
-}

@@ -14,12 +14,12 @@ export interface Box {
   height: number;
 }
 
-export function blankBitmap(width: number, height: number): Bitmap {
+function blankBitmap(width: number, height: number): Bitmap {
   const bytesPerRow = Math.ceil(width / 8);
   return { width, height, bytesPerRow, bits: new Uint8Array(bytesPerRow * height) };
 }
 
-export function isBlack(bitmap: Bitmap, x: number, y: number): boolean {
+function isBlack(bitmap: Bitmap, x: number, y: number): boolean {
   return (bitmap.bits[y * bitmap.bytesPerRow + (x >> 3)]! & (0x80 >> (x & 7))) !== 0;
 }
 

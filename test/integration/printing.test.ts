@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { printJobs } from '../../src/store/schema.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import { decodeEplBarcodes, decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../helpers/ipp-server.js';
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
@@ -178,6 +178,10 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
         await d.runJobs();
         expect(zebra.labelBytes().equals(epl)).toBe(true);
         expect(await decodeEplBarcodes(zebra.labelBytes())).toEqual(shipment.parcels.map((p: { tracking_number: string }) => [p.tracking_number]));
+        // its picture shows the printer's dots: 4 in at 12 dots/mm (a 203-dpi picture would be 812 wide)
+        const picture = await a.request('GET', `/v1/shipments/${id}/label?format=png&parcel=1`, undefined, { accept: 'image/png' });
+        expect(picture.rawPayload.readUInt32BE(16)).toBe(1220);
+        expect(await decodePngBarcodes(picture.rawPayload)).toEqual([shipment.parcels[0].tracking_number]);
       } finally {
         await a.request('PATCH', `/v1/printers/${zebraId}`, { dpi: 203 });
       }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { DEFAULT_LABEL_DPI } from '../../domain/labels.js';
 import { LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
 import { labels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
@@ -42,7 +43,8 @@ export interface LabelPreview {
 /** PNG pictures of a stored label, one per parcel (or only `parcel`'s), rendered offline whatever the label's format. */
 export async function getShipmentLabelPreview(ctx: ServiceContext, accountId: string, id: string, parcel?: number): Promise<LabelPreview> {
   const label = await getShipmentLabel(ctx, accountId, id);
-  const dpi = getShipmentRow(ctx, accountId, id).labelDpi;
+  // packdesk draws converted labels at the shipment's dpi; carriers' thermal labels are laid out for 203 dpi
+  const dpi = label.source === 'converted' ? getShipmentRow(ctx, accountId, id).labelDpi : DEFAULT_LABEL_DPI;
   if (parcel !== undefined && parcel > label.pages) {
     throw new ValidationError({ parcel: [`must be from 1 to ${label.pages}: the label has ${label.pages} parcel label${label.pages === 1 ? '' : 's'}`] });
   }
