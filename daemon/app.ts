@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import { API_TAGS, documentedRoute } from './http/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../src/services/context.js';
 import { clientError, frameworkError, registerConventions } from './http/conventions.js';
@@ -46,11 +47,14 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
       info: {
         title: 'packdesk', version: options.version,
         description: 'The packdesk shipping API: channels, shipments, labels, tracking, webhooks and printing.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pdk_live_… API key' } } },
       security: [{ bearer: [] }],
+      tags: API_TAGS,
     },
+    transform: documentedRoute,
   });
 
   registerConventions(app, ctx);

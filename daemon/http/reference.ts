@@ -1,6 +1,7 @@
 /** A self-contained HTML reference rendered from the OpenAPI document (no CDN, works offline). */
 
 interface OpenApiOperation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   parameters?: { name: string; in: string; required?: boolean; schema?: unknown; description?: string }[];
@@ -10,6 +11,7 @@ interface OpenApiOperation {
 
 interface OpenApiDoc {
   info: { title: string; version: string; description?: string };
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
 }
 
@@ -30,15 +32,19 @@ export function renderReference(doc: OpenApiDoc): string {
       const responses = Object.entries(op.responses ?? {})
         .map(([status, r]) => {
           const schema = r.content?.['application/json']?.schema;
-          return `<details><summary><b>${status}</b> ${escape(r.description ?? '')}</summary>${schema ? schemaBlock(schema) : ''}</details>`;
+          const files = Object.keys(r.content ?? {}).filter((type) => type !== 'application/json');
+          const also = files.length > 0 ? ` <small>(also ${files.map((type) => `<code>${escape(type)}</code>`).join(', ')})</small>` : '';
+          return `<details><summary><b>${status}</b> ${escape(r.description ?? '')}${also}</summary>${schema ? schemaBlock(schema) : ''}</details>`;
         }).join('');
-      const html = `<section><h3><span class="m">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
+      const id = op.operationId ? ` <small><code>${escape(op.operationId)}</code></small>` : '';
+      const html = `<section><h3><span class="m">${method.toUpperCase()}</span> <code>${escape(path)}</code>${id}</h3>
 <p>${escape(op.summary ?? '')}</p>${params ? `<ul>${params}</ul>` : ''}
 ${body ? `<details><summary>Request body</summary>${schemaBlock(body)}</details>` : ''}${responses}</section>`;
       (byTag.get(tag) ?? byTag.set(tag, []).get(tag)!).push(html);
     }
   }
-  const sections = [...byTag].map(([tag, ops]) => `<h2>${escape(tag)}</h2>${ops.join('\n')}`).join('\n');
+  const tagDescriptions = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
+  const sections = [...byTag].map(([tag, ops]) => `<h2>${escape(tag)}</h2><p>${escape(tagDescriptions.get(tag) ?? '')}</p>${ops.join('\n')}`).join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(doc.info.title)} API reference</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em}code,pre{font:13px ui-monospace,monospace}
 pre{background:#f6f6f6;padding:.6em;overflow:auto}section{border-top:1px solid #ddd;padding:.4em 0}.m{background:#234;color:#fff;padding:0 .4em;border-radius:3px}</style>

@@ -37,6 +37,21 @@ export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({ data, message: Type.String() });
 }
 
+/**
+ * A success answered as JSON by default and, when the client asks for it, as the bytes of a file: `files` maps each
+ * media type those bytes come as to what they are. The handler sends the bytes as a Buffer, past the JSON serializer.
+ */
+export function JsonOrFile<T extends TSchema>(json: T, files: Record<string, string>, description: string) {
+  const bytes = (what: string) => ({ schema: Type.String({ format: 'binary', description: what }) });
+  return {
+    description,
+    content: {
+      'application/json': { schema: json },
+      ...Object.fromEntries(Object.entries(files).map(([mediaType, what]) => [mediaType, bytes(what)])),
+    },
+  };
+}
+
 export const PageMetaSchema = Type.Object({
   current_page: Type.Integer(), from: Nullable(Type.Integer()), last_page: Type.Integer(), path: Type.String(),
   per_page: Type.Integer(), to: Nullable(Type.Integer()), total: Type.Integer(),

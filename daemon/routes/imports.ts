@@ -7,7 +7,7 @@ import { presentErrorRows, presentResultRows, readImportFile } from '../../src/s
 import { startUploadedImport, type UploadInput } from '../../src/services/imports/uploads.js';
 import { caller } from '../http/conventions.js';
 import { attachment, listBody, pageOf } from '../http/reply.js';
-import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
+import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { ErrorRowSchema, ImportSchema, ResultRowSchema, UploadImportBody } from './import-schemas.js';
 
 const tags = ['Imports'];
@@ -68,7 +68,11 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       schema: {
         tags, summary: 'The result of each order (JSON; the CSV file itself with Accept: text/csv or ?download=1)', params: IdParams,
         querystring: DownloadQuery,
-        response: { 200: Envelope(Type.Array(ResultRowSchema)), ...errorResponses(401, 403, 404, 422, 429) },
+        response: {
+          200: JsonOrFile(Envelope(Type.Array(ResultRowSchema)), { 'text/csv': 'The result file as written, in the encoding of the order file' },
+            'The result of each order as JSON; the CSV file with Accept: text/csv or ?download=1'),
+          ...errorResponses(401, 403, 404, 422, 429),
+        },
       },
     }, async (request, reply) => {
       const file = await readImportFile(ctx, caller(request).account.id, request.params.id, 'result');
@@ -80,7 +84,11 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       schema: {
         tags, summary: 'The failed rows with their field paths and messages (JSON; the CSV with Accept: text/csv or ?download=1)', params: IdParams,
         querystring: DownloadQuery,
-        response: { 200: Envelope(Type.Array(ErrorRowSchema)), ...errorResponses(401, 403, 404, 422, 429) },
+        response: {
+          200: JsonOrFile(Envelope(Type.Array(ErrorRowSchema)), { 'text/csv': 'The failed rows as written, in the encoding of the order file' },
+            'The failed rows as JSON; the CSV file with Accept: text/csv or ?download=1'),
+          ...errorResponses(401, 403, 404, 422, 429),
+        },
       },
     }, async (request, reply) => {
       const file = await readImportFile(ctx, caller(request).account.id, request.params.id, 'errors');

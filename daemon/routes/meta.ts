@@ -34,7 +34,7 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
     app.get('/healthz', {
       config: { public: true },
       schema: {
-        tags: ['Discovery'], summary: 'Store, worker and event-loop health', security: [],
+        tags: ['Discovery'], operationId: 'getHealth', summary: 'Store, worker and event-loop health', security: [],
         response: { 200: HealthSchema, 503: HealthSchema },
       },
     }, async (_request, reply) => {

@@ -44,7 +44,8 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     app.post('/v1/shipments/:id/print', {
       preValidation: emptyBodyAsObject,
       schema: {
-        tags: ['Shipments'], summary: "Print the shipment's merged label (on the given printer, or the default for its format)", params: IdParams,
+        tags: ['Shipments'], operationId: 'printShipmentLabel',
+        summary: "Print the shipment's merged label (on the given printer, or the default for its format)", params: IdParams,
         body: ShipmentPrintBody,
         response: { 202: Envelope(PrintJobSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
       },

@@ -66,7 +66,8 @@ export const providerRoutes = (ctx: ServiceContext): FastifyPluginAsyncTypebox =
 
   app.post('/v1/providers/:code/setting-options', {
     schema: {
-      tags: ['Providers'], summary: "The values the carrier lists for a setting, asked with the credentials entered so far",
+      tags: ['Providers'], operationId: 'listProviderSettingOptions',
+      summary: "The values the carrier lists for a setting, asked with the credentials entered so far",
       params: Type.Object({ code: Type.String() }), body: SettingOptionsBody,
       response: { 200: Envelope(Type.Array(SettingOptionSchema)), ...errorResponses(400, 401, 413, 422, 429, 503) },
     },

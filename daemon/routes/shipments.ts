@@ -11,7 +11,7 @@ import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipm
 import { caller } from '../http/conventions.js';
 import { attachment, listBody, pageOf } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
-import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
+import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
 
 const tags = ['Shipments'];
@@ -25,6 +25,17 @@ function waitSeconds(request: FastifyRequest): number {
 }
 
 const RAW_TYPES = new Set(['application/pdf', 'application/zpl', 'application/epl', 'application/octet-stream', 'image/png']);
+
+/** Raw bytes when the client's most preferred type it names (by q, then order) is a file type rather than JSON. */
+function prefersRawBytes(accept: string): boolean {
+  const ranked = accept.split(',').map((part, order) => {
+    const [type = '', ...params] = part.split(';').map((t) => t.trim().toLowerCase());
+    const q = Number(params.find((p) => p.startsWith('q='))?.slice(2) ?? 1);
+    return { type, q: Number.isFinite(q) ? q : 0, order };
+  }).filter((t) => t.q > 0 && (RAW_TYPES.has(t.type) || t.type === 'application/json'));
+  ranked.sort((a, b) => b.q - a.q || a.order - b.order);
+  return ranked.length > 0 && RAW_TYPES.has(ranked[0]!.type);
+}
 
 /** PNG pictures of a label: JSON with one base64 image per parcel, or the raw PNG of one parcel. */
 function sendPreview(preview: LabelPreview, raw: boolean, reply: FastifyReply) {
@@ -152,17 +163,18 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
           parcel: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'with format=png: only this parcel (1-based)' })),
         }),
         response: {
-          200: {
-            anyOf: [Envelope(LabelSchema), Envelope(LabelPreviewSchema)],
-            description: 'JSON with base64 content; raw bytes with Accept: application/pdf|zpl|epl|octet-stream|image/png or ?download=1',
-          },
+          200: JsonOrFile(Type.Union([Envelope(LabelSchema), Envelope(LabelPreviewSchema)]), {
+            'application/pdf': 'The PDF label', 'application/zpl': 'The ZPL label', 'application/epl': 'The EPL label',
+            'image/png': 'With format=png: the picture of the one parcel named by parcel',
+          }, 'JSON by default: the label as base64 (with format=png, a base64 PNG per parcel). The bytes themselves with ?download=1 '
+            + 'or an Accept of application/pdf, application/zpl, application/epl, application/octet-stream or image/png: the label '
+            + 'in the type of its format (with format=png, the PNG of the one parcel named by parcel)'),
           ...errorResponses(401, 403, 404, 422, 429),
         },
       },
     }, async (request, reply) => {
       const accountId = caller(request).account.id;
-      const accept = String(request.headers.accept ?? '').split(',').map((t) => t.split(';')[0]!.trim());
-      const raw = Boolean(request.query.download) || accept.some((t) => RAW_TYPES.has(t));
+      const raw = Boolean(request.query.download) || prefersRawBytes(String(request.headers.accept ?? ''));
       if (request.query.format === 'png') return sendPreview(await getShipmentLabelPreview(ctx, accountId, request.params.id, request.query.parcel), raw, reply);
       if (request.query.parcel !== undefined) throw new ValidationError({ parcel: ['is for format=png previews'] });
       const label = await getShipmentLabel(ctx, accountId, request.params.id, request.query.layout as 'a4' | undefined);

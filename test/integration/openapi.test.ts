@@ -1,5 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../helpers/harness.js';
+
+const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Every endpoint the API serves, as `METHOD path`; later capabilities add theirs here. */
 export const ENDPOINTS = [
@@ -65,16 +72,51 @@ export const ENDPOINTS = [
   'GET /v1/imports/{id}/errors',
 ];
 
+interface Schema {
+  type?: string | string[];
+  format?: string;
+  default?: unknown;
+  required?: string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+}
+
 interface Operation {
+  operationId?: string;
+  tags?: string[];
   summary?: string;
-  requestBody?: { content: Record<string, { schema: unknown }> };
-  parameters?: { name: string; in: string }[];
-  responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+}
+
+interface Document {
+  openapi: string;
+  info: { license?: { name: string; identifier?: string } };
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/** Every `METHOD path` with its operation. */
+const operationsOf = (doc: Document) => Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops).map(([method, op]) => ({ endpoint: `${method.toUpperCase()} ${path}`, op })));
+
+/** The properties a client must send although they have a default, at any depth, as `where.field`. */
+function requiredWithDefault(schema: Schema | undefined, where: string): string[] {
+  if (!schema) return [];
+  const own = (schema.required ?? []).filter((name) => schema.properties?.[name]?.default !== undefined).map((name) => `${where}.${name}`);
+  const nested = [
+    ...Object.entries(schema.properties ?? {}).map(([name, property]) => requiredWithDefault(property, `${where}.${name}`)),
+    requiredWithDefault(schema.items, `${where}[]`),
+    ...(schema.anyOf ?? []).map((member) => requiredWithDefault(member, where)),
+  ];
+  return [...own, ...nested.flat()];
 }
 
 describe('GET /v1/openapi.json', () => {
   let d: TestDaemon;
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let doc: Document;
 
   beforeAll(async () => {
     d = await startTestDaemon();
@@ -116,4 +158,86 @@ describe('GET /v1/openapi.json', () => {
     const list = doc.paths['/v1/shipping-channels']!.get!.responses['200']!.content!['application/json']!.schema;
     expect(Object.keys(list.properties!)).toEqual(['data', 'meta', 'links']);
   });
+
+  it('names every operation with a unique camelCase operationId, the way generated clients call it', () => {
+    const ids = operationsOf(doc).map(({ endpoint, op }) => {
+      expect(op.operationId, endpoint).toMatch(/^[a-z]+[A-Za-z]*$/);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    const byEndpoint = Object.fromEntries(operationsOf(doc).map(({ endpoint, op }) => [endpoint, op.operationId]));
+    expect(byEndpoint).toMatchObject({
+      'GET /v1/shipments': 'listShipments', 'GET /v1/shipments/{id}': 'getShipment', 'POST /v1/shipments': 'createShipment',
+      'GET /v1/shipments/{id}/label': 'getShipmentLabel', 'POST /v1/shipments/{id}/cancel': 'cancelShipment',
+      'GET /v1/webhook-subscriptions/{id}/logs': 'listWebhookSubscriptionLogs', 'GET /healthz': 'getHealth',
+    });
+  });
+
+  it('tags every operation with a tag the document describes', () => {
+    const described = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
+    for (const { endpoint, op } of operationsOf(doc)) {
+      expect(op.tags?.length, endpoint).toBe(1);
+      expect(described.get(op.tags![0]!), `${endpoint} tag ${op.tags![0]}`).toBeTruthy();
+    }
+    const used = new Set(operationsOf(doc).map(({ op }) => op.tags![0]));
+    expect([...described.keys()].filter((tag) => !used.has(tag)), 'described tags no operation uses').toEqual([]);
+  });
+
+  it('lets a client leave out every parameter and body field that has a default', () => {
+    const problems = operationsOf(doc).flatMap(({ endpoint, op }) => [
+      ...(op.parameters ?? []).filter((p) => p.required && p.schema?.default !== undefined).map((p) => `${endpoint} ${p.in} ${p.name}`),
+      ...requiredWithDefault(op.requestBody?.content['application/json']?.schema, `${endpoint} body`),
+    ]);
+    expect(problems).toEqual([]);
+    const query = (path: string, method = 'get') => Object.fromEntries((doc.paths[path]![method]!.parameters ?? [])
+      .filter((p) => p.in === 'query').map((p) => [p.name, { required: p.required, default: p.schema?.default }]));
+    expect(query('/v1/shipments')).toMatchObject({ page: { required: false, default: 1 }, per_page: { required: false, default: 20 } });
+    expect(query('/v1/webhook-subscriptions')).toMatchObject({ per_page: { required: false, default: 15 } });
+    expect(query('/v1/printers/{id}')).toEqual({ refresh: { required: false, default: true } });
+    const parcel = doc.paths['/v1/shipments']!.post!.requestBody!.content['application/json']!.schema.properties!.parcels!.items!;
+    expect(parcel.properties!.weight_unit!.default).toBe('KG');
+    expect(parcel.required).not.toContain('weight_unit');
+  });
+
+  it('carries the licence of the project', () => {
+    const { license } = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { license: string };
+    expect(license).toBe('MIT');
+    expect(doc.info.license).toEqual({ name: license, identifier: license });
+  });
+
+  it('declares the label as JSON or as the bytes of a PDF, ZPL, EPL or PNG file', () => {
+    const content = doc.paths['/v1/shipments/{id}/label']!.get!.responses['200']!.content!;
+    expect(Object.keys(content).sort()).toEqual(['application/epl', 'application/json', 'application/pdf', 'application/zpl', 'image/png']);
+    for (const type of ['application/pdf', 'application/zpl', 'application/epl', 'image/png']) {
+      expect(content[type]!.schema, type).toMatchObject({ type: 'string', format: 'binary' });
+    }
+    const json = content['application/json']!.schema.anyOf!.map((envelope) => Object.keys(envelope.properties!.data!.properties!));
+    expect(json).toEqual([
+      ['shipment_id', 'reference_number', 'provider_shipment_id', 'label'],
+      ['shipment_id', 'reference_number', 'provider_shipment_id', 'label_format', 'source', 'images'],
+    ]);
+    for (const path of ['/v1/imports/{id}/result', '/v1/imports/{id}/errors']) {
+      expect(Object.keys(doc.paths[path]!.get!.responses['200']!.content!), path).toEqual(['application/json', 'text/csv']);
+    }
+  });
+
+  it('passes redocly lint with the recommended rules, without an error or a warning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      // telemetry off (here and in redocly.yaml): the lint must not reach for the network
+      const lint = spawnSync(join(PROJECT, 'node_modules/.bin/redocly'), ['lint', '--format', 'json', '--config', join(PROJECT, 'redocly.yaml'), file], {
+        cwd: PROJECT, encoding: 'utf8', timeout: 60_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      });
+      expect(lint.status, lint.stderr).toBe(0);
+      const report = JSON.parse(lint.stdout) as { totals: Record<string, number>; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+      const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+      expect(problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

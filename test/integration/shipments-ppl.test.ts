@@ -62,6 +62,11 @@ describe('shipments end to end with PPL', () => {
     expect(raw.headers['content-type']).toBe('application/pdf');
     expect(raw.headers['content-disposition']).toBe('attachment; filename="COD-3.pdf"');
     expect(await decodePdfBarcodes(raw.rawPayload)).toEqual(numbers.map((n: string) => [n]));
+    // a client naming every type it can read gets the one it prefers most
+    const prefersJson = await a.request('GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/json, application/pdf, application/zpl' });
+    expect(prefersJson.headers['content-type']).toMatch(/^application\/json/);
+    const prefersPdf = await a.request('GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/json;q=0.5, application/pdf' });
+    expect(prefersPdf.headers['content-type']).toBe('application/pdf');
     const atCarrier = (await emulated()).filter((e) => e.referenceId === s.id);
     expect(atCarrier).toHaveLength(1);
     expect(atCarrier[0]).toMatchObject({ productType: 'PRID', shipmentNumbers: numbers });
