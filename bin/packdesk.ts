@@ -6,23 +6,30 @@ import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { registerImportCommands } from '../src/cli/import.js';
+import { argvAsksForJson, printError } from '../src/cli/output.js';
 import { registerPrintJobCommands } from '../src/cli/print-jobs.js';
 import { registerPrinterCommands } from '../src/cli/printers.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
+import { toCliError } from '../src/cli/run.js';
 import { registerShipCommand } from '../src/cli/ship.js';
 import { registerShipmentCommands } from '../src/cli/shipments.js';
 import { registerTrackCommands } from '../src/cli/track.js';
 import { registerStatusCommand } from '../src/cli/status.js';
+import { isHelpShown, usageError } from '../src/cli/usage-errors.js';
 import { registerWatchCommands } from '../src/cli/watch.js';
 import { registerWebhookCommands } from '../src/cli/webhooks.js';
 import { VERSION } from '../src/version.js';
 import { registerDaemonCommand } from '../daemon/cli.js';
 import { registerDemoCommand } from '../daemon/demo.js';
 
+// Set before the commands are added, which inherit it: commander's own errors (unknown command or option, missing
+// argument) are thrown, not printed, and printed below like every other error: one line and a hint, JSON with --json.
 const program = new Command('packdesk')
   .description('packdesk — a shipping station for warehouses')
   .version(VERSION)
-  .showHelpAfterError()
+  .showHelpAfterError(false)
+  .showSuggestionAfterError(true)
+  .configureOutput({ outputError: () => {} })
   .exitOverride();
 
 registerInitCommand(program);
@@ -42,14 +49,15 @@ registerImportCommands(program);
 registerEmulateCommand(program);
 registerDemoCommand(program);
 
+const args = process.argv.slice(2);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof CommanderError) {
-    const helpShown = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
-    process.exitCode = helpShown ? EXIT.ok : EXIT.usage;
+  if (err instanceof CommanderError && isHelpShown(err)) {
+    process.exitCode = EXIT.ok;
   } else {
-    process.stderr.write(`packdesk: ${(err as Error).message}\n`);
-    process.exitCode = EXIT.failure;
+    const cliError = err instanceof CommanderError ? usageError(err, program, args) : toCliError(err);
+    printError(cliError, argvAsksForJson(args));
+    process.exitCode = cliError.exitCode;
   }
 }

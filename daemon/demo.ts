@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
@@ -67,15 +68,57 @@ async function authorizeInEmulator(daemonUrl: string, apiKey: string, emulatorUr
   throw new CliError('the channel was not authorised within 30 s', EXIT.failure);
 }
 
+/** What the demo made, for the commands it suggests. */
+interface DemoRun {
+  daemonUrl: string;
+  apiKey: string;
+  emulatorUrl: string;
+  provider: string;
+  shipmentId: string;
+  trackingNumber: string;
+  trackingParcelId: string | undefined;
+}
+
+/** The packdesk checkout or installation this runs from (`npx packdesk` finds its command there). */
+function packageDir(): string {
+  for (const rel of ['..', '../..']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'packdesk') return dir;
+    } catch {
+      // try the next location
+    }
+  }
+  return process.cwd();
+}
+
+/** A path as one shell word. */
+const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** Commands that work as printed in a new terminal while `demo --keep-running` runs. */
+function tryNextWhileRunning(run: DemoRun): string[] {
+  return [
+    `cd ${shellWord(packageDir().replace(/\/+$/, ''))}`,
+    `export PACKDESK_URL=${run.daemonUrl} PACKDESK_API_KEY=${run.apiKey}`,
+    `npx packdesk shipments show ${run.shipmentId}`,
+    `curl -s -X POST ${run.emulatorUrl}/_emulator/${run.provider}/parcels/${run.trackingNumber}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`,
+    run.trackingParcelId
+      ? `npx packdesk track refresh ${run.trackingParcelId}   # the carrier now says in transit`
+      : `npx packdesk track list --search ${run.trackingNumber}`,
+    `npx packdesk shipments show ${run.shipmentId}   # shipped`,
+    `curl -s ${run.daemonUrl}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`,
+  ];
+}
+
 /** `packdesk demo`: a carrier's emulator + a daemon on a fresh data directory, a channel, a two-parcel COD shipment, its label. */
 export function registerDemoCommand(program: Command): void {
   program.command('demo')
     .description('run a complete shipment against a carrier\'s local emulator and write its merged label')
     .option('--provider <code>', 'the carrier whose emulator takes the shipment (any provider)', 'ppl')
     .option('--format <format>', 'label format: pdf, zpl or epl (converted offline where the carrier lacks it)', 'pdf')
-    .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory)')
+    .option('--data-dir <dir>', 'data directory for the demo (default: a fresh temporary directory, removed when the demo stops)')
     .option('--out <file>', 'where to write the merged label (default: packdesk-demo-label.<format>)')
-    .option('--keep-running', 'leave the daemon and the emulators running afterwards (Ctrl-C stops them)')
+    .option('--keep-running', 'leave the daemon and the emulator running afterwards, and print commands to try against them (Ctrl-C stops them)')
     .action(action(async (o: DemoOptions) => {
       // loaded here so other commands don't pay for the carriers, the daemon and the emulators at start-up
       const { carrierLabelFormat, listProviders } = await import('../src/carriers/registry.js');
@@ -88,19 +131,34 @@ export function registerDemoCommand(program: Command): void {
       const [{ startEmulators }, { createAccount, createApiKey }, { closeContext, openContext }, { startDaemon }] = await Promise.all([
         import('../src/carriers/emulator/server.js'), import('../src/services/accounts.js'), import('../src/services/open.js'), import('./main.js'),
       ]);
+      const temporary = o.dataDir === undefined;
       const dataDir = resolve(o.dataDir ?? mkdtempSync(join(tmpdir(), 'packdesk-demo-')));
+      // the temporary directory holds secret.key and the demo's API key: it goes when the demo ends, however it ends
+      const removeDataDir = () => {
+        if (temporary) rmSync(dataDir, { recursive: true, force: true });
+      };
+      let stopKeptRunning: (() => void) | undefined;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopKeptRunning) return stopKeptRunning();
+        removeDataDir();
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const quiet = pino({ level: 'warn' });
-      const emulators = await startEmulators({ providers: [provider.code], port: 0 });
-      const emulatorUrl = emulators.urls[provider.code]!;
-      say(`1. Started the ${provider.name} carrier emulator at ${emulatorUrl}`);
-      const setup = openContext({ dataDir, log: quiet });
-      const account = createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
-      const { apiKey } = createApiKey(setup, { accountId: account.id, name: 'demo' });
-      closeContext(setup);
-      say(`2. Created account ${account.id} and an API key in ${dataDir}`);
-      const daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log: quiet });
-      say(`3. Started the packdesk daemon at ${daemon.url}`);
+      let emulators: Awaited<ReturnType<typeof startEmulators>> | undefined;
+      let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
       try {
+        emulators = await startEmulators({ providers: [provider.code], port: 0 });
+        const emulatorUrl = emulators.urls[provider.code]!;
+        say(`1. Started the ${provider.name} carrier emulator at ${emulatorUrl}`);
+        const setup = openContext({ dataDir, log: quiet });
+        const account = createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
+        const { apiKey } = createApiKey(setup, { accountId: account.id, name: 'demo' });
+        closeContext(setup);
+        say(`2. Created account ${account.id} and an API key in ${dataDir}${temporary ? ' (temporary: removed when the demo stops)' : ''}`);
+        daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log: quiet });
+        say(`3. Started the packdesk daemon at ${daemon.url}`);
         const channel = await call<{ data: { id: string; status: string } }>(daemon.url, apiKey, 'POST', '/v1/shipping-channels', {
           name: `${provider.name} (emulator)`, provider: provider.code, settings: { ...story.settings, baseUrl: emulatorUrl },
         });
@@ -119,27 +177,33 @@ export function registerDemoCommand(program: Command): void {
         const out = resolve(o.out ?? `packdesk-demo-label.${format}`);
         writeFileSync(out, label.raw);
         const source = provider.capabilities.nativeLabelFormats.includes(format) ? 'the carrier\'s own' : `converted offline from the carrier's ${carrierLabelFormat(provider.capabilities, format).toUpperCase()}`;
-        say(`6. Wrote the merged ${format.toUpperCase()} label (${source}, one ${format === 'pdf' ? 'page' : 'label'} per parcel, ${label.raw.length} bytes) to ${out}`);
+        say(`6. Wrote the merged ${format.toUpperCase()} label to ${out} (${source}, one ${format === 'pdf' ? 'page' : 'label'} per parcel, ${label.raw.length} bytes)`);
         say();
-        say('Try next:');
-        say(`  export PACKDESK_URL=${daemon.url} PACKDESK_API_KEY=${apiKey}`);
-        say(`  packdesk shipments show ${s.id}`);
-        say(`  curl -s -X POST ${emulators.url}/_emulator/${provider.code}/parcels/${s.parcels[0]!.tracking_number}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`);
-        say('  packdesk track list; packdesk track refresh tp_…   (the parcel is in transit, the shipment shipped)');
-        say(`  curl -s ${daemon.url}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`);
-        say(`  open ${daemon.url}/docs for the API reference`);
-        if (o.keepRunning) {
-          say('\nThe daemon and the emulator keep running; Ctrl-C stops them.');
-          await new Promise<void>((done) => {
-            process.once('SIGINT', () => done());
-            process.once('SIGTERM', () => done());
-          });
-        } else {
-          say('\n(The demo daemon stops now; run `packdesk demo --keep-running` to keep exploring it.)');
+        if (!o.keepRunning) {
+          const other = provider.code === 'ppl' ? 'dhl' : 'ppl';
+          say('Try next:');
+          say('  npx packdesk demo --keep-running   # the same, left running, with commands to try against it');
+          say(`  npx packdesk demo --provider ${other} --format zpl   # another carrier's emulator, ZPL labels`);
+          say(`\nThe demo daemon stops now${temporary ? ` and ${dataDir} is removed` : ''}; the label stays in ${out}.`);
+          return;
         }
+        const trackingNumber = s.parcels[0]!.tracking_number;
+        const tracked = await call<{ data: { id: string }[] }>(daemon.url, apiKey, 'GET', `/v1/tracking-parcels?search=${encodeURIComponent(trackingNumber)}`);
+        const run: DemoRun = {
+          daemonUrl: daemon.url, apiKey, emulatorUrl: emulators.url, provider: provider.code, shipmentId: s.id, trackingNumber,
+          trackingParcelId: tracked.json.data[0]?.id,
+        };
+        say('Try next, in another terminal:');
+        for (const line of tryNextWhileRunning(run)) say(`  ${line}`);
+        say(`API reference: ${daemon.url}/docs`);
+        say(`\nThe daemon and the emulator keep running; Ctrl-C stops them${temporary ? ` and removes ${dataDir}` : ''}.`);
+        await new Promise<void>((done) => { stopKeptRunning = done; });
       } finally {
-        await daemon.close();
-        await emulators.close();
+        await daemon?.close();
+        await emulators?.close();
+        removeDataDir();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       }
     }));
 }

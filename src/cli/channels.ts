@@ -24,7 +24,7 @@ interface Channel {
 }
 
 /** `key=value` pairs from repeated `--setting` flags, values still text. */
-function parseSettingFlags(flags: string[]): [string, string][] {
+function parseSettingFlags(flags: string[] = []): [string, string][] {
   return flags.map((flag, index) => {
     const eq = flag.indexOf('=');
     // the value may be a secret: never echo it back
@@ -161,7 +161,7 @@ async function promptForChannel(client: ApiClient, providers: ProviderView[], gi
 interface AddOptions {
   name?: string;
   provider?: string;
-  setting: string[];
+  setting?: string[];
   settingsJson?: string;
   description?: string;
   json?: boolean;
@@ -170,7 +170,7 @@ interface AddOptions {
 interface UpdateOptions {
   name?: string;
   description?: string;
-  setting: string[];
+  setting?: string[];
   settingsJson?: string;
   status?: string;
   json?: boolean;
@@ -184,7 +184,7 @@ export function registerChannelCommands(program: Command): void {
     .description('create a shipping channel (interactive on a terminal when something is missing)')
     .option('--name <name>', 'channel name, unique in the account')
     .option('--provider <code>', 'provider code (see `packdesk providers`)')
-    .option('--setting <key=value>', 'a provider setting; repeat for each', collect, [])
+    .option('--setting <key=value>', 'a provider setting; repeat for each', collect)
     .option('--settings-json <file>', 'a JSON object of provider settings')
     .option('--description <text>', 'free text')
     .option('--json', 'print JSON')
@@ -241,7 +241,7 @@ export function registerChannelCommands(program: Command): void {
     .argument('<id>', 'channel id (ch_…)')
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
-    .option('--setting <key=value>', 'a provider setting to change; repeat for each', collect, [])
+    .option('--setting <key=value>', 'a provider setting to change; repeat for each', collect)
     .option('--settings-json <file>', 'a JSON object of provider settings to change')
     .option('--status <status>', 'active | inactive')
     .option('--json', 'print JSON')

@@ -14,6 +14,19 @@ export interface ApiResponse<T> {
   body: T;
 }
 
+/**
+ * The exit code of a refused request. 404 → not found. 503 means a carrier is unreachable, not the daemon: a plain
+ * failure.
+ */
+export function exitCodeOf(status: number, errors: Record<string, string[]> | undefined, path: string): number {
+  if (status === 404) return EXIT.notFound;
+  const fields = Object.keys(errors ?? {});
+  const query = new URLSearchParams(path.split('?')[1] ?? '');
+  // A 422 on query parameters only judged the flags a command turned into them: a usage error; on a body, the data was refused.
+  if (status === 422 && fields.length > 0 && fields.every((field) => query.has(field.split(/[.[]/)[0]!))) return EXIT.usage;
+  return EXIT.failure;
+}
+
 /** A small client of the daemon's /v1 API; every non-2xx answer becomes a CliError with the right exit code. */
 export class ApiClient {
   constructor(readonly baseUrl: string, private readonly apiKey: string) {}
@@ -31,7 +44,7 @@ export class ApiClient {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    if (!res.ok) throw ApiClient.failure(res.status, parsed);
+    if (!res.ok) throw ApiClient.failure(res.status, parsed, path);
     return { status: res.status, body: parsed as T };
   }
 
@@ -43,7 +56,7 @@ export class ApiClient {
       const text = body.toString('utf8');
       let parsed: unknown = text;
       if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-      throw ApiClient.failure(res.status, parsed);
+      throw ApiClient.failure(res.status, parsed, path);
     }
     return { status: res.status, headers: res.headers, body };
   }
@@ -62,12 +75,10 @@ export class ApiClient {
     }
   }
 
-  private static failure(status: number, parsed: unknown): CliError {
-    const envelope = parsed as { message?: string; errors?: Record<string, string[]> };
-    const message = envelope?.message ?? `HTTP ${status}`;
-    // 503 means a carrier is unreachable, not the daemon: that is a plain failure here
-    const code = status === 404 ? EXIT.notFound : EXIT.failure;
-    return new CliError(message, code, envelope?.errors);
+  private static failure(status: number, parsed: unknown, path: string): CliError {
+    const envelope = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { message?: string; errors?: Record<string, string[]> };
+    const message = envelope.message ?? `HTTP ${status}`;
+    return new CliError(message, exitCodeOf(status, envelope.errors, path), envelope.errors);
   }
 
   get<T = unknown>(path: string) {

@@ -24,7 +24,7 @@ const FORMATS = ['zpl', 'epl', 'pdf'];
 export const printerPath = (id: string) => `/v1/printers/${encodeURIComponent(id)}`;
 
 /** `--format zpl --format epl` or `--format zpl,epl`. */
-function parseFormats(values: string[]): string[] {
+function parseFormats(values: string[] = []): string[] {
   const formats = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean))];
   const unknown = formats.filter((f) => !FORMATS.includes(f));
   if (unknown.length) throw new CliError(`--format must be zpl, epl or pdf (not ${unknown.join(', ')})`, EXIT.usage);
@@ -53,7 +53,7 @@ function printPrinter(p: Printer): void {
 interface AddOptions {
   name?: string;
   uri?: string;
-  format: string[];
+  format?: string[];
   dpi?: string;
   default?: boolean;
   json?: boolean;
@@ -67,7 +67,7 @@ export function registerPrinterCommands(program: Command): void {
     .description('add a printer (its status is checked at once)')
     .requiredOption('--name <name>', 'printer name, unique in the account')
     .requiredOption('--uri <uri>', 'tcp://host:9100 (ZPL/EPL), ipp://host:631/ipp/print or ipps://… (PDF, or ZPL to a CUPS raw queue), file:///dir')
-    .option('--format <format>', 'a format it takes: zpl, epl or pdf; repeat or separate with commas', collect, [])
+    .option('--format <format>', 'a format it takes: zpl, epl or pdf; repeat or separate with commas', collect)
     .option('--dpi <dpi>', 'print head resolution, 203 or 300: labels packdesk converts for it are drawn at it', '203')
     .option('--default', 'make it the default printer for its formats')
     .option('--json', 'print JSON')
@@ -115,10 +115,10 @@ export function registerPrinterCommands(program: Command): void {
   printers.command('test')
     .description("print a test label (a barcode and the station's name) in each format the printer takes")
     .argument('<id>', 'printer id (prn_…)')
-    .option('--format <format>', 'only this format; repeat for more', collect, [])
+    .option('--format <format>', 'only this format; repeat for more', collect)
     .option('--wait <seconds>', 'wait up to this many seconds for the labels to print', '10')
     .option('--json', 'print the print jobs as JSON')
-    .action(action(async (id: string, o: { format: string[]; wait: string; json?: boolean }) => {
+    .action(action(async (id: string, o: { format?: string[]; wait: string; json?: boolean }) => {
       const wait = parsePrintWait(o.wait);
       const formats = parseFormats(o.format);
       const client = ApiClient.fromConfig();
@@ -132,9 +132,9 @@ export function registerPrinterCommands(program: Command): void {
   printers.command('default')
     .description('make a printer the default for its formats (or only those given)')
     .argument('<id>', 'printer id (prn_…)')
-    .option('--format <format>', 'only this format; repeat for more', collect, [])
+    .option('--format <format>', 'only this format; repeat for more', collect)
     .option('--json', 'print JSON')
-    .action(action(async (id: string, o: { format: string[]; json?: boolean }) => {
+    .action(action(async (id: string, o: { format?: string[]; json?: boolean }) => {
       const client = ApiClient.fromConfig();
       const { body: current } = await client.get<{ data: Printer }>(`${printerPath(id)}?refresh=false`);
       const asked = parseFormats(o.format);

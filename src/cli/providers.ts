@@ -41,12 +41,13 @@ export function findProviderOrFail(providers: ProviderView[], code: string): Pro
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
+/** One row per provider, narrow enough for 100 columns: long region lists wrap (`providers show` has the rest). */
 function printProviderTable(providers: ProviderView[]): void {
   printTable(
-    ['code', 'name', 'regions', 'label formats', 'COD', 'multi-parcel', 'cancel'],
+    ['code', 'name', 'regions', 'labels', 'COD', 'parcels', 'cancel'],
     providers.map((p) => [
-      p.code, p.name, p.regions.join(', '), p.label_formats.join(', '), yesNo(p.cash_on_delivery),
-      p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no', yesNo(p.cancel),
+      p.code, p.name, p.regions.join(' '), p.label_formats.join(' '), yesNo(p.cash_on_delivery),
+      p.multi_parcel ? `≤ ${p.max_parcels}` : '1', yesNo(p.cancel),
     ]),
   );
 }

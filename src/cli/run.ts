@@ -1,25 +1,30 @@
+import { Command } from 'commander';
 import pino from 'pino';
 import type { ServiceContext } from '../services/context.js';
 import { closeContext, openContext } from '../services/open.js';
 import { AppError, ValidationError } from '../domain/errors.js';
 import { resolveDataDir } from '../paths.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { printError } from './output.js';
+import { argvAsksForJson, printError } from './output.js';
 
-/** Wraps a command action: errors become one clear line on stderr and the matching exit code. */
+/** Wraps a command action: errors go to stderr (the JSON envelope with `--json`) with the matching exit code. */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | void): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await fn(...args);
     } catch (err) {
       const cliError = toCliError(err);
-      printError(cliError);
+      // commander passes the command last; its options (with its parents') say whether --json was given
+      const command = args.at(-1);
+      const json = command instanceof Command ? command.optsWithGlobals<{ json?: unknown }>().json === true : argvAsksForJson(process.argv.slice(2));
+      printError(cliError, json);
       process.exitCode = cliError.exitCode;
     }
   };
 }
 
-function toCliError(err: unknown): CliError {
+/** Any error as a CliError: validation errors of the local store are usage errors, its 404s not found. */
+export function toCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
   if (err instanceof ValidationError) return new CliError(err.message, EXIT.usage, err.errors);
   if (err instanceof AppError) return new CliError(err.message, err.status === 404 ? EXIT.notFound : EXIT.failure);

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configPath } from '../paths.js';
+import { countryFacts, internationalPhone } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { AddressView, ContactView } from './shipments.js';
 
@@ -27,18 +28,19 @@ export interface ShipFlags {
   city?: string;
   postalCode?: string;
   country?: string;
-  parcel: string[];
+  /** Repeated `--parcel`; absent when none was given. */
+  parcel?: string[];
   cod?: string;
   codCurrency?: string;
   senderJson?: string;
   out?: string;
   wait: string;
+  allowDuplicateReference?: boolean;
   json?: boolean;
 }
 
 export const LABEL_FORMATS = ['pdf', 'zpl', 'epl'] as const;
 export const DEFAULT_COUNTRY = 'CZ';
-const COD_CURRENCY_OF_COUNTRY: Record<string, string> = { CZ: 'CZK', SK: 'EUR', PL: 'PLN', HU: 'HUF', DE: 'EUR', AT: 'EUR', RO: 'RON' };
 
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objectAt = (body: Json, key: string): Json => (isObject(body[key]) ? { ...(body[key] as Json) } : {});
@@ -46,7 +48,7 @@ const filled = (v: unknown): boolean => typeof v === 'string' ? v.trim() !== '' 
 
 /** The currency a COD amount is most likely in for a destination country. */
 export function codCurrencyFor(country: unknown): string | undefined {
-  return typeof country === 'string' ? COD_CURRENCY_OF_COUNTRY[country.toUpperCase()] : undefined;
+  return countryFacts(country)?.currency;
 }
 
 /** A JSON object from a file, or from stdin for `-`. */
@@ -71,10 +73,15 @@ export function parseParcel(text: string, label = '--parcel'): Json {
   return { weight_amount: weight, weight_unit: 'KG', length_dimension: length, width_dimension: width, height_dimension: height, dimension_unit: 'CM' };
 }
 
+/** Digits in groups of three apart (`1 249`, also with a no-break or narrow space), or not apart; then 1-2 decimals after `,` or `.`. */
+const AMOUNT = /^(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)(?:[.,]\d{1,2})?$/;
+
+/** A money amount as people type it: `1249.90`, `1 249,90`, `450`; above 0, at most 2 decimals. */
 export function parseCodAmount(text: string, label = '--cod'): number {
-  const n = Number(text.trim().replace(',', '.'));
-  if (!/^\d+(?:[.,]\d{1,2})?$/.test(text.trim()) || n <= 0) {
-    throw new CliError(`${label} must be an amount above 0 with at most 2 decimals`, EXIT.usage);
+  const trimmed = text.trim();
+  const n = Number(trimmed.replace(/[ \u00a0\u202f]/g, '').replace(',', '.'));
+  if (!AMOUNT.test(trimmed) || !(n > 0)) {
+    throw new CliError(`${label} must be an amount above 0 with at most 2 decimals, e.g. 1249.90 or 1 249,90, not "${text}"`, EXIT.usage);
   }
   return n;
 }
@@ -117,7 +124,7 @@ export function bodyFromFlags(o: ShipFlags): Json {
   if (o.country !== undefined) address.country_code = o.country.toUpperCase();
   if (Object.keys(address).length > 0) body.destination_address = address;
 
-  if (o.parcel.length > 0) body.parcels = o.parcel.map((p) => parseParcel(p));
+  if (o.parcel?.length) body.parcels = o.parcel.map((p) => parseParcel(p));
   if (o.cod !== undefined) body.cash_on_delivery_amount = parseCodAmount(o.cod);
   if (o.codCurrency !== undefined) body.cash_on_delivery_currency = o.codCurrency.toUpperCase();
   if (o.senderJson !== undefined) applySender(body, readSender(o.senderJson, '--sender-json'));
@@ -135,6 +142,17 @@ export function applyDefaults(body: Json): void {
   if (filled(body.cash_on_delivery_amount) && !filled(body.cash_on_delivery_currency)) {
     const currency = codCurrencyFor(address.country_code);
     if (currency) body.cash_on_delivery_currency = currency;
+  }
+}
+
+/** A national phone number of a contact gets the calling code of its address's country (`602 333 444` in CZ → `+420602333444`). */
+export function applyPhonePrefixes(body: Json): void {
+  for (const [contactKey, addressKey] of [['recipient_contact', 'destination_address'], ['sender_contact', 'origin_address']] as const) {
+    const contact = body[contactKey];
+    if (!isObject(contact) || typeof contact.phone_number !== 'string') continue;
+    const international = internationalPhone(contact.phone_number, objectAt(body, addressKey).country_code);
+    // one the API would refuse anyway is left for it to name
+    if (international) body[contactKey] = { ...contact, phone_number: international };
   }
 }
 

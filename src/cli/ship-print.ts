@@ -16,29 +16,37 @@ export interface ShipPrintFlags {
 /** How long `ship` waits to tell whether the label printed (a printer that cannot print says so at its first attempt). */
 export const SHIP_PRINT_WAIT_SECONDS = 15;
 
+/** Where the label of a new shipment prints, or why nothing prints (`--no-print`, no default printer for the format). */
+export type PrintPlan = { printer: Printer; notPrinted?: undefined } | { printer?: undefined; notPrinted: string };
+
 /**
  * Puts `print` into a creation body: `--printer`, or the account's default printer for the label format (none: no
- * printing). `--no-print` removes any. Answers the printer, for messages.
+ * printing, and the plan says why). `--no-print` removes any.
  */
-export async function attachPrintRequest(client: ApiClient, body: Record<string, unknown>, flags: ShipPrintFlags): Promise<Printer | undefined> {
+export async function attachPrintRequest(client: ApiClient, body: Record<string, unknown>, flags: ShipPrintFlags): Promise<PrintPlan> {
   if (flags.print === false) {
     delete body.print;
-    return undefined;
+    return { notPrinted: '--no-print was given' };
   }
   const copies = flags.copies !== undefined ? parseCopies(flags.copies) : undefined;
   const given = body.print as { printer_id?: string; copies?: number } | null | undefined;
+  const format = typeof body.label_format === 'string' ? body.label_format : 'pdf';
   let printer: Printer | undefined;
   if (flags.printer) {
     printer = (await client.get<{ data: Printer }>(`${printerPath(flags.printer)}?refresh=false`)).body.data;
   } else if (given?.printer_id) {
     printer = (await client.get<{ data: Printer }>(`${printerPath(given.printer_id)}?refresh=false`)).body.data;
   } else {
-    const format = typeof body.label_format === 'string' ? body.label_format : 'pdf';
     printer = (await client.get<Page<Printer>>(`/v1/printers?default_for=${encodeURIComponent(format)}&per_page=1`)).body.data[0];
   }
-  if (!printer) return undefined;
+  if (!printer) {
+    return {
+      notPrinted: `no printer is the default for ${format} labels `
+        + `(give --printer, or make one the default: packdesk printers default prn_… --format ${format})`,
+    };
+  }
   body.print = { printer_id: printer.id, copies: copies ?? given?.copies ?? 1 };
-  return printer;
+  return { printer };
 }
 
 /** The print job of a created shipment, once its first attempt settled (or after `seconds`). */

@@ -1,5 +1,7 @@
 import type { ApiClient, Page } from './client.js';
+import { countryFacts, internationalPhone, isPhoneNumber } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { formatMoney } from './output.js';
 import { fetchProviders, type ProviderView } from './providers.js';
 import {
   codCurrencyFor, DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, splitName, type Json, type Sender,
@@ -15,14 +17,14 @@ interface ChannelItem {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+\d{7,15}$/;
 const MAX_PARCELS = 50;
 
 type Validate = (text: string) => true | string;
 
 const required: Validate = (text) => (text.trim() === '' ? 'required' : true);
 const email: Validate = (text) => (EMAIL.test(text.trim()) ? true : 'an e-mail address, e.g. name@example.cz');
-const phone: Validate = (text) => (PHONE.test(text.replace(/[\s()-]/g, '')) ? true : 'international format: + and 7 to 15 digits, e.g. +420 601 111 222');
+const phone: Validate = (text) => (isPhoneNumber(text) ? true : 'a phone number: international, e.g. +420 601 111 222, or national for the address below, e.g. 601 111 222');
+const internationalOnly: Validate = (text) => (internationalPhone(text, undefined) ? true : 'international format: + and 7 to 15 digits, e.g. +420 601 111 222');
 const country: Validate = (text) => (/^[A-Za-z]{2}$/.test(text.trim()) ? true : 'a two-letter country code, e.g. CZ');
 const usageMessage = (fn: () => unknown): true | string => {
   try {
@@ -81,11 +83,28 @@ async function askAddress(who: string, given: Json): Promise<Json> {
   return address;
 }
 
+/** A national phone number takes the calling code of the address's country; where packdesk knows none, it is asked again. */
+async function completePhone(who: string, contact: Json, address: Json): Promise<void> {
+  const given = text(contact.phone_number);
+  if (!given) return;
+  const international = internationalPhone(given, address.country_code);
+  if (international) {
+    contact.phone_number = international;
+    return;
+  }
+  const { input } = await prompts();
+  const why = countryFacts(address.country_code) ? `${given} is no phone number` : `packdesk does not know the calling code of ${String(address.country_code)}`;
+  contact.phone_number = internationalPhone(
+    await input({ message: `${who} phone in international format (${why})`, validate: internationalOnly }), undefined,
+  );
+}
+
 /** The desk's sender, asked once; the caller stores it. */
 export async function promptSender(): Promise<Sender> {
   process.stdout.write('No sender stored yet: who sends these parcels? (asked once, then kept for every shipment)\n');
   const contact = await askContact('Sender', {}, true);
   const address = await askAddress('Sender', {});
+  await completePhone('Sender', contact, address);
   return { contact: contact as unknown as Sender['contact'], address: address as unknown as Sender['address'] };
 }
 
@@ -153,13 +172,18 @@ export async function promptShipment(client: ApiClient, start: Json, given: Give
     });
   }
 
-  body.recipient_contact = await askContact('Recipient', asObject(body.recipient_contact), false);
-  body.destination_address = await askAddress('Recipient', asObject(body.destination_address));
+  const recipient = await askContact('Recipient', asObject(body.recipient_contact), false);
+  const destination = await askAddress('Recipient', asObject(body.destination_address));
+  await completePhone('Recipient', recipient, destination);
+  body.recipient_contact = recipient;
+  body.destination_address = destination;
   if (!Array.isArray(body.parcels) || body.parcels.length === 0) body.parcels = await askParcels();
 
   if (!given.cod && body.cash_on_delivery_amount == null && provider?.cash_on_delivery !== false) {
     if (await confirm({ message: 'Cash on delivery?', default: false })) {
-      body.cash_on_delivery_amount = parseCodAmount(await input({ message: 'COD amount', validate: (t) => usageMessage(() => parseCodAmount(t, 'the amount')) }));
+      body.cash_on_delivery_amount = parseCodAmount(await input({
+        message: 'COD amount, e.g. 1 249,90', validate: (t) => usageMessage(() => parseCodAmount(t, 'the amount')),
+      }));
       const fallback = codCurrencyFor(asObject(body.destination_address).country_code) ?? 'CZK';
       body.cash_on_delivery_currency = (await input({
         message: 'COD currency', default: text(body.cash_on_delivery_currency) ?? fallback,
@@ -181,9 +205,10 @@ export async function confirmShipment(body: Json, parcelsLine: string): Promise<
   const contact = asObject(body.recipient_contact);
   const address = asObject(body.destination_address);
   const who = [text(contact.company_name), [contact.first_name, contact.last_name].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const cod = body.cash_on_delivery_amount != null ? `, COD ${String(body.cash_on_delivery_amount)} ${String(body.cash_on_delivery_currency ?? '')}` : '';
+  const cod = typeof body.cash_on_delivery_amount === 'number'
+    ? `, COD ${formatMoney(body.cash_on_delivery_amount, text(body.cash_on_delivery_currency))}` : '';
   process.stdout.write(
-    `\nTo:      ${who}, ${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}\n`
+    `\nTo:      ${who}${text(contact.phone_number) ? ` (${String(contact.phone_number)})` : ''}, ${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}\n`
     + `Parcels: ${parcelsLine}${cod}\nLabel:   ${String(body.label_format)}${body.reference_number ? `, reference ${String(body.reference_number)}` : ''}\n\n`,
   );
   return confirm({ message: 'Create the shipment?', default: true });

@@ -4,13 +4,13 @@ import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printRecord } from './output.js';
 import { action } from './run.js';
 import {
-  applyDefaults, applySender, bodyFromFlags, hasSender, missingForShipment, saveSender, senderPath, storedSender,
+  applyDefaults, applyPhonePrefixes, applySender, bodyFromFlags, hasSender, missingForShipment, saveSender, senderPath, storedSender,
   type Json, type ShipFlags,
 } from './ship-body.js';
 import { confirmShipment, promptSender, promptShipment } from './ship-prompts.js';
+import { checkReference } from './ship-reference.js';
 import { describePrintJob, type PrintJob } from './print-jobs.js';
-import type { Printer } from './printers.js';
-import { attachPrintRequest, SHIP_PRINT_WAIT_SECONDS, shipmentPrintJob, type ShipPrintFlags } from './ship-print.js';
+import { attachPrintRequest, SHIP_PRINT_WAIT_SECONDS, shipmentPrintJob, type PrintPlan, type ShipPrintFlags } from './ship-print.js';
 import {
   creationFailed, describeSize, parseWait, saveLabel, shipmentPath, type SavedLabel, type Shipment,
 } from './shipments.js';
@@ -62,11 +62,20 @@ function printStillPending(s: Shipment, waited: number): void {
   );
 }
 
+/** What `ship` says about printing: the job's outcome, or why nothing printed. */
+function printOutcome(plan: PrintPlan, job: PrintJob | null): string {
+  if (!plan.printer) return `not printed: ${plan.notPrinted}`;
+  if (!job) return `not printed: the daemon made no print job for ${plan.printer.name}`;
+  const said = describePrintJob(job, plan.printer.name);
+  return job.status === 'queued' || job.status === 'printing' ? `not printed yet: ${said}` : said;
+}
+
 /** POST with `Prefer: wait=N`, then: created → save the label; refused → exit 1 with the reasons; else still pending (exit 0). */
-async function createAndSave(client: ApiClient, body: Json, o: { wait: number; out?: string; json?: boolean; printer?: Printer }): Promise<void> {
+async function createAndSave(client: ApiClient, body: Json, o: { wait: number; out?: string; json?: boolean; print: PrintPlan }): Promise<void> {
   const headers: Record<string, string> = o.wait > 0 ? { prefer: `wait=${o.wait}` } : {};
   const { body: answer } = await client.post<{ data: Shipment }>('/v1/shipments', body, headers);
   const shipment = answer.data;
+  const notPrinted = o.print.printer ? {} : { not_printed: o.print.notPrinted };
 
   if (shipment.status === 'created') {
     let label: SavedLabel;
@@ -76,15 +85,18 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
       const reason = err instanceof CliError ? err.message : String(err);
       throw new CliError(`shipment ${shipment.id} was created, but its label could not be saved: ${reason}; try \`packdesk shipments label ${shipment.id}\``, EXIT.failure);
     }
-    const printJob: PrintJob | null = o.printer ? await shipmentPrintJob(client, shipment.id, SHIP_PRINT_WAIT_SECONDS) : null;
-    if (o.json) printJson({ ...shipment, label_file: label, ...(o.printer ? { print_job: printJob } : {}) });
-    else printCreated(shipment, label);
-    if (printJob && !o.json) process.stdout.write(`${describePrintJob(printJob, o.printer!.name)}\n`);
+    const printJob = o.print.printer ? await shipmentPrintJob(client, shipment.id, SHIP_PRINT_WAIT_SECONDS) : null;
+    if (o.json) {
+      printJson({ ...shipment, label_file: label, print_job: printJob, ...notPrinted });
+      return;
+    }
+    printCreated(shipment, label);
+    process.stdout.write(`${printOutcome(o.print, printJob)}\n`);
     return;
   }
 
   if (creationFailed(shipment)) {
-    if (o.json) printJson({ ...shipment, label_file: null });
+    if (o.json) printJson({ ...shipment, label_file: null, print_job: null, ...notPrinted });
     else {
       process.stdout.write(
         `shipment ${shipment.id} was not created: the carrier refused it (below). Either delete it and ship again with corrected data:\n`
@@ -95,9 +107,12 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
     throw new CliError(`the carrier refused shipment ${shipment.id}: ${shipment.failure!.message}`, EXIT.failure, shipment.failure!.errors);
   }
 
-  if (o.json) printJson({ ...shipment, label_file: null });
-  else printStillPending(shipment, o.wait);
-  if (o.printer && !o.json) process.stdout.write(`Its label prints on ${o.printer.name} once the shipment is created.\n`);
+  if (o.json) {
+    printJson({ ...shipment, label_file: null, print_job: null, ...notPrinted });
+    return;
+  }
+  printStillPending(shipment, o.wait);
+  process.stdout.write(o.print.printer ? `Its label prints on ${o.print.printer.name} once the shipment is created.\n` : `Nothing will print: ${o.print.notPrinted}.\n`);
 }
 
 /** `packdesk ship`: one shipment at the packing desk, from flags or a JSON body, or asked for on a terminal. */
@@ -107,18 +122,18 @@ export function registerShipCommand(program: Command): void {
     .option('--from-json <file>', 'a creation body as JSON (- for stdin); the flags below override its fields')
     .option('--channel <id>', 'shipping channel (ch_…)')
     .option('--format <format>', 'label format: pdf, zpl or epl (default pdf)')
-    .option('--reference <text>', 'reference number, e.g. the order number')
+    .option('--reference <text>', 'reference number, e.g. the order number (one shipped before is asked about, or refused when unattended)')
     .option('--recipient-name <name>', 'recipient "First Last"')
     .option('--recipient-company <name>', 'recipient company')
     .option('--recipient-email <email>', 'recipient e-mail')
-    .option('--recipient-phone <phone>', 'recipient phone, international format (+420…)')
+    .option('--recipient-phone <phone>', 'recipient phone: international (+420 602 333 444), or national for the destination country (602 333 444)')
     .option('--street <street>', 'destination street')
     .option('--house-number <number>', 'destination house number')
     .option('--city <city>', 'destination city')
     .option('--postal-code <code>', 'destination postal code')
     .option('--country <code>', 'destination country, ISO 3166-1 alpha-2 (default CZ)')
-    .option('--parcel <WxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2.5x30x20x10; repeat for each', collect, [])
-    .option('--cod <amount>', 'cash on delivery amount')
+    .option('--parcel <KGxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2.5x30x20x10 or 2,5x30x20x10; repeat for each', collect)
+    .option('--cod <amount>', 'cash on delivery amount, e.g. 1249.90 or "1 249,90"')
     .option('--cod-currency <code>', 'cash on delivery currency (default: that of the destination country, e.g. CZK)')
     .option('--sender-json <file>', 'sender as {"contact": {...}, "address": {...}} (default: the one stored by an interactive run)')
     .option('--out <file>', 'where to save the label (default: <reference or id>.<ext> in the current directory)')
@@ -126,7 +141,8 @@ export function registerShipCommand(program: Command): void {
     .option('--printer <id>', 'print the label on this printer (default: the default printer for the label format)')
     .option('--copies <n>', 'label copies to print, 1-20 (default 1)')
     .option('--no-print', 'only save the label, print nothing')
-    .option('--json', 'print the shipment as JSON, with label_file {path, format, pages, size} and print_job when printing')
+    .option('--allow-duplicate-reference', 'ship even when a shipment with this reference exists (not cancelled); unattended runs refuse that otherwise')
+    .option('--json', 'print the shipment as JSON, with label_file {path, format, pages, size}, print_job, and not_printed (why) when nothing prints')
     .action(action(async (o: ShipFlags & ShipPrintFlags) => {
       const wait = parseWait(o.wait);
       const client = ApiClient.fromConfig();
@@ -138,10 +154,12 @@ export function registerShipCommand(program: Command): void {
         body = await promptShipment(client, body, { format: o.format !== undefined, cod: o.cod !== undefined, reference: o.reference !== undefined });
       }
       applyDefaults(body);
+      applyPhonePrefixes(body);
+      await checkReference(client, body.reference_number, { interactive, allowDuplicate: o.allowDuplicateReference === true });
       if (prompted && !(await confirmShipment(body, parcelsLine(body)))) {
         throw new CliError('nothing created', EXIT.failure);
       }
-      const printer = await attachPrintRequest(client, body, o);
-      await createAndSave(client, body, { wait, out: o.out, json: o.json, printer });
+      const print = await attachPrintRequest(client, body, o);
+      await createAndSave(client, body, { wait, out: o.out, json: o.json, print });
     }));
 }

@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { printJson, printPageFooter, printRecord, printTable } from './output.js';
+import { formatMoney, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, listPath } from './run.js';
 import { registerShipmentPrintCommand } from './ship-print.js';
 
@@ -120,12 +120,12 @@ export function creationFailed(s: Shipment): boolean {
 }
 
 function printShipment(s: Shipment): void {
-  const cod = s.cash_on_delivery_amount != null ? `${s.cash_on_delivery_amount} ${s.cash_on_delivery_currency ?? ''}`.trim() : 'none';
+  const cod = s.cash_on_delivery_amount != null ? formatMoney(s.cash_on_delivery_amount, s.cash_on_delivery_currency) : 'none';
   printRecord({
     id: s.id, reference: s.reference_number, status: s.status, channel: s.shipping_channel_id,
     'carrier id': s.provider_shipment_id, product: s.product, 'label format': s.label_format, 'has label': s.has_label ? 'yes' : 'no',
     'shipping date': s.shipping_date, international: s.is_international ? 'yes' : 'no', COD: cod,
-    ...(s.total_price != null ? { price: `${s.total_price} ${s.currency ?? ''}`.trim() } : {}),
+    ...(s.total_price != null ? { price: formatMoney(s.total_price, s.currency) } : {}),
     sender: `${contactName(s.sender_contact)} — ${addressLine(s.origin_address)}`,
     recipient: `${contactName(s.recipient_contact)} — ${addressLine(s.destination_address)}`,
     'recipient contact': `${s.recipient_contact.email_address}, ${s.recipient_contact.phone_number}`,

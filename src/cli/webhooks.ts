@@ -37,7 +37,7 @@ interface DeliveryLog {
 const subscriptionPath = (id: string) => `/v1/webhook-subscriptions/${encodeURIComponent(id)}`;
 
 /** Events from repeated `--event` and comma-separated `--events`, in order, without duplicates; undefined when none given. */
-function eventsFromFlags(event: string[], events?: string): string[] | undefined {
+function eventsFromFlags(event: string[] = [], events?: string): string[] | undefined {
   const all = [...event, ...(events ?? '').split(',')].map((e) => e.trim()).filter(Boolean);
   return all.length > 0 ? [...new Set(all)] : undefined;
 }
@@ -64,7 +64,7 @@ function printDeliveryLog(log: DeliveryLog): void {
 interface AddOptions {
   name?: string;
   url?: string;
-  event: string[];
+  event?: string[];
   events?: string;
   secret?: string;
   paused?: boolean;
@@ -83,7 +83,7 @@ export function registerWebhookCommands(program: Command): void {
     .description('subscribe a URL to events')
     .option('--name <name>', 'subscription name')
     .option('--url <url>', 'where to POST events (https; http only to loopback unless the daemon allows it)')
-    .option('--event <name>', 'an event name or *; repeat for each', collect, [])
+    .option('--event <name>', 'an event name or *; repeat for each', collect)
     .option('--events <list>', 'comma-separated event names')
     .option('--secret <secret>', 'signing secret (>= 16 chars); generated when absent')
     .option('--paused', 'create it paused')
@@ -128,7 +128,7 @@ export function registerWebhookCommands(program: Command): void {
     .argument('<id>', 'subscription id (wh_…)')
     .option('--name <name>', 'new name')
     .option('--url <url>', 'new URL')
-    .option('--event <name>', 'an event name or *; repeat for each', collect, [])
+    .option('--event <name>', 'an event name or *; repeat for each', collect)
     .option('--events <list>', 'comma-separated event names')
     .option('--secret <secret>', 'new signing secret (>= 16 chars)')
     .option('--paused', 'pause deliveries')

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,35 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, options: RunOptio
   });
 }
 
+/**
+ * Writes an `npx` into `dir` that runs `npx packdesk …` as the compiled CLI and refuses anything else, so commands
+ * printed for people (`npx packdesk shipments show …`) run as printed with `dir` first in PATH, fetching nothing.
+ */
+export function writeNpxStandIn(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const script = `#!/bin/sh\n[ "$1" = packdesk ] || { echo "npx stand-in: only packdesk, not $1" >&2; exit 127; }\nshift\nexec ${quote(process.execPath)} ${quote(CLI)} "$@"\n`;
+  writeFileSync(join(dir, 'npx'), script);
+  chmodSync(join(dir, 'npx'), 0o755);
+}
+
+/** Runs a shell script (`sh -e`) to its end, killing it after 60 s. */
+export function runShell(script: string, env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-e', '-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
 /** Runs a command that must succeed and returns its stdout parsed as JSON. */
 export async function runCliJson<T = unknown>(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<T> {
   const result = await runCli(args, env, options);
@@ -68,9 +97,9 @@ export interface CliProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns a long-running packdesk command and waits up to 20 s for a stdout line that `ready` accepts. */
-export function startCliProcess(args: string[], env: NodeJS.ProcessEnv, ready: (line: string) => boolean): Promise<CliProcess> {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns a long-running packdesk command (in `cwd`, else the runner's) and waits up to 20 s for a stdout line that `ready` accepts. */
+export function startCliProcess(args: string[], env: NodeJS.ProcessEnv, ready: (line: string) => boolean, cwd?: string): Promise<CliProcess> {
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -142,8 +142,11 @@ describe('packdesk printers, jobs, shipments print and ship printing against a r
 
   it('ship --no-print only saves the label; ship --printer --copies picks another printer', async () => {
     zebra.clear();
-    const quiet = await station.cliJson<Shipped>(shipFlags('NO-PRINT', ['--no-print', '--json']));
-    expect(quiet).not.toHaveProperty('print_job');
+    const quiet = await station.cliJson<Shipped & { not_printed?: string }>(shipFlags('NO-PRINT', ['--no-print', '--json']));
+    expect(quiet).toMatchObject({ print_job: null, not_printed: '--no-print was given' });
+    const told = await station.cli(shipFlags('NO-PRINT-2', ['--no-print']));
+    expect(told.code, told.stderr).toBe(0);
+    expect(told.stdout).toMatch(/^not printed: --no-print was given$/m);
     const jobs = await station.cliJson<{ data: Job[] }>(['jobs', 'list', '--shipment', quiet.id, '--json']);
     expect(jobs.data).toEqual([]);
     const copies = await station.cliJson<Shipped>(shipFlags('TO-FOLDER', ['--printer', folderPrinter.id, '--copies', '2', '--json']));

@@ -85,6 +85,50 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(result.stdout).toContain('2 pages');
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(result.stdout + result.stderr).not.toContain(station.apiKey);
+    // this station has no printer: ship says that nothing printed, and why
+    expect(result.stdout).toMatch(/^not printed: no printer is the default for pdf labels \(give --printer, or make one the default: /m);
+  });
+
+  it('ship refuses a reference shipped before unless --allow-duplicate-reference; nothing is created meanwhile', async () => {
+    const shipped = async () => (await station.cliJson<ListBody<{ id: string; reference_number: string }>>(['shipments', 'list', '--search', 'COD-2', '--json']))
+      .data.filter((s) => s.reference_number === 'COD-2');
+    const [first] = await shipped();
+    expect(first?.id).toMatch(/^sh_/);
+
+    const again = await station.cli(shipFlags('COD-2', ['--cod', '1299.50']));
+    expect(again.code).toBe(2);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('packdesk: reference COD-2 was shipped before; give --allow-duplicate-reference to ship it again\n');
+    expect(again.stderr).toContain(`reference_number: was shipped before: ${first!.id} (created, `);
+    const json = await station.cli(shipFlags('COD-2', ['--json']));
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({
+      message: 'reference COD-2 was shipped before; give --allow-duplicate-reference to ship it again',
+      errors: { reference_number: [expect.stringContaining(first!.id)] },
+    });
+    expect(await shipped()).toHaveLength(1);
+
+    const allowed = await station.cliJson<Shipment>(shipFlags('COD-2', ['--allow-duplicate-reference', '--out', join(tmp, 'cod-2-again.pdf'), '--json']));
+    expect(allowed).toMatchObject({ status: 'created', reference_number: 'COD-2' });
+    expect((await shipped()).map((s) => s.id).sort()).toEqual([first!.id, allowed.id].sort());
+  });
+
+  it('ship takes a national phone, a COD amount "1 249,90" and a weight "2,4" as people write them', async () => {
+    const shipped = await station.cliJson<Shipment & { not_printed?: string; print_job?: unknown }>(shipFlags('NATIONAL-1', [
+      '--recipient-phone', '602 333 444', '--cod', '1 249,90', '--parcel', '2,4x40x30x20', '--out', join(tmp, 'national.pdf'), '--json',
+    ]));
+    expect(shipped).toMatchObject({
+      status: 'created', cash_on_delivery_amount: 1249.9, cash_on_delivery_currency: 'CZK',
+      recipient_contact: { phone_number: '+420602333444' }, print_job: null,
+      not_printed: expect.stringContaining('no printer is the default for pdf labels'),
+    });
+    expect(shipped.parcels.map((p) => p.weight_amount)).toEqual([2.5, 1, 2.4]);
+    const shown = await station.cli(['shipments', 'show', shipped.id]);
+    expect(shown.stdout).toMatch(/^COD\s+1249\.90 CZK$/m);
+    expect(shown.stdout).toContain('+420602333444');
+    const badCod = await station.cli(shipFlags('NATIONAL-2', ['--cod', '12 34']));
+    expect(badCod.code).toBe(2);
+    expect(badCod.stderr).toContain('--cod must be an amount above 0 with at most 2 decimals');
   });
 
   it('ship --json prints the created shipment with the COD product and where the label went', async () => {
@@ -219,6 +263,9 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     const cancelled = await station.cliJson<Shipment>(['shipments', 'cancel', zplShipment.id, '--json']);
     expect(cancelled).toMatchObject({ id: zplShipment.id, status: 'cancelled' });
     expect((await station.cliJson<Shipment>(['shipments', 'show', zplShipment.id, '--json'])).status).toBe('cancelled');
+    // a cancelled shipment was not shipped: its reference may be shipped again without asking
+    const again = await station.cliJson<Shipment>(shipFlags('ZPL-2', ['--out', join(tmp, 'zpl-2-again.pdf'), '--json']));
+    expect(again).toMatchObject({ status: 'created', reference_number: 'ZPL-2' });
   });
 
   it('ship with an unknown postal code exits 1 with the carrier failure naming destination_address.postal_code; delete then removes it', async () => {
@@ -261,8 +308,9 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(await decodePngBarcodes(readFileSync(join(dir, 'COD-JSON-1.png')))).toEqual([numbers[0]]);
     expect(await decodePngBarcodes(readFileSync(join(dir, 'COD-JSON-2.png')))).toEqual([numbers[1]]);
     const outOfRange = await station.cli(['shipments', 'label', codShipment.id, '--preview', '--parcel', '3']);
-    expect(outOfRange.code).toBe(1);
-    expect(outOfRange.stderr).toContain('parcel');
+    // the daemon refuses the query parameter --parcel became: a usage error
+    expect(outOfRange.code).toBe(2);
+    expect(outOfRange.stderr).toMatch(/^ {2}parcel: must be from 1 to 2/m);
   });
 
   it('shipments label --preview draws each parcel inline in a kitty terminal', async () => {

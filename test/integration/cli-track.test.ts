@@ -120,7 +120,31 @@ describe('packdesk track against a real daemon and the PPL emulator', () => {
 
     const refused = await station.cli(['track', 'remove', internal.id]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('enable_tracking');
+    expect(refused.stdout).toBe('');
+    // the API names the field with the message itself: said once
+    expect(refused.stderr).toBe(`packdesk: Cannot delete the tracking parcel of shipment ${shipmentId}; set enable_tracking to false on the shipment to stop tracking it\n`);
+    const json = await station.cli(['track', 'remove', internal.id, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr)).toMatchObject({ message: expect.stringContaining('enable_tracking'), errors: { id: [expect.stringContaining('enable_tracking')] } });
+  });
+
+  it("the emulator's control endpoints answer errors in the API's envelope", async () => {
+    const control = (path: string, body: string) => fetch(`${emulatorUrl}/_emulator/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const unknown = await control('ppl/parcels/unknown/advance', JSON.stringify({ to: 'in_transit' }));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ message: 'unknown parcel unknown', errors: { tracking_number: ['is not a parcel the ppl emulator created'] } });
+    const badTarget = await control(`ppl/parcels/${number}/advance`, JSON.stringify({ to: 'the moon' }));
+    expect(badTarget.status).toBe(400);
+    expect(await badTarget.json()).toEqual({ message: 'The given data was invalid.', errors: { to: [expect.stringMatching(/^must be one of .*in_transit/)] } });
+    const notJson = await control('ppl/faults', '{mode');
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ message: expect.stringContaining('invalid JSON') });
+    const noProvider = await control('nope/faults', JSON.stringify({ mode: 'none' }));
+    expect(noProvider.status).toBe(404);
+    expect(await noProvider.json()).toMatchObject({ message: 'no emulator for provider nope is running', errors: { provider: [expect.stringContaining('ppl')] } });
+    const nowhere = await fetch(`${emulatorUrl}/_emulator/ppl/nowhere`);
+    expect(nowhere.status).toBe(404);
+    expect(await nowhere.json()).toEqual({ message: 'no control endpoint GET /_emulator/ppl/nowhere' });
   });
 
   it('track remove stops tracking a number added by hand; show then exits 3', async () => {

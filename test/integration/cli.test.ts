@@ -249,9 +249,82 @@ describe('packdesk CLI against a real daemon', () => {
     }
   });
 
-  it('an unknown subcommand exits 2', async () => {
-    expect((await station.cli(['channels', 'frobnicate'])).code).toBe(2);
-    expect((await station.cli(['webhooks', 'frobnicate'])).code).toBe(2);
-    expect((await station.cli(['frobnicate'])).code).toBe(2);
+  it('an unknown command prints one line and a hint, not the whole help, and exits 2', async () => {
+    for (const args of [['channels', 'frobnicate'], ['webhooks', 'frobnicate'], ['frobnicate']]) {
+      const result = await station.cli(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toEqual([
+        "packdesk: unknown command 'frobnicate'",
+        `hint: \`${['packdesk', ...args.slice(0, -1), '--help'].join(' ')}\` shows what there is`,
+      ]);
+    }
+    const typo = await station.cli(['shipmnts', 'list']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("packdesk: unknown command 'shipmnts'\nhint: did you mean `packdesk shipments`? `packdesk --help` shows what there is\n");
+    const option = await station.cli(['shipments', 'list', '--stats', 'created']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe("packdesk: unknown option '--stats'\nhint: did you mean `--status`? `packdesk shipments list --help` shows what there is\n");
+  });
+
+  it('a flag value the daemon refuses is a usage error: exit 2, naming the query parameter', async () => {
+    const perPage = await station.cli(['shipments', 'list', '--per-page', '1000']);
+    expect(perPage.code).toBe(2);
+    expect(perPage.stderr).toMatch(/^ {2}per_page: must be at most 100$/m);
+    const status = await station.cli(['track', 'list', '--status', 'nope']);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/^ {2}status: must be one of /m);
+    // a body field the API refuses is the data, not the command line: still exit 1 (see channels add above)
+  });
+
+  it('with --json every error is the {message, errors} envelope on stderr, whatever went wrong', async () => {
+    const unreachable = { ...station.env, PACKDESK_URL: 'http://127.0.0.1:9' };
+    const cases: [string[], number, Record<string, unknown>?][] = [
+      [['shipments', 'list', '--status', 'nope', '--json'], 2, { status: ['must be one of pending, created, shipped, delivered, cancelled, returned'] }],
+      [['track', 'list', '--per-page', '1000', '--json'], 2, { per_page: ['must be at most 100'] }],
+      [['frobnicate', '--json'], 2],
+      [['shipments', 'list', '--bogus', '--json'], 2],
+      [['track', 'add', '123', '--json'], 2],
+      [['channels', 'update', 'ch_x', '--status', 'paused', '--json'], 2],
+      [['channels', 'show', 'ch_doesnotexist', '--json'], 3],
+      [['channels', 'add', '--provider', 'dhl', '--json'], 1],
+    ];
+    for (const [args, code, errors] of cases) {
+      const result = await station.cli(args);
+      expect(result.code, args.join(' ')).toBe(code);
+      expect(result.stdout, args.join(' ')).toBe('');
+      expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+      const envelope = JSON.parse(result.stderr) as { message: string; errors: Record<string, string[]> };
+      expect(Object.keys(envelope).sort()).toEqual(['errors', 'message']);
+      expect(envelope.message.length, args.join(' ')).toBeGreaterThan(0);
+      if (errors) expect(envelope.errors).toEqual(errors);
+    }
+    const added = JSON.parse((await station.cli(['channels', 'add', '--provider', 'dhl', '--json'])).stderr) as { errors: Record<string, string[]> };
+    expect(Object.keys(added.errors)).toContain('settings.apiSecret');
+    const gone = await station.cli(['status', '--json'], unreachable);
+    expect(gone.code).toBe(4);
+    expect(JSON.parse(gone.stderr)).toEqual({ message: expect.stringContaining('cannot reach the packdesk daemon at http://127.0.0.1:9'), errors: {} });
+  });
+
+  it('providers fits 100 columns; the long region lists wrap', async () => {
+    const table = await station.cli(['providers']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(lines.filter((line) => line.startsWith('│ ') && !line.startsWith('│ code')).map((line) => line.split('│')[1]!.trim()).filter(Boolean))
+      .toEqual(['ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery']);
+    expect(table.stdout).toMatch(/│ ppl +│ PPL +│ CZ SK +│ pdf zpl epl │ yes │ ≤ 20 +│ yes +│/);
+  });
+
+  it('help says what a flag takes: --parcel KGxLxWxH, and no "(default: [])" on repeatable flags', async () => {
+    const ship = await station.cli(['ship', '--help']);
+    expect(ship.code).toBe(0);
+    expect(ship.stdout).toContain('--parcel <KGxLxWxH>');
+    expect(ship.stdout).toContain('--allow-duplicate-reference');
+    for (const args of [['ship'], ['channels', 'add'], ['channels', 'update'], ['printers', 'add'], ['webhooks', 'add'], ['webhooks', 'update']]) {
+      const help = await station.cli([...args, '--help']);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout, args.join(' ')).not.toContain('default: []');
+    }
   });
 });

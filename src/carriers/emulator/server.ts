@@ -54,7 +54,12 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   }
   await app.register(controlRoutes(emulators, faults), { prefix: '/_emulator' });
   for (const emulator of emulators.values()) {
-    if (emulator.control) await app.register(emulator.control, { prefix: `/_emulator/${emulator.code}` });
+    const control = emulator.control;
+    if (!control) continue;
+    await app.register(async (scope) => {
+      answerErrorsInEnvelope(scope);
+      await scope.register(control);
+    }, { prefix: `/_emulator/${emulator.code}` });
   }
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 7500 });
@@ -145,11 +150,56 @@ function holdUnanswered(request: FastifyRequest, ms: number | undefined): void {
 
 interface ProviderParams { provider: string }
 
+/** The error envelope of packdesk's API, which the control endpoints answer too: `{message, errors: {field: [...]}}`. */
+interface ErrorEnvelope {
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+const envelope = (message: string, errors?: Record<string, string[]>): ErrorEnvelope => (errors ? { message, errors } : { message });
+
+/** One error of the schema validator (ajv) as fastify hands it over. */
+interface SchemaError {
+  instancePath?: string;
+  params?: { missingProperty?: string; allowedValues?: unknown[] };
+  message?: string;
+}
+
+/** Schema errors of a control request as field errors: `{"to": ["must be equal to one of the allowed values"]}`. */
+function fieldErrors(validation: SchemaError[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const e of validation) {
+    const path = [...(e.instancePath ?? '').split('/').filter(Boolean), ...(e.params?.missingProperty ? [e.params.missingProperty] : [])].join('.') || 'body';
+    const message = e.params?.allowedValues ? `must be one of ${e.params.allowedValues.join(', ')}` : e.message ?? 'is invalid';
+    (errors[path] ??= []).push(message);
+  }
+  return errors;
+}
+
+/**
+ * Control endpoints answer every error in the envelope: thrown ones and schema errors through the error handler, and a
+ * carrier's own control routes that answer `{error: "..."}` rewritten before they are sent.
+ */
+function answerErrorsInEnvelope(scope: FastifyInstance): void {
+  scope.setErrorHandler((err: Error & { statusCode?: number; validation?: SchemaError[] }, _request, reply) => {
+    if (err.validation) return reply.code(err.statusCode ?? 400).send(envelope('The given data was invalid.', fieldErrors(err.validation)));
+    return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send(envelope(err.message));
+  });
+  scope.addHook('preSerialization', async (_request, reply, payload: unknown) => {
+    if (reply.statusCode < 400 || typeof payload !== 'object' || payload === null || 'message' in payload) return payload;
+    const { error } = payload as { error?: unknown };
+    return typeof error === 'string' ? envelope(error) : payload;
+  });
+}
+
 function controlRoutes(emulators: Map<string, ProviderEmulator>, faults: Map<string, ActiveFault>): FastifyPluginAsync {
   const provider = { type: 'object', required: ['provider'], properties: { provider: { type: 'string' } } } as const;
   const lookup = (request: FastifyRequest<{ Params: ProviderParams }>, reply: FastifyReply): ProviderEmulator | undefined => {
     const emulator = emulators.get(request.params.provider);
-    if (!emulator) void reply.code(404).send({ error: `no emulator for provider ${request.params.provider} is running` });
+    if (!emulator) {
+      const running = `no emulator for provider ${request.params.provider} is running`;
+      void reply.code(404).send(envelope(running, { provider: [`must be one of ${[...emulators.keys()].join(', ')}`] }));
+    }
     return emulator;
   };
   const showFault = (code: string) => {
@@ -158,8 +208,9 @@ function controlRoutes(emulators: Map<string, ProviderEmulator>, faults: Map<str
   };
 
   return async (app) => {
-    app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => {
-      void reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send({ error: err.message });
+    answerErrorsInEnvelope(app);
+    app.setNotFoundHandler((request, reply) => {
+      void reply.code(404).send(envelope(`no control endpoint ${request.method} ${request.url.split('?')[0]}`));
     });
 
     app.get('/', async () => ({ providers: [...emulators.keys()] }));
@@ -176,8 +227,11 @@ function controlRoutes(emulators: Map<string, ProviderEmulator>, faults: Map<str
         const emulator = lookup(request, reply);
         if (!emulator) return reply;
         const outcome = emulator.advance(request.params.tracking_number, request.body?.to);
-        if (outcome.kind === 'unknown_parcel') return reply.code(404).send({ error: `unknown parcel ${request.params.tracking_number}` });
-        if (outcome.kind === 'cannot_advance') return reply.code(409).send({ error: outcome.reason });
+        const trackingNumber = request.params.tracking_number;
+        if (outcome.kind === 'unknown_parcel') {
+          return reply.code(404).send(envelope(`unknown parcel ${trackingNumber}`, { tracking_number: [`is not a parcel the ${emulator.code} emulator created`] }));
+        }
+        if (outcome.kind === 'cannot_advance') return reply.code(409).send(envelope(outcome.reason));
         return { provider: emulator.code, trackingNumber: request.params.tracking_number, events: outcome.events };
       },
     );

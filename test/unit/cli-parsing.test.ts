@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/client.js';
+import { COUNTRIES, internationalPhone, isPhoneNumber } from '../../src/cli/countries.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { fitColumns, formatMoney } from '../../src/cli/output.js';
+import { applyPhonePrefixes, codCurrencyFor, parseCodAmount, parseParcel } from '../../src/cli/ship-body.js';
+
+describe('what the packing desk types: amounts, weights and phone numbers', () => {
+  it('takes a COD amount the way people write it, with grouped thousands and a decimal comma', () => {
+    expect(parseCodAmount('1 249,90')).toBe(1249.9);
+    expect(parseCodAmount('1\u00a0249,90')).toBe(1249.9); // a no-break space, as copied from a spreadsheet
+    expect(parseCodAmount('1\u202f249.90')).toBe(1249.9);
+    expect(parseCodAmount('12 345 678,5')).toBe(12345678.5);
+    expect(parseCodAmount('1249.90')).toBe(1249.9);
+    expect(parseCodAmount(' 450 ')).toBe(450);
+  });
+
+  it('refuses amounts that are not one: misplaced groups, three decimals, zero, negative, letters', () => {
+    for (const text of ['12 34', '1 2490', '1,999', '0', '0,00', '-5', '1249.90 CZK', '', '1.249,90']) {
+      expect(() => parseCodAmount(text), text).toThrow(/must be an amount above 0 with at most 2 decimals/);
+    }
+    const thrown = (() => {
+      try {
+        parseCodAmount('12 34');
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(thrown).toMatchObject({ exitCode: EXIT.usage });
+  });
+
+  it('shows money with two decimals and its currency', () => {
+    expect(formatMoney(1249.9, 'CZK')).toBe('1249.90 CZK');
+    expect(formatMoney(450, 'EUR')).toBe('450.00 EUR');
+    expect(formatMoney(12.5, null)).toBe('12.50');
+  });
+
+  it('takes a weight with a decimal comma, as the COD amount', () => {
+    expect(parseParcel('2,4x40x30x20')).toMatchObject({ weight_amount: 2.4, length_dimension: 40, width_dimension: 30, height_dimension: 20 });
+    expect(parseParcel('0,8 × 25 × 20 × 10')).toMatchObject({ weight_amount: 0.8, height_dimension: 10 });
+  });
+
+  it('puts the calling code of the address country in front of a national phone number', () => {
+    expect(internationalPhone('602 333 444', 'CZ')).toBe('+420602333444');
+    expect(internationalPhone('0905 123 456', 'SK')).toBe('+421905123456');
+    expect(internationalPhone('512 345 678', 'pl')).toBe('+48512345678');
+    expect(internationalPhone('0170 1234567', 'DE')).toBe('+491701234567');
+    expect(internationalPhone('0664/123 45 67', 'AT')).toBe('+436641234567');
+    expect(internationalPhone('06 30 123 4567', 'HU')).toBe('+36301234567');
+    expect(internationalPhone('06 12 34 56 78', 'FR')).toBe('+33612345678');
+    expect(internationalPhone('07700 900123', 'GB')).toBe('+447700900123');
+    expect(internationalPhone('(212) 555-0100', 'US')).toBe('+12125550100');
+    expect(internationalPhone('1 416 555 0100', 'CA')).toBe('+14165550100');
+    // Italian landlines keep their 0 in the international form
+    expect(internationalPhone('02 1234 5678', 'IT')).toBe('+390212345678');
+    expect(internationalPhone('333 123 4567', 'IT')).toBe('+393331234567');
+  });
+
+  it('keeps an international number as it is, whatever the country, and reads 00 as +', () => {
+    expect(internationalPhone('+420 602 333 444', 'SK')).toBe('+420602333444');
+    expect(internationalPhone('00421 905 123 456', 'CZ')).toBe('+421905123456');
+    expect(internationalPhone('+44 (0)20 7946 0000', 'GB')).toBe('+442079460000');
+    expect(internationalPhone('+420 602 333 444', undefined)).toBe('+420602333444');
+  });
+
+  it('cannot complete a national number without a known country, nor a text that is no number', () => {
+    expect(internationalPhone('602 333 444', 'XX')).toBeUndefined();
+    expect(internationalPhone('602 333 444', undefined)).toBeUndefined();
+    expect(internationalPhone('call me', 'CZ')).toBeUndefined();
+    expect(internationalPhone('+42', 'CZ')).toBeUndefined();
+    expect(isPhoneNumber('602 333 444')).toBe(true);
+    expect(isPhoneNumber('+420 602 333 444')).toBe(true);
+    expect(isPhoneNumber('tomorrow')).toBe(false);
+  });
+
+  it('knows the calling code and COD currency of every country the carriers serve', () => {
+    for (const code of ['CZ', 'SK', 'PL', 'DE', 'AT', 'HU', 'RO', 'SI', 'HR', 'RS', 'ES', 'PT', 'IT', 'FR', 'BE', 'NL', 'LU', 'GB', 'US', 'CA', 'AD', 'BG', 'EE', 'LT', 'LV', 'CH', 'IE']) {
+      expect(COUNTRIES[code]?.callingCode, code).toMatch(/^\d{1,3}$/);
+      expect(codCurrencyFor(code), code).toMatch(/^[A-Z]{3}$/);
+    }
+    expect(codCurrencyFor('cz')).toBe('CZK');
+    expect(codCurrencyFor('HU')).toBe('HUF');
+  });
+
+  it('completes the phones of a creation body from the countries of their addresses', () => {
+    const body: Record<string, unknown> = {
+      recipient_contact: { last_name: 'Nagy', phone_number: '06 30 123 4567' },
+      destination_address: { country_code: 'HU' },
+      sender_contact: { company_name: 'Sklad', phone_number: '601 111 222' },
+      origin_address: { country_code: 'CZ' },
+    };
+    applyPhonePrefixes(body);
+    expect(body.recipient_contact).toEqual({ last_name: 'Nagy', phone_number: '+36301234567' });
+    expect(body.sender_contact).toEqual({ company_name: 'Sklad', phone_number: '+420601111222' });
+
+    const unknownCountry: Record<string, unknown> = { recipient_contact: { phone_number: '602 333 444' }, destination_address: { country_code: 'XX' } };
+    applyPhonePrefixes(unknownCountry);
+    expect(unknownCountry.recipient_contact).toEqual({ phone_number: '602 333 444' }); // left for the API to name
+  });
+});
+
+describe('exit codes of refused requests', () => {
+  const invalid = (field: string) => ({ [field]: ['must be at most 100'] });
+
+  it('a 422 on the query parameters of the request is a usage error: they came from flags', () => {
+    expect(exitCodeOf(422, invalid('per_page'), '/v1/shipments?per_page=1000')).toBe(EXIT.usage);
+    expect(exitCodeOf(422, { status: ['x'], per_page: ['y'] }, '/v1/tracking-parcels?status=nope&per_page=1000')).toBe(EXIT.usage);
+  });
+
+  it('a 422 on a body field, or on anything besides the query, is a failure; 404 is not found', () => {
+    expect(exitCodeOf(422, invalid('name'), '/v1/shipping-channels')).toBe(EXIT.failure);
+    expect(exitCodeOf(422, { per_page: ['x'], name: ['y'] }, '/v1/things?per_page=5')).toBe(EXIT.failure);
+    expect(exitCodeOf(422, undefined, '/v1/shipments?per_page=1000')).toBe(EXIT.failure);
+    expect(exitCodeOf(404, undefined, '/v1/shipments/sh_x')).toBe(EXIT.notFound);
+    expect(exitCodeOf(503, undefined, '/v1/shipments')).toBe(EXIT.failure);
+  });
+});
+
+describe('tables for 100 columns', () => {
+  it('wraps the widest column of several words until the table fits, never breaking a word', () => {
+    const rows = [['code', 'regions'], ['dpd', 'DE FR NL GB AT CZ SK HU BG ES PL IT SI HR PT EE LT LV BE CH RO IE']];
+    const widths = fitColumns(rows, 40)!;
+    expect(widths.reduce((a, b) => a + b, 0) + widths.length + 1).toBe(40);
+    expect(widths[0]).toBe(6); // "code" and its padding: untouched
+    expect(fitColumns([['id'], ['sh_0123456789012345678901234567890123456789']], 20)).toBeUndefined(); // an id cannot wrap
+    expect(fitColumns([['a', 'b'], ['x', 'y']], 100)).toBeUndefined(); // fits as it is
+  });
+});
