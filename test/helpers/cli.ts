@@ -31,20 +31,25 @@ export function isolatedEnv(): Env {
 
 /** Runs one packdesk command to its end, killing it after 30 s. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => {}); // a command may exit without reading its input
+  child.stdin.end(options.input ?? '');
+  return outcome(child, 30_000);
+}
+
+/** A child's exit code and everything it wrote, once it ended; killed after `limitMs`. */
+function outcome(child: ChildProcess, limitMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
-    child.stdin.on('error', () => {}); // a command may exit without reading its input
-    child.stdin.end(options.input ?? '');
   });
 }
 
@@ -62,19 +67,7 @@ export function writeNpxStandIn(dir: string): void {
 
 /** Runs a shell script (`sh -e`) to its end, killing it after 60 s. */
 export function runShell(script: string, env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-e', '-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+  return outcome(spawn('/bin/sh', ['-e', '-c', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
 }
 
 /** Runs a command that must succeed and returns its stdout parsed as JSON. */
