@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createLogger } from '../src/logging.js';
 import { resolveFilesRoots } from '../src/files/roots.js';
+import { DEFAULT_RETENTION_DAYS } from '../src/services/retention.js';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
@@ -15,9 +16,17 @@ interface DaemonFlags {
   tlsKey?: string;
   allowHttpWebhooks?: boolean;
   filesRoot?: string[];
+  retentionDays?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `--retention-days`, else `$PACKDESK_RETENTION_DAYS` (when not empty), else the default. */
+function retentionDaysOf(flag: string | undefined, fromEnv: string | undefined): number {
+  if (flag !== undefined) return parsePositiveInt(flag, '--retention-days');
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return parsePositiveInt(fromEnv.trim(), 'PACKDESK_RETENTION_DAYS');
+  return DEFAULT_RETENTION_DAYS;
+}
 
 /** `packdesk daemon`: runs in the foreground until SIGTERM/SIGINT, then drains and exits 0. */
 export function registerDaemonCommand(program: Command): void {
@@ -34,9 +43,11 @@ export function registerDaemonCommand(program: Command): void {
       'a directory watched folders and file: printers may lie in (repeatable; else $PACKDESK_FILES_ROOT, :-separated; else your home)',
       collect,
     )
+    .option('--retention-days <days>', `days finished records are kept: delivered events, webhook logs, failed jobs, import uploads (else $PACKDESK_RETENTION_DAYS; else ${DEFAULT_RETENTION_DAYS})`)
     .action(action(async (o: DaemonFlags) => {
       if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together', EXIT.usage);
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
+      const retentionDays = retentionDaysOf(o.retentionDays, process.env.PACKDESK_RETENTION_DAYS);
       const log = createLogger();
       const dataDir = resolveDataDir(o.dataDir);
       // Signals are taken before start-up, so a SIGTERM that arrives while starting still drains cleanly.
@@ -50,7 +61,7 @@ export function registerDaemonCommand(program: Command): void {
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []),
+          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays,
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {

@@ -18,6 +18,8 @@ export interface DaemonOptions {
   allowHttpWebhooks?: boolean;
   /** Directories watched folders and `file:` printers may lie in; the home directory when not given. */
   filesRoots?: string[];
+  /** Days finished records are kept (`--retention-days`); 30 when not given. */
+  retentionDays?: number;
   tls?: { cert: Buffer; key: Buffer };
   clock?: Clock;
 }
@@ -37,7 +39,10 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   try {
     ctx = openContext({
       dataDir: o.dataDir, log: o.log, clock: o.clock,
-      options: { allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}) },
+      options: {
+        allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
+        ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
+      },
     });
     const orphaned = releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
@@ -45,7 +50,9 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health } });
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
-    o.log.info({ url, data_dir: o.dataDir, files_roots: ctx.options.filesRoots, version: VERSION, pid: process.pid }, 'listening');
+    o.log.info({
+      url, data_dir: o.dataDir, files_roots: ctx.options.filesRoots, retention_days: ctx.options.retentionDays, version: VERSION, pid: process.pid,
+    }, 'listening');
     const opened = ctx;
     let closing: Promise<void> | undefined;
     return {

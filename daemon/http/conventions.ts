@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError, BadRequestError, FieldErrorCollector, ForbiddenError, ConflictError, RateLimitedError, UnauthorizedError,
@@ -9,6 +9,7 @@ import {
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/services/retention.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { RateLimiter } from './rate-limit.js';
 import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
@@ -28,7 +29,6 @@ declare module 'fastify' {
   }
 }
 
-const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** An idempotency row still marked in progress after this long belongs to a request that died. */
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -142,9 +142,11 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`)
       .digest('hex');
-    ctx.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS)).run();
     const where = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
-    const existing = ctx.db.select().from(idempotencyKeys).where(where).get();
+    const found = ctx.db.select().from(idempotencyKeys).where(where).get();
+    // a key past its replay window is forgotten; the retention worker deletes the others in batches
+    if (found && now - found.createdAt >= IDEMPOTENCY_KEY_TTL_MS) ctx.db.delete(idempotencyKeys).where(where).run();
+    const existing = found && now - found.createdAt < IDEMPOTENCY_KEY_TTL_MS ? found : undefined;
     if (existing) {
       if (existing.requestHash !== requestHash) {
         throw new ConflictError('This Idempotency-Key was already used with a different request.');

@@ -5,6 +5,7 @@ import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
 import { AuthorizationWorker } from './authorization-worker.js';
 import { ImportWorker, type ImportWorkerOptions } from './import-worker.js';
 import { PrintQueueWorker, type PrintQueueWorkerOptions } from './print-queue.js';
+import { RetentionWorker, type RetentionWorkerOptions } from './retention-worker.js';
 import { JobWorker } from './runner.js';
 import { DEFAULT_TRACKING_POLLER_OPTIONS, TrackingPoller, type TrackingPollerOptions } from './tracking-poller.js';
 import { WebhookDispatcher, type DispatcherOptions } from './webhook-dispatcher.js';
@@ -21,6 +22,8 @@ export interface Workers {
   authorizations: AuthorizationWorker;
   /** Order files from watched folders and uploads; not in `all`: files and notices drive it, not due jobs. */
   imports: ImportWorker;
+  /** Prunes old records on its own schedule; not in `all`, so running due jobs never prunes. */
+  retention: RetentionWorker;
   start(): void;
   stop(): Promise<void>;
   health(): Record<string, string>;
@@ -29,7 +32,7 @@ export interface Workers {
 /** The daemon's background workers, each claiming durable jobs from the store. */
 export function createWorkers(ctx: ServiceContext, options: {
   shipmentConcurrency?: number; webhooks?: DispatcherOptions; tracking?: Partial<TrackingPollerOptions>;
-  printing?: PrintQueueWorkerOptions; imports?: ImportWorkerOptions;
+  printing?: PrintQueueWorkerOptions; imports?: ImportWorkerOptions; retention?: RetentionWorkerOptions;
 } = {}): Workers {
   const shipments = new JobWorker(ctx, {
     name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 5 * 60_000,
@@ -42,6 +45,7 @@ export function createWorkers(ctx: ServiceContext, options: {
   const webhooks = new WebhookDispatcher(ctx, options.webhooks);
   const all: BackgroundWorker[] = [shipments, tracking, printing, authorizations, webhooks];
   const imports = new ImportWorker(ctx, options.imports);
+  const retention = new RetentionWorker(ctx, options.retention);
   // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)
   let wakeScheduled = false;
   const wake = () => {
@@ -53,17 +57,18 @@ export function createWorkers(ctx: ServiceContext, options: {
     });
   };
   return {
-    all, shipments, tracking, printing, authorizations, webhooks, imports,
+    all, shipments, tracking, printing, authorizations, webhooks, imports, retention,
     start: () => {
       ctx.notices.on(JOBS_QUEUED, wake);
       all.forEach((w) => w.start());
       imports.start();
+      retention.start();
     },
     stop: async () => {
       ctx.notices.off(JOBS_QUEUED, wake);
-      await imports.stop();
+      await Promise.all([imports.stop(), retention.stop()]);
       await Promise.all(all.map((w) => w.stop()));
     },
-    health: () => ({ ...Object.fromEntries(all.map((w) => [w.name, w.state])), [imports.name]: imports.state }),
+    health: () => ({ ...Object.fromEntries(all.map((w) => [w.name, w.state])), [imports.name]: imports.state, [retention.name]: retention.state }),
   };
 }

@@ -26,4 +26,6 @@ export interface ServiceOptions {
   carrierTimeoutMs: number;
   /** Directories watched folders and `file:` printers may lie in (`--files-root`); see src/files/places.ts. */
   filesRoots: string[];
+  /** Days the store keeps finished records (delivered events, webhook logs, failed jobs, import uploads); see retention.ts. */
+  retentionDays: number;
 }

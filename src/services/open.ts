@@ -6,6 +6,7 @@ import { randomIds, type IdSource } from '../domain/ids.js';
 import { defaultFilesRoots } from '../files/roots.js';
 import { openDb } from '../store/db.js';
 import { SecretBox } from '../store/secrets.js';
+import { DEFAULT_RETENTION_DAYS } from './retention.js';
 import type { ServiceContext, ServiceOptions } from './context.js';
 
 export interface OpenOptions {
@@ -25,7 +26,10 @@ export function openContext(o: OpenOptions): ServiceContext {
     clock: o.clock ?? systemClock,
     ids: o.ids ?? randomIds,
     log: o.log,
-    options: { allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, filesRoots: defaultFilesRoots(), ...o.options },
+    options: {
+      allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, filesRoots: defaultFilesRoots(), retentionDays: DEFAULT_RETENTION_DAYS,
+      ...o.options,
+    },
     notices: new EventEmitter().setMaxListeners(0),
   };
 }

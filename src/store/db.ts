@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.js';
@@ -21,17 +21,64 @@ function migrationsFolder(): string {
 
 export const DB_FILE = 'packdesk.sqlite';
 
-/** Opens (creating if needed) the store in `dataDir`, with WAL, foreign keys and a busy timeout, migrated. */
+/** A store made before incremental auto-vacuum is converted at start-up only up to this size (a VACUUM of it takes well under a second). */
+export const QUICK_VACUUM_MAX_BYTES = 32 * 1024 * 1024;
+/** After a checkpoint the WAL file is cut back to this size, so one large transaction does not leave a large file behind. */
+const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Opens (creating if needed) the store in `dataDir`, with WAL, foreign keys and a busy timeout, migrated. New stores
+ * use incremental auto-vacuum, so pages freed by pruning can be handed back to the file system (`releaseFreePages`).
+ */
 export function openDb(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const client = new Database(join(dataDir, DB_FILE));
+  const path = join(dataDir, DB_FILE);
+  const client = new Database(path);
+  // takes effect only on an empty store, and must come before WAL mode writes the file's header
+  client.pragma('auto_vacuum = INCREMENTAL');
   client.pragma('journal_mode = WAL');
   client.pragma('foreign_keys = ON');
   client.pragma('busy_timeout = 5000');
   client.pragma('synchronous = NORMAL');
+  client.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const db = drizzle(client, { schema }) as Db;
   migrate(db, { migrationsFolder: migrationsFolder() });
+  convertSmallStoreToIncrementalVacuum(client, path);
   return db;
+}
+
+export type AutoVacuumMode = 'none' | 'full' | 'incremental';
+
+export function autoVacuumMode(db: Db): AutoVacuumMode {
+  const mode = db.$client.pragma('auto_vacuum', { simple: true }) as number;
+  return mode === 2 ? 'incremental' : mode === 1 ? 'full' : 'none';
+}
+
+/**
+ * A store created before incremental auto-vacuum keeps its freed pages for reuse but never shrinks. A small one is
+ * converted with a one-time VACUUM; a large one is left as it is (a VACUUM copies the whole file), and a VACUUM that
+ * cannot get the store now (another process writes) is tried again at the next start.
+ */
+function convertSmallStoreToIncrementalVacuum(client: Database.Database, path: string): void {
+  if (client.pragma('auto_vacuum', { simple: true }) !== 0) return;
+  if (statSync(path).size > QUICK_VACUUM_MAX_BYTES) return;
+  try {
+    client.exec('VACUUM');
+  } catch {
+    // busy: stays as it is until the next start
+  }
+}
+
+/**
+ * Hands up to `maxPages` free pages back to the file system (incremental auto-vacuum); returns how many went. A
+ * no-op on a store without incremental auto-vacuum, whose free pages are reused by later writes instead.
+ */
+export function releaseFreePages(db: Db, maxPages: number): number {
+  const before = db.$client.pragma('freelist_count', { simple: true }) as number;
+  if (before === 0 || autoVacuumMode(db) !== 'incremental') return 0;
+  // exec steps the pragma to its end; a prepared statement's run() would free a single page
+  db.$client.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(maxPages))})`);
+  return before - (db.$client.pragma('freelist_count', { simple: true }) as number);
 }
 
 const transactionRunners = new WeakMap<Database.Database, Database.Transaction<(fn: () => unknown) => unknown>>();

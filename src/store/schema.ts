@@ -250,6 +250,8 @@ export const webhookQueue = sqliteTable('webhook_queue', {
   uniqueIndex('webhook_queue_subscription_event').on(t.subscriptionId, t.eventId),
   index('webhook_queue_due').on(t.status, t.nextAttemptAt),
   index('webhook_queue_order').on(t.subscriptionId, t.resourceKey, t.seq),
+  // an event is pruned only once none of its deliveries is still to do; deleting it also checks this foreign key
+  index('webhook_queue_event').on(t.eventId),
 ]);
 
 export const trackingParcels = sqliteTable('tracking_parcels', {
@@ -371,6 +373,8 @@ export const imports = sqliteTable('imports', {
   rows: integer('rows').notNull(),
   shipmentsCreated: integer('shipments_created').notNull(),
   failedRows: integer('failed_rows').notNull(),
+  /** Rows whose order is finished, stored as the import goes so a restart shows how far it got. */
+  rowsProcessed: integer('rows_processed').notNull().default(0),
   status: text('status', { enum: ['processing', 'done', 'failed'] }).notNull(),
   resultPath: text('result_path'),
   errorsPath: text('errors_path'),

@@ -3,15 +3,17 @@ import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { DB_FILE } from '../../src/store/db.js';
 import { csvText, filesIn, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
 import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 
 const ORDERS = 200;
 
-/** kill -9 while a 200-order file is being imported, then a restart: every order is exactly one shipment. */
+/** kill -9 while a 200-order file is being imported, then a restart: every order is exactly one shipment, and the progress survives. */
 describe('a daemon killed mid-file', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-import-crash-'));
   const dataDir = join(tmp, 'data');
@@ -62,24 +64,35 @@ describe('a daemon killed mid-file', () => {
     const content = csvText(references.map((r, i) => orderRow(r, { parcel_weight_amount: 1 + (i % 5) })), { delimiter: ';', decimalComma: true });
     dropFile('big-order-file.csv', content);
 
-    // kill once some orders are shipments and others not yet
+    // kill once some orders are shipments past their carrier step and others not yet stored
     const deadline = Date.now() + 60_000;
     let stored = 0;
+    let processed = 0;
     while (Date.now() < deadline) {
       stored = (await api('/v1/shipments?per_page=1')).body.meta.total;
-      if (stored >= 20) break;
+      processed = (await imports(folderId))[0]?.rows_processed ?? 0;
+      if (stored >= 20 && processed > 0) break;
       await sleep(50);
     }
     expect(await daemon.stop('SIGKILL')).toBeNull();
-    expect(stored).toBeGreaterThan(0);
+    expect(processed).toBeGreaterThan(0);
     expect(stored, "the kill came before every order was stored").toBeLessThan(ORDERS);
     expect(filesIn(join(folderPath, 'processing'))).toEqual(['big-order-file.csv']);
     expect(filesIn(join(folderPath, 'done'))).toEqual([]);
+    // the progress is in the store, not only in the memory of the process that died
+    const store = new Database(join(dataDir, DB_FILE));
+    const kept = store.prepare('SELECT rows_processed AS rowsProcessed, status FROM imports').all() as { rowsProcessed: number; status: string }[];
+    store.close();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ status: 'processing' });
+    expect(kept[0]!.rowsProcessed).toBeGreaterThan(0);
+    expect(kept[0]!.rowsProcessed).toBeLessThan(ORDERS);
 
     await fault({ mode: 'none' });
     daemon = await spawnDaemon(dataDir, env);
     const before = await imports(folderId);
     expect(before).toHaveLength(1);
+    expect(before[0]!.rows_processed, 'the restarted daemon shows how far the import got').toBeGreaterThanOrEqual(kept[0]!.rowsProcessed);
     let finished: ImportRecord | undefined;
     while (Date.now() < deadline + 30_000) {
       finished = (await imports(folderId)).find((i) => i.status !== 'processing');
@@ -87,7 +100,9 @@ describe('a daemon killed mid-file', () => {
       await sleep(200);
     }
     expect(finished, 'the import finished after the restart').toBeDefined();
-    expect(finished).toMatchObject({ id: before[0]!.id, status: 'done', rows: ORDERS, shipments_created: ORDERS, failed_rows: 0, orders_already_imported: 0 });
+    expect(finished).toMatchObject({
+      id: before[0]!.id, status: 'done', rows: ORDERS, rows_processed: ORDERS, shipments_created: ORDERS, failed_rows: 0, orders_already_imported: 0,
+    });
     expect(await imports(folderId)).toHaveLength(1);
     expect(filesIn(join(folderPath, 'processing'))).toEqual([]);
     expect(filesIn(join(folderPath, 'done'))).toEqual(['big-order-file.csv']);

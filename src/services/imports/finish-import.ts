@@ -1,8 +1,8 @@
-import { count, eq } from 'drizzle-orm';
-import { importedOrders } from '../../store/schema.js';
+import { count, eq, sql } from 'drizzle-orm';
+import { importedOrders, imports } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import type { ImportedFile } from './import-file.js';
-import { setImportProgress, updateImportRow, type ImportRow } from './records.js';
+import { updateImportRow, type ImportRow } from './records.js';
 import { errorsCsv, failedRowCount, fileProblems, orderResults, resultCsv } from './result-files.js';
 import { writeFileAtomically } from './folder-files.js';
 
@@ -31,7 +31,8 @@ export function shipmentsCreatedBy(ctx: ServiceContext, importId: string): numbe
 }
 
 export function completeImport(ctx: ServiceContext, importId: string, status: 'done' | 'failed'): void {
-  updateImportRow(ctx, importId, { status, finishedAt: ctx.clock.now() });
-  setImportProgress(ctx, importId, undefined);
+  const now = ctx.clock.now();
+  // a finished import has handled every row of its file
+  ctx.db.update(imports).set({ status, finishedAt: now, updatedAt: now, rowsProcessed: sql`${imports.rows}` }).where(eq(imports.id, importId)).run();
   ctx.notices.emit(`import:${importId}`);
 }

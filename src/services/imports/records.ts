@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import { statement } from '../../store/db.js';
 import { importedOrders, imports } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { owned } from '../ownership.js';
@@ -14,18 +16,18 @@ export function importSource(row: Pick<ImportRow, 'watchedFolderId' | 'accountId
   return row.watchedFolderId ?? `cli:${row.accountId}`;
 }
 
-/** Rows handled so far by imports running in this process (a finished import has handled all of them). */
-const progressByContext = new WeakMap<ServiceContext, Map<string, number>>();
-
-function progressOf(ctx: ServiceContext): Map<string, number> {
-  let map = progressByContext.get(ctx);
-  if (!map) progressByContext.set(ctx, (map = new Map()));
-  return map;
+/** Uploaded files (`POST /v1/imports`) are kept beside the store, in the data directory: one directory per import. */
+export function uploadsRoot(ctx: ServiceContext): string {
+  return join(ctx.dataDir, 'imports');
 }
 
-export function setImportProgress(ctx: ServiceContext, importId: string, rowsDone: number | undefined): void {
-  if (rowsDone === undefined) progressOf(ctx).delete(importId);
-  else progressOf(ctx).set(importId, rowsDone);
+/**
+ * Stores how many of the file's rows are finished, as the import goes, so a restart shows it. It never goes back: a
+ * resumed import counts again from the start and passes the stored figure as it finds its orders done.
+ */
+export function setImportProgress(ctx: ServiceContext, importId: string, rowsDone: number): void {
+  statement(ctx.db, 'UPDATE imports SET rows_processed = ?, updated_at = ? WHERE id = ? AND rows_processed < ?')
+    .run(rowsDone, ctx.clock.now(), importId, rowsDone);
 }
 
 /** Orders of the import's file that an earlier import of the same file (same source) had created. */
@@ -43,7 +45,7 @@ export function presentImport(ctx: ServiceContext, row: ImportRow) {
     file_name: row.fileName,
     sha256: row.sha256,
     rows: row.rows,
-    rows_processed: finished ? row.rows : Math.min(row.rows, progressOf(ctx).get(row.id) ?? 0),
+    rows_processed: finished ? row.rows : Math.min(row.rows, row.rowsProcessed),
     shipments_created: row.shipmentsCreated,
     orders_already_imported: finished ? alreadyImportedOrders(ctx, row) : 0,
     failed_rows: row.failedRows,
@@ -88,7 +90,7 @@ export function startImportRow(ctx: ServiceContext, input: { accountId: string; 
   const now = ctx.clock.now();
   const row: ImportRow = {
     id: input.id ?? ctx.ids('import'), accountId: input.accountId, watchedFolderId: input.watchedFolderId, fileName: input.fileName,
-    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, status: 'processing', resultPath: null, errorsPath: null,
+    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, rowsProcessed: 0, status: 'processing', resultPath: null, errorsPath: null,
     createdAt: now, updatedAt: now, finishedAt: null,
   };
   ctx.db.insert(imports).values(row).run();

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context.js';
 import { completeImport, writeImportResults } from './finish-import.js';
 import { stemOf, writeFileAtomically } from './folder-files.js';
 import { importOrderFile, sha256Of, type ImportDeps, type ImportSettings } from './import-file.js';
-import { presentImport, startImportRow, type ImportRow, type ImportView } from './records.js';
+import { presentImport, startImportRow, uploadsRoot, type ImportRow, type ImportView } from './records.js';
 import { importStatus } from './result-files.js';
 import { checkChannel, checkPrinter } from './settings-checks.js';
 
@@ -29,7 +29,7 @@ const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /** Uploads and their results are kept beside the store, in the data directory. */
 function uploadDir(ctx: ServiceContext, importId: string): string {
-  return join(ctx.dataDir, 'imports', importId);
+  return join(uploadsRoot(ctx), importId);
 }
 
 /**

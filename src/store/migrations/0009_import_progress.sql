@@ -1,0 +1,1 @@
+ALTER TABLE `imports` ADD `rows_processed` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,1 @@
+CREATE INDEX `webhook_queue_event` ON `webhook_queue` (`event_id`);
