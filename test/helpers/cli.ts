@@ -54,6 +54,45 @@ function outcome(child: ChildProcess, limitMs: number): Promise<CliResult> {
 }
 
 /**
+ * Runs one packdesk command in this process: the same program as the executable, with `env` as its environment, `cwd`
+ * as its working directory and its output captured. Commands run one at a time; a command that reads stdin needs the
+ * real process (`runCli`).
+ */
+export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<CliResult> {
+  const { runPackdesk } = await import('../../bin/program.js');
+  const saved = { env: process.env, cwd: process.cwd(), exitCode: process.exitCode, out: process.stdout.write, err: process.stderr.write };
+  const captured = { stdout: '', stderr: '' };
+  const capture = (stream: 'stdout' | 'stderr') => ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    captured[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as typeof process.stdout.write;
+  process.env = { ...env };
+  if (options.cwd) process.chdir(options.cwd);
+  process.exitCode = undefined;
+  process.stdout.write = capture('stdout');
+  process.stderr.write = capture('stderr');
+  try {
+    const code = await runPackdesk([process.execPath, CLI, ...args]);
+    return { code, ...captured };
+  } finally {
+    process.stdout.write = saved.out;
+    process.stderr.write = saved.err;
+    process.exitCode = saved.exitCode;
+    process.chdir(saved.cwd);
+    process.env = saved.env;
+  }
+}
+
+/** Runs a command that must succeed in this process and returns its stdout parsed as JSON. */
+export async function runCliJsonInProcess<T = unknown>(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<T> {
+  const result = await runCliInProcess(args, env, options);
+  if (result.code !== 0) throw new Error(`packdesk ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/**
  * Writes an `npx` into `dir` that runs `npx packdesk …` as the compiled CLI and refuses anything else, so commands
  * printed for people (`npx packdesk shipments show …`) run as printed with `dir` first in PATH, fetching nothing.
  */
@@ -181,9 +220,9 @@ export interface Station {
   localEnv: Env;
   /** `localEnv` with PACKDESK_URL and PACKDESK_API_KEY of the account `init` created. */
   env: Env;
-  /** Runs a command in `desk`, with `env` by default. */
+  /** Runs a command in `desk`, with `env` by default: in this process, or as a real process when it is given stdin `input`. */
   cli(args: string[], env?: Env, input?: string): Promise<CliResult>;
-  /** Runs a command that must succeed in `desk`, with `env` by default, and parses its stdout. */
+  /** Runs a command that must succeed in `desk` (in this process), with `env` by default, and parses its stdout. */
   cliJson<T = unknown>(args: string[], env?: Env): Promise<T>;
   /** Adds a PPL channel on the emulator. */
   addPplChannel(name?: string): Promise<{ id: string; status: string }>;
@@ -213,8 +252,10 @@ export async function startStation(options: StationOptions = {}): Promise<Statio
     const pplUrl = emulator && (JSON.parse(emulator.line) as { ppl: string }).ppl;
     daemon = await startDaemon(dataDir, localEnv);
     const env: Env = { ...localEnv, PACKDESK_URL: daemon.url, PACKDESK_API_KEY: init.api_key };
-    const cli = (args: string[], runEnv = env, input?: string) => runCli(args, runEnv, { cwd: desk, input });
-    const cliJson = <T>(args: string[], runEnv = env) => runCliJson<T>(args, runEnv, { cwd: desk });
+    // in this process, as most commands need nothing of their own process; stdin is the real process's to read
+    const cli = (args: string[], runEnv = env, input?: string) =>
+      (input === undefined ? runCliInProcess(args, runEnv, { cwd: desk }) : runCli(args, runEnv, { cwd: desk, input }));
+    const cliJson = <T>(args: string[], runEnv = env) => runCliJsonInProcess<T>(args, runEnv, { cwd: desk });
     return {
       tmp, dataDir, desk, init, apiKey: init.api_key, daemonUrl: daemon.url, pplUrl, localEnv, env, cli, cliJson, stop,
       addPplChannel: (name = 'PPL') => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStation, type Env, type Station } from '../helpers/cli.js';
+import { runCli, startStation, type Env, type Station } from '../helpers/cli.js';
 
 const MASK = '••••••••';
 const DHL_SECRET = 'dhl-secret-Zq81-never-shown';
@@ -265,6 +265,16 @@ describe('packdesk CLI against a real daemon', () => {
     const option = await station.cli(['shipments', 'list', '--stats', 'created']);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe("packdesk: unknown option '--stats'\nhint: did you mean `--status`? `packdesk shipments list --help` shows what there is\n");
+  });
+
+  it('the executable itself ends with the exit codes the commands report (most tests run the program in-process)', async () => {
+    const run = (args: string[], env = station.env) => runCli(args, env, { cwd: station.desk });
+    expect((await run(['frobnicate'])).code).toBe(2);
+    expect((await run(['channels', 'show', 'ch_nope'])).code).toBe(3);
+    expect((await run(['status'], { ...station.env, PACKDESK_URL: 'http://127.0.0.1:9' })).code).toBe(4);
+    const ok = await run(['providers', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toHaveLength(13);
   });
 
   it('a flag value the daemon refuses is a usage error: exit 2, naming the query parameter', async () => {
