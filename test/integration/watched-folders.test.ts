@@ -118,8 +118,10 @@ describe('watched folders: ERP order files become shipments and printed labels, 
       for (const r of results) expect(r.error).toContain('already imported');
       expect(await shipmentsByReference('UTF-1001')).toHaveLength(1);
       expect((await emulated()).length).toBe(before);
-      await sleep(300);
-      expect(filesIn(printed).filter((n) => n.endsWith('.pdf'))).toHaveLength(3); // nothing printed twice
+      // nothing printed twice: the import finished without queueing a print job
+      const jobs = (await a.request('GET', `/v1/print-jobs?printer_id=${printerId}&per_page=100`)).json();
+      expect(jobs.meta.total).toBe(3);
+      expect(filesIn(printed).filter((n) => n.endsWith('.pdf'))).toHaveLength(3);
     });
   });
 
