@@ -14,7 +14,7 @@ export interface Box {
   height: number;
 }
 
-function blankBitmap(width: number, height: number): Bitmap {
+export function blankBitmap(width: number, height: number): Bitmap {
   const bytesPerRow = Math.ceil(width / 8);
   return { width, height, bytesPerRow, bits: new Uint8Array(bytesPerRow * height) };
 }

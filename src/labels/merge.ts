@@ -2,6 +2,7 @@ import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
 import type { LabelFormat } from '../domain/labels.js';
 import { eplLabels } from './epl.js';
 import { LabelFormatError } from './errors.js';
+import { zplLabels } from './zpl.js';
 
 /** All parcels of a shipment in one printable file. */
 export interface MergedLabel {
@@ -59,7 +60,7 @@ function mergeTextParts(format: 'zpl' | 'epl', parts: Uint8Array[]): { content: 
   let pages = 0;
   const chunks: Uint8Array[] = [];
   parts.forEach((part, index) => {
-    const partPages = format === 'zpl' ? countZplLabels(part) : countEplLabels(part, index);
+    const partPages = format === 'zpl' ? zplLabels(part).length : countEplLabels(part, index);
     if (partPages === 0) throw new LabelFormatError(index, format === 'zpl' ? 'is not ZPL (no ^XA…^XZ label)' : 'is not EPL (no N line followed by a P print line)');
     pages += partPages;
     if (chunks.length > 0 && !endsWithNewline(chunks[chunks.length - 1]!)) chunks.push(NEWLINE);
@@ -69,11 +70,6 @@ function mergeTextParts(format: 'zpl' | 'epl', parts: Uint8Array[]): { content: 
 }
 
 const NEWLINE = Uint8Array.of(0x0a);
-
-function countZplLabels(part: Uint8Array): number {
-  // latin1 maps every byte to one char, so binary ^GF data cannot break the scan
-  return Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('latin1').match(/\^XA[\s\S]*?\^XZ/gi)?.length ?? 0;
-}
 
 /** `N…P` labels, read past GW graphics' bytes (labels/epl.ts). */
 function countEplLabels(part: Uint8Array, index: number): number {

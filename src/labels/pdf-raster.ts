@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
-import { inkBox, narrowestBar, placeOnCanvas, thresholdGray, type Bitmap, type Box } from './bitmap.js';
+import { blankBitmap, inkBox, narrowestBar, placeOnCanvas, thresholdGray, type Bitmap, type Box } from './bitmap.js';
 import { LabelFormatError } from './errors.js';
 import type { LabelDpi } from '../domain/labels.js';
 import { thermalLabelDots } from './resolution.js';
@@ -70,7 +70,7 @@ export async function pdfToLabelBitmaps(pdf: Uint8Array, dpi: LabelDpi): Promise
     const placedWhole = placeIfFits(bitmap, whole, label);
     if (placedWhole) return placedWhole;
     let ink = inkBox(bitmap);
-    if (!ink) return placeOnCanvas(bitmap, { left: 0, top: 0, width: 0, height: 0 }, { ...label, left: 0, top: 0, quarterTurn: false });
+    if (!ink) return blankBitmap(label.width, label.height);
     const placedInk = placeIfFits(bitmap, ink, label);
     if (placedInk) return placedInk;
 

@@ -2,6 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { LabelFormat } from '../domain/labels.js';
 import { eplLabels } from './epl.js';
 import { LabelFormatError } from './errors.js';
+import { zplLabels } from './zpl.js';
 
 /**
  * A carrier document holding the labels of all parcels (one page, `^XA…^XZ` block or `N…P` print each), cut into
@@ -9,7 +10,8 @@ import { LabelFormatError } from './errors.js';
  * re-rendered. A document whose label count is not `count` is refused: parcels must not get each other's labels.
  */
 export async function splitLabels(format: LabelFormat, document: Uint8Array, count: number): Promise<Buffer[]> {
-  const parts = format === 'pdf' ? await splitPdf(document) : splitText(format, Buffer.from(document).toString('latin1'));
+  // ZPL and EPL labels keep their bytes; EPL is read past its GW graphics' bytes (labels/epl.ts)
+  const parts = format === 'pdf' ? await splitPdf(document) : format === 'zpl' ? zplLabels(document) : eplLabels(document).map(withoutLeadingBlankLines);
   if (parts.length !== count) throw new LabelFormatError(null, `holds ${parts.length} labels for ${count} parcels`);
   return parts;
 }
@@ -31,16 +33,7 @@ async function splitPdf(document: Uint8Array): Promise<Buffer[]> {
   return parts;
 }
 
-/**
- * ZPL labels are `^XA…^XZ` blocks; an EPL label runs to its `P<n>` print line from its `N` line and the set-up lines
- * before it (blank lines dropped), read binary-safe so a GW graphic's bytes cannot cut it.
- */
-function splitText(format: 'zpl' | 'epl', text: string): Buffer[] {
-  if (format === 'epl') return eplLabels(Buffer.from(text, 'latin1')).map(withoutLeadingBlankLines);
-  const blocks = text.match(/\^XA[\s\S]*?\^XZ/gi);
-  return (blocks ?? []).map((block) => Buffer.from(block, 'latin1'));
-}
-
+/** An EPL label without the blank lines a carrier may put before it. */
 function withoutLeadingBlankLines(label: Buffer): Buffer {
   let start = 0;
   while (label[start] === 0x0a || label[start] === 0x0d) start++;

@@ -6,6 +6,7 @@ import { eplLabels } from './epl.js';
 import { eplToZpl } from './epl-zpl.js';
 import { LabelFormatError } from './errors.js';
 import { dotsPerMm } from './resolution.js';
+import { zplLabels } from './zpl.js';
 
 /** ZPL and EPL labels as pixels, rendered offline by zebrash compiled to WebAssembly (zpl-renderer-js, MIT). */
 
@@ -21,10 +22,12 @@ function zebrash(): Promise<ZplApi> {
   return api;
 }
 
-/** The `^XA…^XZ` blocks of a ZPL stream, or of an EPL stream translated block by block. */
+/**
+ * The `^XA…^XZ` labels of a ZPL stream, or of an EPL stream translated label by label, as the text zebrash reads:
+ * the Go renderer takes UTF-8 strings, and ZPL's ^CI28 labels are UTF-8, older ones plain ASCII.
+ */
 function zplBlocks(format: 'zpl' | 'epl', content: Uint8Array): string[] {
-  const text = Buffer.from(content).toString('latin1');
-  const blocks = format === 'zpl' ? text.match(/\^XA[\s\S]*?\^XZ/gi) ?? [] : eplLabels(content).map(eplToZpl);
+  const blocks = format === 'zpl' ? zplLabels(content).map((label) => label.toString('utf8')) : eplLabels(content).map(eplToZpl);
   if (blocks.length === 0) throw new LabelFormatError(null, format === 'zpl' ? 'is not ZPL (no ^XA…^XZ label)' : 'is not EPL (no N…P label)');
   return blocks;
 }
@@ -34,9 +37,7 @@ export async function renderThermalPngs(format: 'zpl' | 'epl', content: Uint8Arr
   const render = await zebrash();
   const pngs: Buffer[] = [];
   for (const block of zplBlocks(format, content)) {
-    // the Go renderer reads its text as UTF-8 strings; ZPL's ^CI28 labels are UTF-8, older ones plain ASCII
-    const source = format === 'zpl' ? Buffer.from(block, 'latin1').toString('utf8') : block;
-    pngs.push(Buffer.from(await render.zplToBase64Async(source, LABEL_MM.width, LABEL_MM.height, dotsPerMm(dpi)), 'base64'));
+    pngs.push(Buffer.from(await render.zplToBase64Async(block, LABEL_MM.width, LABEL_MM.height, dotsPerMm(dpi)), 'base64'));
   }
   return pngs;
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { DEFAULT_LABEL_DPI } from '../../domain/labels.js';
+import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
 import { labels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
@@ -15,6 +15,8 @@ export interface StoredLabel {
   content: Buffer;
   pages: number;
   source: LabelSource;
+  /** The resolution packdesk draws the shipment's converted labels at. */
+  dpi: LabelDpi;
   /** `<reference or id>.<ext>`, safe for a Content-Disposition header. */
   fileName: string;
 }
@@ -30,7 +32,7 @@ export async function getShipmentLabel(ctx: ServiceContext, accountId: string, i
   return {
     shipmentId: id, referenceNumber: shipment.referenceNumber, providerShipmentId: shipment.providerShipmentId,
     format: row.format, mimeType: LABEL_MIME_TYPES[row.format], content, pages: layout === 'a4' ? Math.ceil(row.pages / 4) : row.pages,
-    source: row.source, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${row.format}`,
+    source: row.source, dpi: shipment.labelDpi, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${row.format}`,
   };
 }
 
@@ -44,7 +46,7 @@ export interface LabelPreview {
 export async function getShipmentLabelPreview(ctx: ServiceContext, accountId: string, id: string, parcel?: number): Promise<LabelPreview> {
   const label = await getShipmentLabel(ctx, accountId, id);
   // packdesk draws converted labels at the shipment's dpi; carriers' thermal labels are laid out for 203 dpi
-  const dpi = label.source === 'converted' ? getShipmentRow(ctx, accountId, id).labelDpi : DEFAULT_LABEL_DPI;
+  const dpi = label.source === 'converted' ? label.dpi : DEFAULT_LABEL_DPI;
   if (parcel !== undefined && parcel > label.pages) {
     throw new ValidationError({ parcel: [`must be from 1 to ${label.pages}: the label has ${label.pages} parcel label${label.pages === 1 ? '' : 's'}`] });
   }
