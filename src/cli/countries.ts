@@ -1,3 +1,5 @@
+import { INTERNATIONAL_PHONE } from '../domain/shipment-input.js';
+
 /** What the packing desk needs to know of a destination country: its calling code, trunk prefixes and usual currency. */
 export interface CountryFacts {
   /** ITU calling code without `+`, e.g. `420`. */
@@ -60,8 +62,6 @@ export function countryFacts(code: unknown): CountryFacts | undefined {
   return typeof code === 'string' ? COUNTRIES[code.trim().toUpperCase()] : undefined;
 }
 
-/** What the API takes: + and 7 to 15 digits (E.164). */
-const INTERNATIONAL = /^\+\d{7,15}$/;
 
 /** Spaces, dashes, dots, slashes and brackets people write in phone numbers; `(0)` of `+44 (0)20 …` is not dialled. */
 function cleanPhone(text: string): string {
@@ -75,19 +75,19 @@ function cleanPhone(text: string): string {
  */
 export function internationalPhone(text: string, country: unknown): string | undefined {
   const phone = cleanPhone(text);
-  if (phone.startsWith('+')) return INTERNATIONAL.test(phone) ? phone : undefined;
+  if (phone.startsWith('+')) return INTERNATIONAL_PHONE.test(phone) ? phone : undefined;
   if (!/^\d+$/.test(phone)) return undefined;
-  if (phone.startsWith('00')) return INTERNATIONAL.test(`+${phone.slice(2)}`) ? `+${phone.slice(2)}` : undefined;
+  if (phone.startsWith('00')) return INTERNATIONAL_PHONE.test(`+${phone.slice(2)}`) ? `+${phone.slice(2)}` : undefined;
   const facts = countryFacts(country);
   if (!facts) return undefined;
   const trunk = facts.trunkPrefixes.find((prefix) => phone.startsWith(prefix));
   const national = trunk ? phone.slice(trunk.length) : phone;
   const international = `+${facts.callingCode}${national}`;
-  return national.length >= 4 && INTERNATIONAL.test(international) ? international : undefined;
+  return national.length >= 4 && INTERNATIONAL_PHONE.test(international) ? international : undefined;
 }
 
 /** Looks like a phone number at all: international, or national digits that a country's calling code can complete. */
 export function isPhoneNumber(text: string): boolean {
   const phone = cleanPhone(text);
-  return /^\+\d{7,15}$/.test(phone) || /^\d{4,15}$/.test(phone);
+  return INTERNATIONAL_PHONE.test(phone) || /^\d{4,15}$/.test(phone);
 }

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isLabelFormat, LABEL_FORMATS } from '../domain/labels.js';
 import { configPath } from '../paths.js';
 import { countryFacts, internationalPhone } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -39,7 +40,6 @@ export interface ShipFlags {
   json?: boolean;
 }
 
-export const LABEL_FORMATS = ['pdf', 'zpl', 'epl'] as const;
 export const DEFAULT_COUNTRY = 'CZ';
 
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -100,7 +100,7 @@ export function bodyFromFlags(o: ShipFlags): Json {
   if (o.channel !== undefined) body.shipping_channel_id = o.channel;
   if (o.format !== undefined) {
     const format = o.format.toLowerCase();
-    if (!(LABEL_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${LABEL_FORMATS.join(', ')}`, EXIT.usage);
+    if (!isLabelFormat(format)) throw new CliError(`--format must be one of ${LABEL_FORMATS.join(', ')}`, EXIT.usage);
     body.label_format = format;
   }
   if (o.reference !== undefined) body.reference_number = o.reference;

@@ -42,7 +42,8 @@ export interface CreationCapabilities {
 export const MAX_PARCELS = 50;
 export const MAX_METADATA_BYTES = 16 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+\d{7,15}$/;
+/** What the API takes as a phone number: + and 7 to 15 digits (E.164), once spaces and dashes are taken out. */
+export const INTERNATIONAL_PHONE = /^\+\d{7,15}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Body = Record<string, unknown>;
@@ -54,7 +55,7 @@ export function checkContact(errors: FieldErrorCollector, path: string, value: u
   const named = isText(value.company_name) || (isText(value.first_name) && isText(value.last_name));
   if (!named) errors.add(`${path}.company_name`, 'company_name, or first_name and last_name, is required');
   if (typeof value.email_address === 'string' && !EMAIL.test(value.email_address)) errors.add(`${path}.email_address`, 'must be a valid e-mail address');
-  if (typeof value.phone_number === 'string' && !PHONE.test(value.phone_number.replace(/[\s-]/g, ''))) {
+  if (typeof value.phone_number === 'string' && !INTERNATIONAL_PHONE.test(normalisePhone(value.phone_number))) {
     errors.add(`${path}.phone_number`, 'must be in international format: + and 7 to 15 digits');
   }
 }
