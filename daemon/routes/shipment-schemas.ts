@@ -134,6 +134,7 @@ export const LabelPreviewSchema = Type.Object({
   source: Type.String({ enum: ['carrier', 'converted'] }),
   images: Type.Array(Type.Object({
     parcel: Type.Integer({ description: '1-based position of the parcel' }),
+    file_name: Type.String({ description: '<reference or id>-<parcel>.png, safe as a file name' }),
     content: Type.String({ description: 'base64 PNG' }),
     mime_type: Type.String(),
     size: Type.Integer({ description: 'bytes' }),

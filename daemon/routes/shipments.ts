@@ -40,17 +40,17 @@ function prefersRawBytes(accept: string): boolean {
 /** PNG pictures of a label: JSON with one base64 image per parcel, or the raw PNG of one parcel. */
 function sendPreview(preview: LabelPreview, raw: boolean, reply: FastifyReply) {
   const { label, images } = preview;
+  const fileName = (parcel: number) => label.fileName.replace(/\.[a-z]+$/, `-${parcel}.png`);
   if (raw) {
     if (images.length !== 1) throw new ValidationError({ parcel: [`name one parcel (1 to ${images.length}) for a raw PNG`] });
     const { parcel, png } = images[0]!;
-    const name = label.fileName.replace(/\.[a-z]+$/, `-${parcel}.png`);
-    return reply.header('content-type', 'image/png').header('content-disposition', attachment(name)).send(png as never);
+    return reply.header('content-type', 'image/png').header('content-disposition', attachment(fileName(parcel))).send(png as never);
   }
   return {
     data: {
       shipment_id: label.shipmentId, reference_number: label.referenceNumber, provider_shipment_id: label.providerShipmentId,
       label_format: label.format, source: label.source,
-      images: images.map(({ parcel, png }) => ({ parcel, content: png.toString('base64'), mime_type: 'image/png', size: png.length })),
+      images: images.map(({ parcel, png }) => ({ parcel, file_name: fileName(parcel), content: png.toString('base64'), mime_type: 'image/png', size: png.length })),
     },
     message: 'Label pictures rendered',
   };

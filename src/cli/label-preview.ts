@@ -7,10 +7,9 @@ import { detectImageProtocol, encodeTerminalImage } from './terminal-image.js';
 interface PreviewBody {
   data: {
     shipment_id: string;
-    reference_number: string | null;
     label_format: string;
     source: 'carrier' | 'converted';
-    images: Array<{ parcel: number; content: string }>;
+    images: Array<{ parcel: number; file_name: string; content: string }>;
   };
 }
 
@@ -40,11 +39,10 @@ export async function previewShipmentLabel(
     return { shown: 'terminal', images: data.images.map(({ parcel }) => ({ parcel })) };
   }
   const dir = resolve(options.dir ?? '.');
-  const base = (data.reference_number ?? data.shipment_id).replace(/[^A-Za-z0-9._-]+/g, '_');
   try {
     mkdirSync(dir, { recursive: true });
-    const images = data.images.map(({ parcel, content }) => {
-      const path = join(dir, `${base}-${parcel}.png`);
+    const images = data.images.map(({ parcel, file_name: fileName, content }) => {
+      const path = join(dir, fileName);
       writeFileSync(path, Buffer.from(content, 'base64'));
       return { parcel, path };
     });
