@@ -67,6 +67,17 @@ describe('shipments end to end with PPL', () => {
     expect(prefersJson.headers['content-type']).toMatch(/^application\/json/);
     const prefersPdf = await a.request('GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/json;q=0.5, application/pdf' });
     expect(prefersPdf.headers['content-type']).toBe('application/pdf');
+    // pictures: one per parcel as JSON; a raw PNG needs one parcel named; parcel alone is not a label option
+    const pictures = await a.request('GET', `/v1/shipments/${s.id}/label?format=png`);
+    expect(pictures.json().data.images.map((i: { parcel: number; file_name: string }) => [i.parcel, i.file_name])).toEqual([[1, 'COD-3-1.png'], [2, 'COD-3-2.png'], [3, 'COD-3-3.png']]);
+    const unnamed = await a.request('GET', `/v1/shipments/${s.id}/label?format=png`, undefined, { accept: 'image/png' });
+    expect(unnamed.statusCode).toBe(422);
+    expect(unnamed.json().errors).toEqual({ parcel: ['name one parcel (1 to 3) for a raw PNG'] });
+    const beyond = await a.request('GET', `/v1/shipments/${s.id}/label?format=png&parcel=4`);
+    expect(beyond.json().errors).toEqual({ parcel: ['must be from 1 to 3: the label has 3 parcel labels'] });
+    const parcelOnly = await a.request('GET', `/v1/shipments/${s.id}/label?parcel=1`);
+    expect(parcelOnly.statusCode).toBe(422);
+    expect(parcelOnly.json().errors).toEqual({ parcel: ['is for format=png previews'] });
     const atCarrier = (await emulated()).filter((e) => e.referenceId === s.id);
     expect(atCarrier).toHaveLength(1);
     expect(atCarrier[0]).toMatchObject({ productType: 'PRID', shipmentNumbers: numbers });
