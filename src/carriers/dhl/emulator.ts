@@ -13,7 +13,7 @@ import { renderLabel } from '../emulator/labels.js';
 import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
 import { DHL_COD_SERVICE, DHL_TRACKING } from './codes.js';
-import { validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
+import { schemaValidator, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
 import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
 
@@ -27,6 +27,7 @@ const LABEL_FORMATS: Record<string, LabelFormat> = { pdf: 'pdf', zpl: 'zpl', epl
 const IMAGE_FORMATS: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL', epl: 'EPL2' };
 
 export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
+  schemaValidator(); // before the first request, which a caller's timeout would otherwise measure
   const shipments = new EmulatedShipments<SeenShipmentRequest>(clock, DHL_TRACKING, (e) => eventView(e));
   const nextWaybill = numberSequence(clock, { prefix: '5', digits: 10, checkDigit: mod7CheckDigit });
   const nextPiece = numberSequence(clock, { prefix: 'JD0146', digits: 20 });
