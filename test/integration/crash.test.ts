@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
@@ -30,22 +30,23 @@ describe('a daemon killed mid-creation', () => {
     await emu?.close();
   });
 
-  it('finishes every shipment exactly once, with its label, after kill -9 and a restart', async () => {
+  it('finishes every shipment exactly once, with its label, after kill -9 and a restart', { timeout: 90_000 }, async () => {
     const channel = await api('/v1/shipping-channels', 'POST', {
       name: 'PPL', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'crash-secret', baseUrl: emu.urls.ppl },
     });
     expect(channel.body.data.status).toBe('active');
     await fault({ mode: 'latency', ms: 300 }); // every carrier call is slow, so the kill lands mid-creation
-    const ids: string[] = [];
-    for (let i = 0; i < 48; i++) {
+    const ids = await Promise.all(Array.from({ length: 48 }, async (_, i) => {
       const res = await api('/v1/shipments', 'POST', shipmentBody(channel.body.data.id, { reference_number: `CRASH-${i}`, parcels: parcelsOf(1 + (i % 3)) }));
       expect(res.status).toBe(201);
-      ids.push(res.body.data.id);
-    }
-    await sleep(1000);
+      return res.body.data.id as string;
+    }));
+    // the kill lands when the carrier holds the first shipments: the others are on their way or still waiting their turn
+    await vi.waitFor(async () => expect((await emulated()).length).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
     expect(await daemon.stop('SIGKILL')).toBeNull();
     const before = await Promise.all(ids.map(async (id) => (await emulated()).filter((s: { referenceId: string }) => s.referenceId === id).length));
     expect(before.some((n) => n === 0), 'some shipments had not reached the carrier yet').toBe(true);
+    expect(before.some((n) => n === 1), 'some shipments had reached the carrier').toBe(true);
 
     await fault({ mode: 'none' });
     daemon = await spawnDaemon(dataDir, env);
