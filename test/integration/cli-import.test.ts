@@ -1,9 +1,8 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import iconv from 'iconv-lite';
 import { csvText, filesIn, orderRow, readCsvFile } from '../helpers/order-files.js';
 import { CLI } from '../helpers/processes.js';
@@ -106,6 +105,16 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
   let env: Env;
   let channelId: string;
 
+  /** The folder's imports as `watch show` lists them, once it has one and none is being read. */
+  const finishedImportsOf = async (folderId: string) => {
+    let imports: NonNullable<Folder['imports']> = [];
+    await vi.waitFor(async () => {
+      imports = (await cliJson<Folder>(['watch', 'show', folderId, '--json'], { env })).imports ?? [];
+      if (!imports.length || imports.some((i) => i.status === 'processing')) throw new Error(`imports of ${folderId}: ${JSON.stringify(imports)}`);
+    }, { timeout: 30_000, interval: 200 });
+    return imports;
+  };
+
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-import-'));
     work = join(tmp, 'desk');
@@ -155,20 +164,18 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     const paused = await cli(['watch', 'pause', folder.id], { env });
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain(`paused ${folder.id}`);
+    // an active folder given a file at the same moment shows how long the paused one had to take its file
+    const control = await cliJson<Folder>(['watch', 'add', 'control-drop', '--json'], { env });
     writeFileSync(join(folder.folders.in!, 'orders.csv'), csvText([orderRow('WATCH-1')], { delimiter: ';', decimalComma: true }));
-    await sleep(2500);
+    writeFileSync(join(control.folders.in!, 'orders.csv'), csvText([orderRow('CONTROL-1')]));
+    expect(await finishedImportsOf(control.id)).toMatchObject([{ file_name: 'orders.csv', status: 'done' }]);
     expect(filesIn(folder.folders.in!)).toEqual(['orders.csv']);
     expect((await cliJson<{ data: Folder[] }>(['watch', 'list', '--status', 'paused', '--json'], { env })).data.map((f) => f.id)).toEqual([folder.id]);
 
     const resumed = await cli(['watch', 'resume', folder.id], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    let shown: Folder | undefined;
-    for (let i = 0; i < 100; i++) {
-      shown = await cliJson<Folder>(['watch', 'show', folder.id, '--json'], { env });
-      if (shown.imports?.some((imp) => imp.status !== 'processing')) break;
-      await sleep(200);
-    }
-    expect(shown!.imports).toMatchObject([{ file_name: 'orders.csv', status: 'done' }]);
+    const [taken] = await finishedImportsOf(folder.id);
+    expect(taken).toMatchObject({ file_name: 'orders.csv', status: 'done' });
     expect(filesIn(folder.folders.out!)).toEqual(['orders.result.csv']);
     const text = await cli(['watch', 'show', folder.id], { env });
     expect(text.stdout).toMatch(/status\s+active/);
@@ -177,7 +184,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
 
     const imports = await cli(['imports', 'list', '--folder', folder.id], { env });
     expect(imports.stdout).toContain('orders.csv');
-    const one = await cli(['imports', 'show', shown!.imports![0]!.id], { env });
+    const one = await cli(['imports', 'show', taken!.id], { env });
     expect(one.stdout).toMatch(/shipments created\s+1/);
     folderId = folder.id;
   });

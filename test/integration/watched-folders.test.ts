@@ -251,7 +251,7 @@ describe('watched folders: ERP order files become shipments and printed labels, 
     }
     closeSync(fd);
     const [done] = await finishedImports(a, folder.id, 1);
-    await sleep(2000); // a second read would show up as a second import
+    await d.workers.imports.runDue(); // a second read would be queued by now, and show up as a second import
     const all = (await a.request('GET', `/v1/imports?watched_folder_id=${folder.id}`)).json().data as ImportRecord[];
     expect(all).toHaveLength(1);
     expect(done).toMatchObject({ status: 'done', rows: 30, shipments_created: 30, failed_rows: 0 });
@@ -290,8 +290,11 @@ describe('watched folders: ERP order files become shipments and printed labels, 
 
       const paused = await a.request('PATCH', `/v1/watched-folders/${folder.id}`, { status: 'paused' });
       expect(paused.json().data.status).toBe('paused');
+      // an active folder given a file at the same moment shows how long the paused one had to take its file
+      const control = await addFolder('api-control');
       writeFileSync(join(path, 'in', 'waits.csv'), csvText([orderRow('PAUSED-1')]));
-      await sleep(2500);
+      writeFileSync(join(control.folders.in, 'taken.csv'), csvText([orderRow('ACTIVE-1')]));
+      expect(await finishedImports(a, control.id, 1)).toMatchObject([{ file_name: 'taken.csv', status: 'done' }]);
       expect(filesIn(join(path, 'in'))).toEqual(['waits.csv']); // a paused folder takes nothing
       expect((await a.request('GET', '/v1/watched-folders?status=paused')).json().data.map((f: { id: string }) => f.id)).toEqual([folder.id]);
       const resumed = await a.request('PATCH', `/v1/watched-folders/${folder.id}`, { status: 'active' });
