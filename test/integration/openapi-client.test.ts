@@ -66,13 +66,16 @@ interface ClientProgram {
   downloadLabel(client: unknown, id: string): Promise<{ contentType: string | null; bytes: Uint8Array }>;
 }
 
+/** The last program checked: the next one reuses its unchanged files (the generated client, the libraries). */
+let previousProgram: ts.Program | undefined;
+
 /** The type errors of `file` under strict options, as a TypeScript user compiling it would see them. */
 function typeErrors(file: string): readonly ts.Diagnostic[] {
-  const program = ts.createProgram([file], {
+  previousProgram = ts.createProgram([file], {
     strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2023.d.ts'], types: ['node'],
     module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  });
-  return ts.getPreEmitDiagnostics(program);
+  }, undefined, previousProgram);
+  return ts.getPreEmitDiagnostics(previousProgram);
 }
 
 function formatted(diagnostics: readonly ts.Diagnostic[]): string {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { listProviders } from '../../src/carriers/registry.js';
-import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
-import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { parcelsOf } from '../helpers/shipments.js';
+import { startEmulators, type RunningEmulators } from '../../../src/carriers/emulator/server.js';
+import { listProviders } from '../../../src/carriers/registry.js';
+import type { ProviderDefinition } from '../../../src/carriers/types.js';
+import { LABEL_FORMATS, type LabelFormat } from '../../../src/domain/labels.js';
+import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../../helpers/barcodes.js';
+import { startTestDaemon, type TestAccount, type TestDaemon } from '../../helpers/harness.js';
+import { parcelsOf } from '../../helpers/shipments.js';
 
 /**
  * One story for every provider, end to end: our daemon, the carrier's real adapter code over HTTP,
@@ -21,11 +22,18 @@ const decoders: Record<LabelFormat, (bytes: Buffer) => Promise<string[][]> | str
   epl: (bytes) => decodeEplBarcodes(bytes),
 };
 
-const providers = listProviders();
+/** The story runs in this many test files, `part-N.test.ts`, so the providers' stories run side by side. */
+export const CONTRACT_PARTS = 4;
 
 const CONVERTED_GRAPHIC = { zpl: /\^GFA,\d+,\d+,\d+,:Z64:/, epl: /\nGW\d+,\d+,\d+,\d+,/ };
 
-describe.each(providers.map((p) => [p.code, p] as const))('the shipping story with %s', (code, provider) => {
+/** Part `part` of CONTRACT_PARTS: every provider whose place in the registry is `part` modulo CONTRACT_PARTS. */
+export function shippingStories(part: number): void {
+  const providers = listProviders().filter((_, i) => i % CONTRACT_PARTS === part - 1);
+  describe.each(providers.map((p) => [p.code, p] as const))('the shipping story with %s', (code, provider) => story(code, provider));
+}
+
+function story(code: string, provider: ProviderDefinition): void {
   const contract = provider.demo;
   // the currency goes only on COD shipments
   const { cash_on_delivery_currency: codCurrency, ...parties } = contract.shipment;
@@ -201,4 +209,4 @@ describe.each(providers.map((p) => [p.code, p] as const))('the shipping story wi
     expect((await get(id)).status).toBe('created');
     expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
   });
-});
+}

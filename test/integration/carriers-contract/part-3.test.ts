@@ -1,0 +1,3 @@
+import { shippingStories } from './story.js';
+
+shippingStories(3);
