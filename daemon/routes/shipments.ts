@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../src/domain/errors.js';
+import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
 import { getShipmentLabel, getShipmentLabelPreview, type LabelPreview } from '../../src/services/shipments/labels.js';
@@ -159,7 +160,10 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         querystring: Type.Object({
           download: Type.Optional(Type.String({ enum: ['1', 'true'] })),
           layout: Type.Optional(Type.String({ enum: ['a4'], description: 'pdf only: four 10×15 cm labels per A4 page' })),
-          format: Type.Optional(Type.String({ enum: ['png'], description: 'a PNG picture of each parcel label, whatever the label format' })),
+          format: Type.Optional(Type.String({
+            enum: ['png', ...LABEL_FORMATS],
+            description: "png: a PNG picture of each parcel label; pdf, zpl or epl: the label in that format (converted offline when it is not the shipment's)",
+          })),
           parcel: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'with format=png: only this parcel (1-based)' })),
         }),
         response: {
@@ -177,7 +181,8 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       const raw = Boolean(request.query.download) || prefersRawBytes(String(request.headers.accept ?? ''));
       if (request.query.format === 'png') return sendPreview(await getShipmentLabelPreview(ctx, accountId, request.params.id, request.query.parcel), raw, reply);
       if (request.query.parcel !== undefined) throw new ValidationError({ parcel: ['is for format=png previews'] });
-      const label = await getShipmentLabel(ctx, accountId, request.params.id, request.query.layout as 'a4' | undefined);
+      const format = request.query.format as LabelFormat | undefined;
+      const label = await getShipmentLabel(ctx, accountId, request.params.id, { layout: request.query.layout as 'a4' | undefined, format });
       if (raw) {
         return reply.header('content-type', label.mimeType).header('content-disposition', attachment(label.fileName))
           .send(label.content as never); // a Buffer is sent as it is, never through the JSON serializer

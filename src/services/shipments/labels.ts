@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
-import { LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
+import { DEFAULT_LABEL_DPI, type LabelDpi, type LabelFormat } from '../../domain/labels.js';
+import { convertLabelOffThread, LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
 import { labels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { getShipmentRow } from './records.js';
@@ -21,18 +21,34 @@ export interface StoredLabel {
   fileName: string;
 }
 
-/** The stored merged label (served as stored: never merged again); `a4` lays a PDF out four to a page. */
-export async function getShipmentLabel(ctx: ServiceContext, accountId: string, id: string, layout?: 'a4'): Promise<StoredLabel> {
+/**
+ * The stored merged label (served as stored: never merged again), or converted offline to another `format` (a desk
+ * downloading a ZPL copy of a PDF label); `a4` lays a PDF out four to a page.
+ */
+export async function getShipmentLabel(ctx: ServiceContext, accountId: string, id: string, options: { layout?: 'a4'; format?: LabelFormat } = {}): Promise<StoredLabel> {
+  const { layout } = options;
   const shipment = getShipmentRow(ctx, accountId, id);
   const row = ctx.db.select().from(labels).where(eq(labels.shipmentId, id)).get();
   if (!row) throw new NotFoundError(`Shipment ${id} has no label yet (status ${shipment.status}).`);
-  if (layout === 'a4' && row.format !== 'pdf') throw new ValidationError({ layout: ['the a4 layout is for pdf labels only'] });
-  const content = layout === 'a4' ? await layoutA4(row.content) : row.content;
+  const format = options.format ?? row.format;
+  if (layout === 'a4' && format !== 'pdf') throw new ValidationError({ layout: ['the a4 layout is for pdf labels only'] });
+  let content = row.content;
+  if (format !== row.format) {
+    // as pictures are: converted labels at the shipment's dpi, a carrier's thermal label as laid out for 203 dpi
+    const dpi = row.source === 'converted' || row.format === 'pdf' ? shipment.labelDpi : DEFAULT_LABEL_DPI;
+    try {
+      content = await convertLabelOffThread(row.format, format, row.content, dpi);
+    } catch (error) {
+      if (error instanceof LabelFormatError) throw new ValidationError({ format: [`the stored label cannot be converted to ${format}: it ${error.reason}`] });
+      throw error;
+    }
+  }
+  if (layout === 'a4') content = await layoutA4(content);
   const base = (shipment.referenceNumber ?? shipment.id).replace(/[^A-Za-z0-9._-]+/g, '_');
   return {
     shipmentId: id, referenceNumber: shipment.referenceNumber, providerShipmentId: shipment.providerShipmentId,
-    format: row.format, mimeType: LABEL_MIME_TYPES[row.format], content, pages: layout === 'a4' ? Math.ceil(row.pages / 4) : row.pages,
-    source: row.source, dpi: shipment.labelDpi, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${row.format}`,
+    format, mimeType: LABEL_MIME_TYPES[format], content, pages: layout === 'a4' ? Math.ceil(row.pages / 4) : row.pages,
+    source: format === row.format ? row.source : 'converted', dpi: shipment.labelDpi, fileName: `${base}${layout === 'a4' ? '-a4' : ''}.${format}`,
   };
 }
 
