@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from '../src/cli/accounts.js';
 import { registerChannelCommands } from '../src/cli/channels.js';
+import { registerDeskCommand } from '../src/cli/desk.js';
 import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerDaemonCommand(program);
   registerAccountCommands(program);
   registerStatusCommand(program);
+  registerDeskCommand(program);
   registerChannelCommands(program);
   registerProviderCommands(program);
   registerWebhookCommands(program);

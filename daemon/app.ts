@@ -5,8 +5,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../src/services/context.js';
 import { clientError, frameworkError, registerConventions } from './http/conventions.js';
 import { validatorCompiler } from './http/validation.js';
+import { deskPageRoutes } from './desk/page.js';
+import { deskStreamRoutes, type DeskStreamOptions } from './desk/stream.js';
 import { accountRoutes } from './routes/account.js';
 import { channelRoutes } from './routes/channels.js';
+import { deskRoutes } from './routes/desk.js';
 import { importRoutes } from './routes/imports.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
 import { printJobRoutes } from './routes/print-jobs.js';
@@ -24,6 +27,8 @@ export interface AppOptions {
   health?: HealthSource;
   /** Serve HTTPS (`--tls-cert`/`--tls-key`). */
   tls?: { cert: Buffer; key: Buffer };
+  /** The desk's live events (how often printers are asked, heartbeats). */
+  desk?: DeskStreamOptions;
 }
 
 /** The fastify app serving /v1: conventions first, then one plugin per resource. */
@@ -73,6 +78,9 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(printJobRoutes(ctx));
   await app.register(watchedFolderRoutes(ctx));
   await app.register(importRoutes(ctx));
+  await app.register(deskRoutes(ctx));
+  await app.register(deskStreamRoutes(ctx, options.desk));
+  await app.register(deskPageRoutes());
   await app.ready();
   return app as unknown as FastifyInstance;
 }

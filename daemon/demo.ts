@@ -193,6 +193,8 @@ export function registerDemoCommand(program: Command): void {
           daemonUrl: daemon.url, apiKey, emulatorUrl: emulators.url, provider: provider.code, shipmentId: s.id, trackingNumber,
           trackingParcelId: tracked.json.data[0]?.id,
         };
+        const desk = await call<{ data: { url: string } }>(daemon.url, apiKey, 'POST', '/v1/desk/login-links');
+        say(`The packing desk, signed in (the link works once, for 5 minutes): ${desk.json.data.url}`);
         say('Try next, in another terminal:');
         for (const line of tryNextWhileRunning(run)) say(`  ${line}`);
         say(`API reference: ${daemon.url}/docs`);

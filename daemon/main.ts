@@ -6,6 +6,7 @@ import { closeContext, openContext } from '../src/services/open.js';
 import { DataDirLock } from '../src/store/lock.js';
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
+import type { DeskStreamOptions } from './desk/stream.js';
 import { releaseOrphanedJobs } from '../src/services/jobs.js';
 import { stopLabelConversions } from '../src/labels/index.js';
 import { createWorkers } from './workers/index.js';
@@ -22,6 +23,8 @@ export interface DaemonOptions {
   retentionDays?: number;
   tls?: { cert: Buffer; key: Buffer };
   clock?: Clock;
+  /** The desk's live events (how often printers are asked while a desk is open). */
+  desk?: DeskStreamOptions;
 }
 
 export interface RunningDaemon {
@@ -47,7 +50,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     const orphaned = releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
     const workers = createWorkers(ctx);
-    const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health } });
+    const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health }, desk: o.desk });
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
     o.log.info({

@@ -9,14 +9,18 @@ import {
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
+import type { DeskSession } from '../../src/services/desk-sessions.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/services/retention.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
+import { deskSessionOfRequest } from '../desk/cookie.js';
 import { RateLimiter } from './rate-limit.js';
 import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
+    /** The desk session the request was signed in with, when it came from the browser page. */
+    deskSession?: DeskSession;
     /** Schema errors of the body, for routes that report them together with their own checks. */
     fieldErrors: FieldErrorCollector;
     idempotency?: { key: string; accountId: string };
@@ -26,6 +30,8 @@ declare module 'fastify' {
     mergeValidation?: boolean;
     /** No API key needed (discovery endpoints). */
     public?: boolean;
+    /** A read-only key may call it although it is not a GET (signing a desk out, a sign-in link). */
+    anyScope?: boolean;
   }
 }
 
@@ -107,7 +113,10 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     if (!request.url.startsWith('/v1/') || request.is404 || request.routeOptions.config?.public) return;
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    const who = authenticate(ctx, match?.[1]);
+    // the desk in a browser signs in with a session cookie instead of the key (daemon/desk/cookie.ts)
+    const desk = header === undefined ? deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method)) : undefined;
+    const who = desk?.caller ?? authenticate(ctx, match?.[1]);
+    request.deskSession = desk;
     request.caller = who;
     const limit = who.account.rateLimit;
     if (limit != null) {
@@ -115,7 +124,7 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       reply.header('X-RateLimit-Limit', d.limit).header('X-RateLimit-Remaining', d.remaining).header('X-RateLimit-Reset', d.reset);
       if (!d.allowed) throw new RateLimitedError(d.retryAfter);
     }
-    if (who.scope === 'read_only' && WRITE_METHODS.has(request.method)) {
+    if (who.scope === 'read_only' && WRITE_METHODS.has(request.method) && !request.routeOptions.config?.anyScope) {
       throw new ForbiddenError('This API key is read-only.');
     }
   });

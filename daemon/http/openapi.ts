@@ -16,6 +16,7 @@ export const API_TAGS = [
   { name: 'Print jobs', description: 'Labels queued for a printer, and how printing went' },
   { name: 'Watched folders', description: 'Folders whose order CSV files are imported as they arrive' },
   { name: 'Imports', description: 'Order CSV files turned into shipments: progress, the result of each order and the failed rows' },
+  { name: 'Desk', description: 'The packing desk in a browser (http://127.0.0.1:7420/): sign-in with a session cookie, one-time sign-in links and live events' },
 ];
 
 type JsonSchema = Record<string, unknown>;

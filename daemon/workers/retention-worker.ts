@@ -51,7 +51,7 @@ export class RetentionWorker extends PollingWorker {
     }
     this.ctx.log.info({
       retention_days: this.ctx.options.retentionDays, events: report.events, webhook_logs: report.webhookLogs, jobs: report.jobs,
-      idempotency_keys: report.idempotencyKeys, import_uploads: report.importUploads, freed_pages: report.freedPages, ms: report.ms,
+      idempotency_keys: report.idempotencyKeys, desk_sessions: report.deskSessions, import_uploads: report.importUploads, freed_pages: report.freedPages, ms: report.ms,
     }, 'retention: pruned');
     if (!this.toldAboutVacuum && autoVacuumMode(this.ctx.db) === 'none') {
       this.toldAboutVacuum = true;

@@ -2,6 +2,7 @@ import { isoTime } from '../domain/clock.js';
 import type { EventType, ResourceName } from '../domain/events.js';
 import { statement } from '../store/db.js';
 import type { ServiceContext } from './context.js';
+import { noticeDeskChange } from './desk-changes.js';
 
 export interface EventInput {
   accountId: string;
@@ -28,6 +29,7 @@ export function recordEvent(ctx: ServiceContext, input: EventInput): string {
   statement(ctx.db, 'INSERT INTO events (id, account_id, type, resource_type, resource_id, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
     .run(id, input.accountId, input.type, input.resourceName, input.resource.id, JSON.stringify(payload), createdAt);
   ctx.notices.emit(EVENT_RECORDED);
+  if (input.resourceName === 'shipment') noticeDeskChange(ctx, { accountId: input.accountId, kind: 'shipment', id: String(input.resource.id) });
   return id;
 }
 

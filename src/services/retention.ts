@@ -45,6 +45,8 @@ export interface PruneReport {
   webhookLogs: number;
   jobs: number;
   idempotencyKeys: number;
+  /** Desk sessions and login links past their end. */
+  deskSessions: number;
   /** Directories of uploaded import files (the upload, its settings and its result files). */
   importUploads: number;
   /** Pages handed back to the file system after the deletes. */
@@ -200,7 +202,9 @@ export async function pruneOnce(ctx: ServiceContext, now: number = ctx.clock.now
     SELECT rowid FROM jobs WHERE state = 'failed' AND updated_at < ? LIMIT ?)`, [cutoffs.failedJobsBefore], limit, signal);
   const idempotencyKeys = await deleteInBatches(ctx, `DELETE FROM idempotency_keys WHERE rowid IN (
     SELECT rowid FROM idempotency_keys WHERE created_at < ? LIMIT ?)`, [cutoffs.idempotencyKeysBefore], limit, signal);
+  const deskSessions = await deleteInBatches(ctx, `DELETE FROM desk_sessions WHERE rowid IN (
+    SELECT rowid FROM desk_sessions WHERE expires_at < ? LIMIT ?)`, [now], limit, signal);
   const importUploads = await pruneImportUploads(ctx, cutoffs.importUploadsFinishedBefore, retentionDays * DAY_MS, signal);
   const freedPages = await releaseFreedSpace(ctx, signal);
-  return { events, webhookLogs, jobs, idempotencyKeys, importUploads, freedPages, ms: Math.round(performance.now() - started) };
+  return { events, webhookLogs, jobs, idempotencyKeys, deskSessions, importUploads, freedPages, ms: Math.round(performance.now() - started) };
 }

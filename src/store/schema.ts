@@ -393,3 +393,21 @@ export const importedOrders = sqliteTable('imported_orders', {
   shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'set null' }),
   createdAt: integer('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] })]);
+
+/**
+ * A browser signed in to the desk: bound to the API key it was opened with (revoking the key ends it). Only hashes
+ * of the cookie's token and of a one-time login link's token are stored.
+ */
+export const deskSessions = sqliteTable('desk_sessions', {
+  id: text('id').primaryKey(),
+  apiKeyId: text('api_key_id').notNull().references(() => apiKeys.id, { onDelete: 'cascade' }),
+  /** SHA-256 hex of the session cookie's token; null until a login link is opened. */
+  tokenHash: text('token_hash'),
+  /** SHA-256 hex of a one-time login link's token; null once it was used. */
+  linkHash: text('link_hash'),
+  linkExpiresAt: integer('link_expires_at'),
+  /** Sent back by the page in `X-CSRF-Token` with every change. */
+  csrfToken: text('csrf_token').notNull(),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+}, (t) => [uniqueIndex('desk_sessions_token').on(t.tokenHash), uniqueIndex('desk_sessions_link').on(t.linkHash), index('desk_sessions_expires').on(t.expiresAt)]);

@@ -65,6 +65,18 @@ describe('packdesk CLI against a real daemon', () => {
     expect(second.stderr).toContain(station.dataDir);
   });
 
+  it('desk prints a one-time link that signs a browser in to the desk of the key\'s account', async () => {
+    const desk = await station.cliJson<{ url: string; expires_at: string }>(['desk', '--json']);
+    expect(desk.url).toMatch(new RegExp(`^${station.daemonUrl}/desk/login\\?token=[0-9A-Za-z]{43}$`));
+    const opened = await fetch(desk.url, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    const cookie = String(opened.headers.get('set-cookie')).split(';')[0]!;
+    const session = await (await fetch(`${station.daemonUrl}/v1/desk/session`, { headers: { cookie } })).json() as { data: { account: { id: string } } };
+    expect(session.data.account.id).toBe(station.init.account_id);
+    const text = await station.cli(['desk', '--no-open']);
+    expect(text.stdout).toMatch(/^Open the desk in a browser: http:\/\/127\.0\.0\.1:\d+\/desk\/login\?token=/);
+  });
+
   it('status --json reports the daemon, its health and the account of the key', async () => {
     const status = await station.cliJson<{ url: string; status: string; version: string; store: string; account: { id: string; plan: string } }>(['status', '--json']);
     expect(status).toMatchObject({ url: station.daemonUrl, status: 'ok', store: 'ok', account: { id: station.init.account_id, plan: 'enterprise' } });

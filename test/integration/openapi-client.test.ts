@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -120,6 +120,11 @@ describe('a TypeScript client generated from GET /v1/openapi.json', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
     await d?.close();
     await emu?.close();
+  });
+
+  it('is the document the desk\'s committed client types were generated from (npm run desk:api)', async () => {
+    const { deskApiSchema, SCHEMA_FILE } = await import('../../scripts/desk-api-schema.mjs');
+    expect(readFileSync(SCHEMA_FILE, 'utf8'), 'web/src/api-schema.d.ts is stale: run npm run desk:api').toBe(await deskApiSchema(document));
   });
 
   it('compiles a program that lists without paging arguments, creates a shipment and downloads a label', () => {

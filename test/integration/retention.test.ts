@@ -9,6 +9,7 @@ import { startDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { ManualClock } from '../../src/domain/clock.js';
 import { createLogger } from '../../src/logging.js';
+import { openDeskSession } from '../../src/services/desk-sessions.js';
 import { recordEvent } from '../../src/services/events.js';
 import { enqueueJob, failJob, findJob } from '../../src/services/jobs.js';
 import { DAY_MS, pruneOnce } from '../../src/services/retention.js';
@@ -108,6 +109,11 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
     await subscribe('/expired-key', { status: 'paused' }, { 'idempotency-key': 'key-30h' });
     d.clock.set(pruneAt - 12 * HOUR);
     await subscribe('/live-key', { status: 'paused' }, { 'idempotency-key': 'key-12h' });
+    // desk sessions last 12 hours: one opened 13 h before the prune has ended, one opened 1 h before has not
+    d.clock.set(pruneAt - 13 * HOUR);
+    const endedSession = openDeskSession(d.ctx, a.key).id;
+    d.clock.set(pruneAt - HOUR);
+    const liveSession = openDeskSession(d.ctx, a.key).id;
     d.clock.set(pruneAt);
 
     const cutoff = pruneAt - 30 * DAY_MS;
@@ -128,6 +134,8 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
     expect(report.jobs).toBe(1);
     expect(sql<{ key: string }>('SELECT key FROM idempotency_keys').map((k) => k.key)).toEqual(['key-12h']);
     expect(report.idempotencyKeys).toBe(1);
+    expect(ids('SELECT id FROM desk_sessions WHERE id IN (?, ?)', endedSession, liveSession)).toEqual([liveSession]);
+    expect(report.deskSessions).toBe(1);
 
     // the old upload's files are gone, its record stays; the newer upload keeps its files
     expect(report.importUploads).toBe(1);

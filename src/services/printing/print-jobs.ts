@@ -7,6 +7,7 @@ import { renderTestLabel } from '../../labels/test-label.js';
 import { inTransaction } from '../../store/db.js';
 import { accounts, labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { noticeDeskChange } from '../desk-changes.js';
 import { JOBS_QUEUED } from '../jobs.js';
 import { owned } from '../ownership.js';
 import { getShipmentRow, type ShipmentRow } from '../shipments/records.js';
@@ -68,6 +69,7 @@ export function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput): Prin
   ctx.db.update(printJobs).set({ nextAttemptAt: now })
     .where(and(eq(printJobs.printerId, input.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
   ctx.notices.emit(JOBS_QUEUED);
+  noticeDeskChange(ctx, { accountId: row.accountId, kind: 'print_job', id: row.id });
   return row;
 }
 
@@ -188,5 +190,6 @@ export function retryPrintJob(ctx: ServiceContext, accountId: string, id: string
       .where(and(eq(printJobs.printerId, row.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
   });
   ctx.notices.emit(JOBS_QUEUED);
+  noticeDeskChange(ctx, { accountId, kind: 'print_job', id });
   return presentPrintJob(loadPrintJobRow(ctx, id)!);
 }

@@ -6,6 +6,7 @@ import { layoutA4 } from '../../labels/index.js';
 import { statement, inTransaction } from '../../store/db.js';
 import { labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { noticeDeskChange } from '../desk-changes.js';
 import { PRINT_JOB_TTL_MS, type PrintJobRow } from './print-jobs.js';
 import { loadPrinterRow, printerFormats, recordPrinterStatus, refusedPrinterDirectory } from './printers.js';
 
@@ -78,6 +79,7 @@ export function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: numb
     const rows = ctx.db.update(printJobs)
       .set({ status: 'printing', attempts: sql`${printJobs.attempts} + 1`, leaseUntil: now + leaseMs })
       .where(inArray(printJobs.id, heads.map((h) => h.id))).returning().all();
+    for (const job of rows) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
     return rows.map((job) => ({ job, resumed: resumed.has(job.id) }));
   });
 }
@@ -109,7 +111,8 @@ async function documentOf(ctx: ServiceContext, job: PrintJobRow, resumed: boolea
 
 /** Sets the claimed job's outcome, unless someone changed it meanwhile (deleted printer, …). */
 function finish(ctx: ServiceContext, job: PrintJobRow, values: Partial<PrintJobRow>): void {
-  ctx.db.update(printJobs).set(values).where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'printing'))).run();
+  const changed = ctx.db.update(printJobs).set(values).where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'printing'))).run().changes;
+  if (changed > 0) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
 }
 
 function scheduleRetry(ctx: ServiceContext, job: PrintJobRow, error: string, delayMs: number, resume: boolean): void {

@@ -9,6 +9,7 @@ import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { inTransaction } from '../../store/db.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
 
@@ -64,13 +65,15 @@ export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format
 /** Writes what a printer said: its state, the detail, and when it was last reachable. */
 export function recordPrinterStatus(ctx: ServiceContext, printerId: string, status: PrinterStatus): void {
   const now = ctx.clock.now();
-  const row = ctx.db.select({ status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt }).from(printers).where(eq(printers.id, printerId)).get();
+  const row = ctx.db.select({ accountId: printers.accountId, status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt })
+    .from(printers).where(eq(printers.id, printerId)).get();
   if (!row) return;
   const unchanged = row.status === status.state && JSON.stringify(row.detail) === JSON.stringify(status);
   if (unchanged && (!status.reachable || (row.seen !== null && now - row.seen < STATUS_REWRITE_MS))) return;
   ctx.db.update(printers).set({
     status: status.state, statusDetail: status, ...(status.reachable ? { lastSeenAt: now } : {}),
   }).where(eq(printers.id, printerId)).run();
+  if (!unchanged) noticeDeskChange(ctx, { accountId: row.accountId, kind: 'printer', id: printerId });
 }
 
 /**

@@ -1,0 +1,64 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './api-schema';
+
+/** The desk's typed /v1 client (openapi-fetch over the types generated from GET /v1/openapi.json). */
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+type DataOf<P extends keyof paths, M extends keyof paths[P]> = Json<paths[P][M] extends { responses: { 200: infer R } } ? R : paths[P][M] extends { responses: { 201: infer R } } ? R : never> extends { data: infer D } ? D : never;
+
+export type DeskSession = DataOf<'/v1/desk/session', 'get'>;
+export type Shipment = DataOf<'/v1/shipments/{id}', 'get'>;
+export type ShipmentSummary = DataOf<'/v1/shipments', 'get'> extends Array<infer S> ? S : never;
+export type Channel = DataOf<'/v1/shipping-channels', 'get'> extends Array<infer C> ? C : never;
+export type Printer = DataOf<'/v1/printers', 'get'> extends Array<infer P> ? P : never;
+export type PrintJob = DataOf<'/v1/print-jobs', 'get'> extends Array<infer J> ? J : never;
+export type TrackingParcel = DataOf<'/v1/tracking-parcels/{id}', 'get'>;
+export type WatchedFolder = DataOf<'/v1/watched-folders', 'get'> extends Array<infer F> ? F : never;
+export type ImportRecord = DataOf<'/v1/imports', 'get'> extends Array<infer I> ? I : never;
+export type CreateShipmentBody = paths['/v1/shipments']['post']['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
+
+/** A refused request, with the field paths of the error envelope (`parcels.0.weight_amount` → messages). */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly errors: Record<string, string[]> = {}) {
+    super(message);
+  }
+}
+
+/** The daemon did not answer (stopped, restarting): the page keeps what was typed and tries again. */
+export class UnreachableError extends Error {}
+
+let csrfToken = '';
+let onSignedOut: () => void = () => {};
+
+export function useSession(session: DeskSession | null, signedOut: () => void): void {
+  csrfToken = session?.csrf_token ?? '';
+  onSignedOut = signedOut;
+}
+
+export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+});
+
+/** The `data` of a successful answer; a refusal as ApiError (a 401 signs the desk out), no answer as UnreachableError. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await request;
+  } catch {
+    throw new UnreachableError('packdesk is not answering');
+  }
+  const { data, error, response } = result;
+  if (response.ok) return data as T;
+  const body = (error ?? {}) as { message?: string; errors?: Record<string, string[]> };
+  if (response.status === 401) onSignedOut();
+  throw new ApiError(response.status, body.message ?? response.statusText, body.errors ?? {});
+}
+
+/** `call` for envelopes: the `data` inside. */
+export async function data<T>(request: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
+  return (await call(request)).data;
+}

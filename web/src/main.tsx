@@ -1,0 +1,92 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, UnreachableError, useSession, type DeskSession } from './api';
+import { language, LANGUAGES, setLanguage, t, type Language } from './i18n';
+import { reachable, startLive, stopLive } from './live';
+import { Imports } from './pages/imports';
+import { Printers } from './pages/printers';
+import { ShipForm } from './pages/ship';
+import { ShipmentPage } from './pages/shipment';
+import { Shipments } from './pages/shipments';
+import { SignIn } from './pages/sign-in';
+import { useSignal } from './signal';
+import './desk.css';
+
+/** The route is the part after `#`: `/ship`, `/shipments`, `/shipments/sh_…`, `/printers`, `/imports`. */
+function useRoute(): string {
+  const [route, setRoute] = useState(location.hash.slice(1) || '/ship');
+  useEffect(() => {
+    const changed = () => setRoute(location.hash.slice(1) || '/ship');
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}
+
+function Page({ route, session }: { route: string; session: DeskSession }) {
+  const readOnly = session.scope === 'read_only';
+  const shipment = /^\/shipments\/([\w-]+)$/.exec(route);
+  if (shipment) return <ShipmentPage id={shipment[1]!} readOnly={readOnly} />;
+  if (route.startsWith('/shipments')) return <Shipments />;
+  if (route === '/printers') return <Printers readOnly={readOnly} />;
+  if (route === '/imports') return <Imports />;
+  return <ShipForm readOnly={readOnly} />;
+}
+
+function Desk() {
+  const [session, setSession] = useState<DeskSession | null | undefined>(undefined);
+  const route = useRoute();
+  const online = useSignal(reachable);
+  useSignal(language);
+
+  const signedOut = () => {
+    stopLive();
+    setSession(null);
+  };
+  const load = async () => {
+    try {
+      const found = (await call(api.GET('/v1/desk/session'))).data;
+      useSession(found, signedOut);
+      setSession(found);
+      reachable.set(true);
+      startLive();
+    } catch (err) {
+      if (err instanceof UnreachableError) {
+        reachable.set(false);
+        setTimeout(load, 2000);
+      } else setSession(null);
+    }
+  };
+  useEffect(() => void load(), []);
+
+  if (session === undefined) return <main class="loading" aria-busy="true" />;
+  if (session === null) {
+    return <SignIn onSignedIn={(s) => { useSession(s, signedOut); setSession(s); startLive(); history.replaceState(null, '', '/#/ship'); }} />;
+  }
+  const signOut = async () => {
+    await call(api.DELETE('/v1/desk/session')).catch(() => undefined);
+    signedOut();
+  };
+  const link = (to: string, key: Parameters<typeof t>[0]) => (
+    <a href={`#${to}`} class={route.startsWith(to) ? 'active' : ''} aria-current={route.startsWith(to) ? 'page' : undefined}>{t(key)}</a>
+  );
+  return (
+    <>
+      <header>
+        <strong class="brand">packdesk</strong>
+        <nav>{link('/ship', 'nav.ship')}{link('/shipments', 'nav.shipments')}{link('/printers', 'nav.printers')}{link('/imports', 'nav.imports')}</nav>
+        <span class="account">{session.account.name}</span>
+        <select aria-label="Language" value={language.get()} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
+          {Object.entries(LANGUAGES).map(([code, name]) => <option value={code}>{name}</option>)}
+        </select>
+        <button type="button" class="quiet" onClick={signOut}>{t('nav.signOut')}</button>
+      </header>
+      {!online && <p class="banner offline" role="status">{t('desk.offline')}</p>}
+      {session.scope === 'read_only' && <p class="banner">{t('desk.readOnly')}</p>}
+      <Page route={route} session={session} />
+    </>
+  );
+}
+
+document.documentElement.lang = language.get();
+render(<Desk />, document.getElementById('desk')!);

@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, data, type Printer, type Shipment, type TrackingParcel } from '../api';
+import { t } from '../i18n';
+import { onLive } from '../live';
+import { LabelPreview } from './label';
+import { Chip, formatTime } from './parts';
+
+/** One shipment: parcels, the tracking timeline (newest first, the carrier's codes), label, reprint, cancel, retry. */
+export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }) {
+  const [shipment, setShipment] = useState<Shipment | null>(null);
+  const [tracking, setTracking] = useState<TrackingParcel[]>([]);
+  const [printers, setPrinters] = useState<Printer[]>([]);
+  const [error, setError] = useState('');
+
+  const load = async () => {
+    try {
+      const s = await data(api.GET('/v1/shipments/{id}', { params: { path: { id } } }));
+      setShipment(s);
+      const numbers = s.parcels.map((p) => p.tracking_number).filter((n): n is string => Boolean(n));
+      const found = await Promise.all(numbers.map(async (number) => {
+        const [match] = (await data(api.GET('/v1/tracking-parcels', { params: { query: { search: number, per_page: 1 } } }))).filter((p) => p.tracking_number === number);
+        return match ? data(api.GET('/v1/tracking-parcels/{id}', { params: { path: { id: match.id } } })) : undefined;
+      }));
+      setTracking(found.filter((p): p is TrackingParcel => Boolean(p)));
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  useEffect(() => void load(), [id]);
+  useEffect(() => void data(api.GET('/v1/printers', { params: { query: { per_page: 100 } } })).then(setPrinters).catch(() => undefined), []);
+  useEffect(() => onLive((kind, changed) => { if ((kind === 'shipment' && changed === id) || kind === 'ready') void load(); }), [id]);
+
+  const act = async (action: () => Promise<unknown>) => {
+    try {
+      setError('');
+      await action();
+      await load();
+    } catch (err) {
+      setError(err instanceof ApiError ? [err.message, ...Object.values(err.errors).flat()].join(' ') : (err as Error).message);
+    }
+  };
+  const cancel = () => window.confirm(t('shipment.cancelConfirm')) && act(() => data(api.POST('/v1/shipments/{id}/cancel', { params: { path: { id } } })));
+  const retry = () => act(() => data(api.POST('/v1/shipments/{id}/retry', { params: { path: { id } } })));
+
+  if (!shipment) return <main>{error ? <p class="error" role="alert">{error}</p> : <p aria-busy="true" />}</main>;
+  const updates = tracking.flatMap((p) => p.status_updates.map((u) => ({ ...u, number: p.tracking_number })))
+    .sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+  return (
+    <main class="shipment">
+      <p><a href="#/shipments">← {t('shipment.back')}</a></p>
+      <h1>{shipment.reference_number ?? shipment.id} <Chip status={shipment.status} /></h1>
+      <p>{shipment.recipient_contact.company_name ?? `${shipment.recipient_contact.first_name ?? ''} ${shipment.recipient_contact.last_name ?? ''}`}, {shipment.destination_address.street_name} {shipment.destination_address.house_number}, {shipment.destination_address.postal_code} {shipment.destination_address.city_name}</p>
+      {shipment.failure && <p class="error" role="alert">{t('shipment.failure', { message: shipment.failure.message })}</p>}
+      {error && <p class="error" role="alert">{error}</p>}
+      {!readOnly && (
+        <div class="row actions">
+          {shipment.status === 'pending' && <button type="button" name="retry" onClick={retry}>{t('shipment.retry')}</button>}
+          {(shipment.status === 'created' || shipment.status === 'pending') && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
+        </div>
+      )}
+      <h2>{t('shipment.parcels')}</h2>
+      <table>
+        <tbody>
+          {shipment.parcels.map((p, i) => (
+            <tr><td>{i + 1}</td><td class="tracking-number">{p.tracking_number ?? '—'}</td><td>{p.weight_amount} {p.weight_unit}</td>
+              <td>{p.length_dimension}×{p.width_dimension}×{p.height_dimension} {p.dimension_unit}</td>
+              <td>{p.tracking_status && <Chip status={p.tracking_status} />}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>{t('shipment.tracking')}</h2>
+      {updates.length === 0 ? <p>{t('shipment.noTracking')}</p> : (
+        <ol class="timeline">
+          {updates.map((u) => (
+            <li><time>{formatTime(u.timestamp)}</time> <Chip status={u.status} /> <code>{u.carrier_status.code}</code> {u.carrier_status.text ?? u.description ?? ''} {u.location && <span>· {u.location}</span>} <small>{u.number}</small></li>
+          ))}
+        </ol>
+      )}
+      {shipment.has_label && <LabelPreview shipment={shipment} printers={printers} readOnly={readOnly || shipment.status === 'cancelled'} printedOnCreate />}
+    </main>
+  );
+}
