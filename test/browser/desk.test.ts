@@ -10,6 +10,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
+import { pplEmulatorControl } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
 /** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
@@ -223,6 +224,27 @@ describe('the packing desk in a browser', () => {
     await page.click('button[name="ship"]');
     await page.locator('.created').waitFor({ timeout: 30_000 });
     expect((await api(keys.full, 'GET', '/v1/shipments?search=DESK-1002')).body.data).toHaveLength(1);
+  });
+
+  it('shows a shipment\'s tracking timeline with the carrier\'s own codes, newest first, updated live', async () => {
+    const [summary] = (await api(keys.full, 'GET', '/v1/shipments?search=DESK-1002')).body.data as unknown as { id: string }[];
+    const shipment = (await api(keys.full, 'GET', `/v1/shipments/${summary!.id}`)).body.data as unknown as { parcels: { tracking_number: string }[] };
+    const number = shipment.parcels[0]!.tracking_number;
+    await page.goto(url(`/#/shipments/${summary!.id}`));
+    await page.locator('main.shipment').waitFor();
+    const { advance } = pplEmulatorControl(() => emu.url);
+    await advance(number, 'in_transit');
+    const [tracked] = (await api(keys.full, 'GET', `/v1/tracking-parcels?search=${number}`)).body.data as unknown as { id: string }[];
+    expect((await api(keys.full, 'POST', `/v1/tracking-parcels/${tracked!.id}/refresh`)).status).toBe(200);
+    // no reload: the shipment's change reaches the page as a live event
+    await expect.poll(() => page.locator('.timeline li').count(), WAIT).toBeGreaterThan(0);
+    const codes = await page.locator('.timeline li code').allTextContents();
+    expect(codes.every((code) => code.length > 0)).toBe(true);
+    expect(await page.locator('h1 .chip').getAttribute('data-status')).toBe('shipped');
+    expect(await page.locator('.timeline li').first().locator('.chip').textContent()).toBe('In transit');
+    expect(await page.locator('header nav a.active').allTextContents()).toEqual(['Shipments']);
+    await page.locator('.pictures img').first().waitFor();
+    await shoot('shipment-tracking');
   });
 
   it('refuses changes without the CSRF token or from another origin, and shows nothing of another account', async () => {

@@ -42,6 +42,9 @@ const en = {
   'status.cancelled': 'Cancelled', 'status.returned': 'Returned', 'status.queued': 'Queued', 'status.printing': 'Printing',
   'status.printed': 'Printed', 'status.failed': 'Failed', 'status.processing': 'Reading', 'status.done': 'Done',
   'status.active': 'Active', 'status.paused': 'Paused',
+  'status.not_recognized': 'Not recognised', 'status.waiting_for_shipment': 'Awaiting pickup', 'status.in_transit': 'In transit',
+  'status.out_for_delivery': 'Out for delivery', 'status.ready_for_pickup': 'Ready for pickup', 'status.on_hold': 'On hold',
+  'status.delivered_with_exception': 'Delivered with exception', 'status.error': 'Error',
 };
 
 type Key = keyof typeof en;
@@ -87,6 +90,9 @@ const cs: Words = {
   'status.cancelled': 'Zrušena', 'status.returned': 'Vrácena', 'status.queued': 'Ve frontě', 'status.printing': 'Tiskne se',
   'status.printed': 'Vytištěno', 'status.failed': 'Selhalo', 'status.processing': 'Načítá se', 'status.done': 'Hotovo',
   'status.active': 'Aktivní', 'status.paused': 'Pozastaveno',
+  'status.not_recognized': 'Nerozpoznána', 'status.waiting_for_shipment': 'Čeká na převzetí', 'status.in_transit': 'V přepravě',
+  'status.out_for_delivery': 'Na cestě k příjemci', 'status.ready_for_pickup': 'K vyzvednutí', 'status.on_hold': 'Pozdržena',
+  'status.delivered_with_exception': 'Doručena s výhradou', 'status.error': 'Chyba',
 };
 
 const pl: Words = {
@@ -129,6 +135,9 @@ const pl: Words = {
   'status.cancelled': 'Anulowana', 'status.returned': 'Zwrócona', 'status.queued': 'W kolejce', 'status.printing': 'Drukuje się',
   'status.printed': 'Wydrukowano', 'status.failed': 'Błąd', 'status.processing': 'Wczytywanie', 'status.done': 'Gotowe',
   'status.active': 'Aktywny', 'status.paused': 'Wstrzymany',
+  'status.not_recognized': 'Nierozpoznana', 'status.waiting_for_shipment': 'Czeka na odbiór', 'status.in_transit': 'W transporcie',
+  'status.out_for_delivery': 'W doręczeniu', 'status.ready_for_pickup': 'Do odbioru', 'status.on_hold': 'Wstrzymana',
+  'status.delivered_with_exception': 'Doręczona z zastrzeżeniem', 'status.error': 'Błąd',
 };
 
 export const LANGUAGES = { en: 'English', cs: 'Čeština', pl: 'Polski' } as const;

@@ -67,9 +67,10 @@ function Desk() {
     await call(api.DELETE('/v1/desk/session')).catch(() => undefined);
     signedOut();
   };
-  const link = (to: string, key: Parameters<typeof t>[0]) => (
-    <a href={`#${to}`} class={route.startsWith(to) ? 'active' : ''} aria-current={route.startsWith(to) ? 'page' : undefined}>{t(key)}</a>
-  );
+  const link = (to: string, key: Parameters<typeof t>[0]) => {
+    const here = route === to || route.startsWith(`${to}/`) || route.startsWith(`${to}?`);
+    return <a href={`#${to}`} class={here ? 'active' : ''} aria-current={here ? 'page' : undefined}>{t(key)}</a>;
+  };
   return (
     <>
       <header>
