@@ -9,6 +9,7 @@ import type { DemoStory } from '../src/carriers/types.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { isLabelFormat, LABEL_FORMATS, type LabelFormat } from '../src/domain/labels.js';
 import { action } from '../src/cli/run.js';
+import { singleExecutable } from '../src/runtime/shipped.js';
 
 interface DemoOptions {
   provider: string;
@@ -95,17 +96,21 @@ function packageDir(): string {
 /** A path as one shell word. */
 const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
+/** How a person runs packdesk again: the single executable by its path, else npx in the checkout. */
+const packdeskCommand = (): string => (singleExecutable() ? shellWord(process.execPath) : 'npx packdesk');
+
 /** Commands that work as printed in a new terminal while `demo --keep-running` runs. */
 function tryNextWhileRunning(run: DemoRun): string[] {
+  const packdesk = packdeskCommand();
   return [
-    `cd ${shellWord(packageDir().replace(/\/+$/, ''))}`,
+    ...(singleExecutable() ? [] : [`cd ${shellWord(packageDir().replace(/\/+$/, ''))}`]),
     `export PACKDESK_URL=${run.daemonUrl} PACKDESK_API_KEY=${run.apiKey}`,
-    `npx packdesk shipments show ${run.shipmentId}`,
+    `${packdesk} shipments show ${run.shipmentId}`,
     `curl -s -X POST ${run.emulatorUrl}/_emulator/${run.provider}/parcels/${run.trackingNumber}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`,
     run.trackingParcelId
-      ? `npx packdesk track refresh ${run.trackingParcelId}   # the carrier now says in transit`
-      : `npx packdesk track list --search ${run.trackingNumber}`,
-    `npx packdesk shipments show ${run.shipmentId}   # shipped`,
+      ? `${packdesk} track refresh ${run.trackingParcelId}   # the carrier now says in transit`
+      : `${packdesk} track list --search ${run.trackingNumber}`,
+    `${packdesk} shipments show ${run.shipmentId}   # shipped`,
     `curl -s ${run.daemonUrl}/v1/shipments -H "Authorization: Bearer $PACKDESK_API_KEY"`,
   ];
 }
@@ -182,8 +187,8 @@ export function registerDemoCommand(program: Command): void {
         if (!o.keepRunning) {
           const other = provider.code === 'ppl' ? 'dhl' : 'ppl';
           say('Try next:');
-          say('  npx packdesk demo --keep-running   # the same, left running, with commands to try against it');
-          say(`  npx packdesk demo --provider ${other} --format zpl   # another carrier's emulator, ZPL labels`);
+          say(`  ${packdeskCommand()} demo --keep-running   # the same, left running, with commands to try against it`);
+          say(`  ${packdeskCommand()} demo --provider ${other} --format zpl   # another carrier's emulator, ZPL labels`);
           say(`\nThe demo daemon stops now${temporary ? ` and ${dataDir} is removed` : ''}; the label stays in ${out}.`);
           return;
         }

@@ -13,4 +13,7 @@ function readVersion(): string {
   return '0.0.0';
 }
 
-export const VERSION = readVersion();
+/** Set by scripts/package.mjs when it bundles the single executable, which has no package.json beside it. */
+declare const PACKDESK_BUNDLED_VERSION: string | undefined;
+
+export const VERSION = typeof PACKDESK_BUNDLED_VERSION === 'string' ? PACKDESK_BUNDLED_VERSION : readVersion();

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { executableAsset, singleExecutable } from '../../src/runtime/shipped.js';
 
 /** Where `npm run build` writes the desk (web/ bundled by scripts/build-web.mjs); from sources, the built copy. */
 export const DESK_ASSETS_DIR = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('../../dist/web/', import.meta.url) : new URL('../../web/', import.meta.url));
@@ -22,20 +23,30 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-function loadAssets(dir: string): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  if (!existsSync(dir)) return assets;
+/** The built page's files by path: from `dir`, or from the single executable's `desk.json` asset. */
+function builtFiles(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  if (singleExecutable()) {
+    for (const [path, base64] of Object.entries(JSON.parse(executableAsset('desk.json')) as Record<string, string>)) files.set(path, Buffer.from(base64, 'base64'));
+    return files;
+  }
+  if (!existsSync(dir)) return files;
   const walk = (sub: string) => {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
       const path = sub ? `${sub}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path);
-      else {
-        const body = readFileSync(join(dir, path));
-        assets.set(path, { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
-      }
+      else files.set(path, readFileSync(join(dir, path)));
     }
   };
   walk('');
+  return files;
+}
+
+function loadAssets(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const [path, body] of builtFiles(dir)) {
+    assets.set(path, { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+  }
   return assets;
 }
 

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LabelDpi, LabelFormat } from '../domain/labels.js';
 import { LabelFormatError } from './errors.js';
+import { executableAsset, singleExecutable } from '../runtime/shipped.js';
 
 /** What the conversion thread is asked (conversion-worker.ts). */
 export type ConversionRequest =
@@ -29,15 +30,17 @@ let idleTimer: NodeJS.Timeout | undefined;
 let nextId = 1;
 const pending = new Map<number, Pending>();
 
-function workerUrl(): URL {
+/** The thread's module; a single executable carries it bundled as an asset, run as code. */
+function newConversionThread(): Worker {
+  if (singleExecutable()) return new Worker(executableAsset('conversion-worker.cjs'), { eval: true });
   // under vitest the modules are TypeScript sources; the thread runs the copy `npm run build` compiled
-  return import.meta.url.endsWith('.ts')
+  return new Worker(import.meta.url.endsWith('.ts')
     ? new URL('../../dist/src/labels/conversion-worker.js', import.meta.url)
-    : new URL('./conversion-worker.js', import.meta.url);
+    : new URL('./conversion-worker.js', import.meta.url));
 }
 
 function startWorker(): Worker {
-  const thread = new Worker(workerUrl());
+  const thread = newConversionThread();
   thread.on('message', (reply: ConversionReply) => {
     const job = pending.get(reply.id);
     if (!job) return;

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { PDFiumLibrary, type PDFiumDocument } from '@hyzyla/pdfium';
 import { blankBitmap, inkBox, narrowestBar, placeOnCanvas, thresholdGray, type Bitmap, type Box } from './bitmap.js';
 import { LabelFormatError } from './errors.js';
+import { shippedFile } from '../runtime/shipped.js';
 import type { LabelDpi } from '../domain/labels.js';
 import { thermalLabelDots } from './resolution.js';
 
@@ -11,12 +10,13 @@ import { thermalLabelDots } from './resolution.js';
  * package, no native addon, the same pixels on every machine.
  */
 
-const require = createRequire(import.meta.url);
 let library: Promise<PDFiumLibrary> | undefined;
 
 function pdfium(): Promise<PDFiumLibrary> {
-  library ??= readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm')).then((wasm) =>
-    PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer }));
+  if (!library) {
+    const wasm = shippedFile('pdfium.wasm');
+    library = PDFiumLibrary.init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
+  }
   return library;
 }
 

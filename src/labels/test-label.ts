@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { LabelFormat } from '../domain/labels.js';
+import { shippedFile } from '../runtime/shipped.js';
 import { code128Modules, drawCode128, eplString, printable, PT_PER_MM, THERMAL_DOTS, thermalModuleDots, zplBarcodeData, zplFieldData } from './drawing.js';
 
 /** What a printer's test label shows: the station, the printer, when, and a Code 128 of the print job id. */
@@ -51,14 +50,13 @@ export function eplTestLabel(label: TestLabel): string {
   ].join('\n');
 }
 
-const require = createRequire(import.meta.url);
 
 async function pdfTestLabel(label: TestLabel): Promise<Buffer> {
   const [{ PDFDocument, rgb }, { default: fontkit }] = await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]);
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.registerFontkit(fontkit);
-  const regular = await pdf.embedFont(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), { subset: true });
-  const bold = await pdf.embedFont(readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')), { subset: true });
+  const regular = await pdf.embedFont(shippedFile('DejaVuSans.ttf'), { subset: true });
+  const bold = await pdf.embedFont(shippedFile('DejaVuSans-Bold.ttf'), { subset: true });
   const width = 100 * PT_PER_MM;
   const height = 150 * PT_PER_MM;
   const margin = 6 * PT_PER_MM;

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import type { LabelDpi } from '../domain/labels.js';
 import { thresholdGray, type Bitmap } from './bitmap.js';
@@ -10,15 +9,14 @@ import { zplLabels } from './zpl.js';
 
 /** ZPL and EPL labels as pixels, rendered offline by zebrash compiled to WebAssembly (zpl-renderer-js, MIT). */
 
-const require = createRequire(import.meta.url);
 const LABEL_MM = { width: 101.6, height: 152.4 }; // 4×6 in
 
 type ZplApi = Awaited<typeof import('zpl-renderer-js')['ready']>['api'];
 let api: Promise<ZplApi> | undefined;
 
 function zebrash(): Promise<ZplApi> {
-  // required as CommonJS and only on first use: loading instantiates a 7 MB Go WebAssembly module
-  api ??= (require('zpl-renderer-js') as typeof import('zpl-renderer-js')).ready.then((r) => r.api);
+  // loaded only on first use: loading instantiates a 7 MB Go WebAssembly module
+  api ??= import('zpl-renderer-js').then((loaded) => ('default' in loaded ? loaded.default as typeof loaded : loaded).ready).then((r) => r.api);
   return api;
 }
 

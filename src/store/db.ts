@@ -4,12 +4,14 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { singleExecutable, sqliteNativeBinding, unpackedFolder } from '../runtime/shipped.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-/** Committed SQL migrations; found beside this file in src/ and from the compiled copy in dist/. */
+/** Committed SQL migrations; found beside this file in src/ and from the compiled copy in dist/, or in the single executable. */
 function migrationsFolder(): string {
+  if (singleExecutable()) return unpackedFolder('migrations.json');
   const candidates = [
     fileURLToPath(new URL('./migrations', import.meta.url)),
     fileURLToPath(new URL('../../../src/store/migrations', import.meta.url)),
@@ -20,6 +22,12 @@ function migrationsFolder(): string {
 }
 
 export const DB_FILE = 'packdesk.sqlite';
+
+/** better-sqlite3's options with the driver's addon when packdesk carries it itself (its types know only the path form). */
+export function sqliteOptions(options: Database.Options = {}): Database.Options {
+  const binding = sqliteNativeBinding();
+  return binding ? { ...options, nativeBinding: binding as unknown as string } : options;
+}
 
 /** A store made before incremental auto-vacuum is converted at start-up only up to this size (a VACUUM of it takes well under a second). */
 export const QUICK_VACUUM_MAX_BYTES = 32 * 1024 * 1024;
@@ -33,7 +41,7 @@ const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 export function openDb(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DB_FILE);
-  const client = new Database(path);
+  const client = new Database(path, sqliteOptions());
   // takes effect only on an empty store, and must come before WAL mode writes the file's header
   client.pragma('auto_vacuum = INCREMENTAL');
   client.pragma('journal_mode = WAL');

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from './db.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,7 +18,7 @@ export class DataDirLock {
 
   static acquire(dataDir: string): DataDirLock {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const db = new Database(join(dataDir, 'daemon.lock'), { timeout: 0 });
+    const db = new Database(join(dataDir, 'daemon.lock'), sqliteOptions({ timeout: 0 }));
     try {
       db.pragma('journal_mode = DELETE');
       db.pragma('locking_mode = EXCLUSIVE');
@@ -42,7 +43,7 @@ export class DataDirLock {
 function readHolder(dataDir: string): number | null {
   // While the holder lives its lock blocks reads too; the pid is only a hint for the message.
   try {
-    const db = new Database(join(dataDir, 'daemon.lock'), { readonly: true, timeout: 0 });
+    const db = new Database(join(dataDir, 'daemon.lock'), sqliteOptions({ readonly: true, timeout: 0 }));
     try {
       return (db.prepare('SELECT pid FROM holder').get() as { pid: number } | undefined)?.pid ?? null;
     } finally {

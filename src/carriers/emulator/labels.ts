@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
 import type { LabelFormat } from '../../domain/labels.js';
+import { shippedFile } from '../../runtime/shipped.js';
 import {
   code128Modules, drawCode128, eplString, printable, PT_PER_MM, THERMAL_DOTS, thermalModuleDots, zplBarcodeData, zplFieldData,
 } from '../../labels/drawing.js';
@@ -36,13 +35,12 @@ const MARGIN = 5 * PT_PER_MM;
 const BARCODE = { maxWidth: 80 * PT_PER_MM, height: 25 * PT_PER_MM };
 const BLACK = rgb(0, 0, 0);
 
-const require = createRequire(import.meta.url);
 let fontBytes: { regular: Buffer; bold: Buffer } | undefined;
 
 function dejaVuFonts(): { regular: Buffer; bold: Buffer } {
   fontBytes ??= {
-    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+    regular: shippedFile('DejaVuSans.ttf'),
+    bold: shippedFile('DejaVuSans-Bold.ttf'),
   };
   return fontBytes;
 }
