@@ -36,14 +36,14 @@ await build({
 });
 await build({ ...bundleOptions, entryPoints: [join(root, 'dist/src/labels/conversion-worker.js')], outfile: join(work, 'conversion-worker.cjs') });
 
-/** A folder as one JSON asset, `{ relative path: base64 }` (single executables have no folders). */
-function folderAsset(dir, name) {
+/** A folder as one JSON asset, `{ relative path: base64 }` (single executables have no folders), without `skip`ped files. */
+function folderAsset(dir, name, skip = /\.map$/) {
   const files = {};
   const walk = (sub) => {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
       const path = sub ? `${sub}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(path);
-      else if (!path.endsWith('.map')) files[path] = readFileSync(join(dir, path)).toString('base64');
+      else if (!skip.test(path)) files[path] = readFileSync(join(dir, path)).toString('base64');
     }
   };
   walk('');
@@ -58,7 +58,8 @@ const assets = {
   'DejaVuSans-Bold.ttf': require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
   'pdfium.wasm': require.resolve('@hyzyla/pdfium/pdfium.wasm'),
   'conversion-worker.cjs': join(work, 'conversion-worker.cjs'),
-  'migrations.json': folderAsset(join(root, 'src/store/migrations'), 'migrations.json'),
+  // the migrator reads the SQL files and the journal; drizzle-kit's snapshots are for generating the next migration
+  'migrations.json': folderAsset(join(root, 'src/store/migrations'), 'migrations.json', /_snapshot\.json$/),
   'desk.json': folderAsset(join(root, 'dist/web'), 'desk.json'),
 };
 const config = {

@@ -32,7 +32,7 @@ describe('the single executable', () => {
   });
 
   it('is one file of at most 130 MB that tells its version without a Node on the PATH', () => {
-    expect(statSync(binary).size).toBeLessThanOrEqual(130 * 1024 * 1024);
+    expect(statSync(binary).size).toBeLessThanOrEqual(130_000_000);
     expect(run(['--version']).trim()).toBe(VERSION);
   });
 
