@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerAccountCommands } from '../src/cli/accounts.js';
 import { registerChannelCommands } from '../src/cli/channels.js';
+import { registerCompletionCommand } from '../src/cli/completion.js';
 import { registerDeskCommand } from '../src/cli/desk.js';
 import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
@@ -12,6 +13,7 @@ import { registerPrinterCommands } from '../src/cli/printers.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
 import { toCliError } from '../src/cli/run.js';
 import { registerShipCommand } from '../src/cli/ship.js';
+import { registerServiceCommands } from '../src/cli/service.js';
 import { registerShipmentCommands } from '../src/cli/shipments.js';
 import { registerTrackCommands } from '../src/cli/track.js';
 import { registerStatusCommand } from '../src/cli/status.js';
@@ -51,6 +53,8 @@ export function buildProgram(): Command {
   registerImportCommands(program);
   registerEmulateCommand(program);
   registerDemoCommand(program);
+  registerServiceCommands(program);
+  registerCompletionCommand(program);
   return program;
 }
 

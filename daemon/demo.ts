@@ -10,6 +10,7 @@ import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { isLabelFormat, LABEL_FORMATS, type LabelFormat } from '../src/domain/labels.js';
 import { action } from '../src/cli/run.js';
 import { singleExecutable } from '../src/runtime/shipped.js';
+import { shellQuote } from '../src/cli/shell-quote.js';
 
 interface DemoOptions {
   provider: string;
@@ -93,17 +94,15 @@ function packageDir(): string {
   return process.cwd();
 }
 
-/** A path as one shell word. */
-const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /** How a person runs packdesk again: the single executable by its path, else npx in the checkout. */
-const packdeskCommand = (): string => (singleExecutable() ? shellWord(process.execPath) : 'npx packdesk');
+const packdeskCommand = (): string => (singleExecutable() ? shellQuote(process.execPath) : 'npx packdesk');
 
 /** Commands that work as printed in a new terminal while `demo --keep-running` runs. */
 function tryNextWhileRunning(run: DemoRun): string[] {
   const packdesk = packdeskCommand();
   return [
-    ...(singleExecutable() ? [] : [`cd ${shellWord(packageDir().replace(/\/+$/, ''))}`]),
+    ...(singleExecutable() ? [] : [`cd ${shellQuote(packageDir().replace(/\/+$/, ''))}`]),
     `export PACKDESK_URL=${run.daemonUrl} PACKDESK_API_KEY=${run.apiKey}`,
     `${packdesk} shipments show ${run.shipmentId}`,
     `curl -s -X POST ${run.emulatorUrl}/_emulator/${run.provider}/parcels/${run.trackingNumber}/advance -H 'Content-Type: application/json' -d '{"to":"in_transit"}'`,

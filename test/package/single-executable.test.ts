@@ -53,6 +53,11 @@ describe('the single executable', () => {
     expect(await decodeZplBarcodes(zpl)).toEqual(numbers.map((n) => [n]));
   });
 
+  it('writes itself into the service unit: ExecStart runs the executable, not a Node', () => {
+    const printed = run(['service', 'install', '--data-dir', join(tmp, 'station'), '--port', '7421']);
+    expect(printed).toContain(`ExecStart=${binary} daemon --data-dir ${join(tmp, 'station')} --port 7421`);
+  });
+
   it('serves the API and the desk page from a data directory it migrates itself, and stops cleanly on SIGTERM', async () => {
     const dataDir = join(tmp, 'station');
     const init = JSON.parse(run(['init', '--data-dir', dataDir, '--yes', '--json'])) as { api_key: string };
