@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import pino from 'pino';
@@ -22,14 +22,19 @@ import { shipmentBody } from '../helpers/shipments.js';
 const onPath = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 
 /** Feeds a script to a shell that only parses it; answers what the shell said on stderr. */
+/** What `shell` says when it only parses `script` (from a file: fish reads no script from a pipe). */
 function runShellCheck(shell: string, args: string[], script: string): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'packdesk-completion-')), `packdesk.${shell}`);
+  writeFileSync(file, script);
   return new Promise((done, fail) => {
-    const child = spawn(shell, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(shell, [...args, file], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => { err += text; });
     child.once('error', fail);
-    child.once('close', () => done(err));
-    child.stdin.end(script);
+    child.once('close', () => {
+      rmSync(dirname(file), { recursive: true, force: true });
+      done(err);
+    });
   });
 }
 
