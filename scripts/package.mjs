@@ -52,11 +52,10 @@ function folderAsset(dir, name, skip = /\.map$/) {
 }
 
 // the names src/runtime/shipped.ts reads them by
+const { SHIPPED_FILES } = await import('../dist/src/runtime/shipped.js');
 const assets = {
+  ...Object.fromEntries(Object.entries(SHIPPED_FILES).map(([name, file]) => [name, require.resolve(file)])),
   'better_sqlite3.node': join(require.resolve('better-sqlite3/package.json'), '../build/Release/better_sqlite3.node'),
-  'DejaVuSans.ttf': require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
-  'DejaVuSans-Bold.ttf': require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
-  'pdfium.wasm': require.resolve('@hyzyla/pdfium/pdfium.wasm'),
   'conversion-worker.cjs': join(work, 'conversion-worker.cjs'),
   // the migrator reads the SQL files and the journal; drizzle-kit's snapshots are for generating the next migration
   'migrations.json': folderAsset(join(root, 'src/store/migrations'), 'migrations.json', /_snapshot\.json$/),
