@@ -30,7 +30,8 @@ export class UnreachableError extends Error {}
 let csrfToken = '';
 let onSignedOut: () => void = () => {};
 
-export function useSession(session: DeskSession | null, signedOut: () => void): void {
+/** Which session the client sends changes for, and what to do when the daemon says it has ended. */
+export function bindSession(session: DeskSession | null, signedOut: () => void): void {
   csrfToken = session?.csrf_token ?? '';
   onSignedOut = signedOut;
 }

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, UnreachableError, useSession, type DeskSession } from './api';
+import { api, call, UnreachableError, bindSession, type DeskSession } from './api';
 import { language, LANGUAGES, setLanguage, t, type Language } from './i18n';
 import { reachable, startLive, stopLive } from './live';
 import { Imports } from './pages/imports';
@@ -46,7 +46,7 @@ function Desk() {
   const load = async () => {
     try {
       const found = (await call(api.GET('/v1/desk/session'))).data;
-      useSession(found, signedOut);
+      bindSession(found, signedOut);
       setSession(found);
       reachable.set(true);
       startLive();
@@ -61,7 +61,7 @@ function Desk() {
 
   if (session === undefined) return <main class="loading" aria-busy="true" />;
   if (session === null) {
-    return <SignIn onSignedIn={(s) => { useSession(s, signedOut); setSession(s); startLive(); history.replaceState(null, '', '/#/ship'); }} />;
+    return <SignIn onSignedIn={(s) => { bindSession(s, signedOut); setSession(s); startLive(); history.replaceState(null, '', '/#/ship'); }} />;
   }
   const signOut = async () => {
     await call(api.DELETE('/v1/desk/session')).catch(() => undefined);

@@ -91,7 +91,7 @@ export function ShipForm({ readOnly }: { readOnly: boolean }) {
       setChannels(active);
       setDraft((d) => (d.channel || !active[0] ? d : { ...d, channel: active[0].id }));
     }).catch(() => undefined);
-    void data(api.GET('/v1/printers', { params: { query: { per_page: 100, refresh: false } as never } })).then(setPrinters).catch(() => undefined);
+    void data(api.GET('/v1/printers', { params: { query: { per_page: 100 } } })).then(setPrinters).catch(() => undefined);
   }, []);
   useEffect(() => sessionStorage.setItem(DRAFT, JSON.stringify(draft)), [draft]);
   useEffect(() => localStorage.setItem(SETTINGS, JSON.stringify(settings)), [settings]);
