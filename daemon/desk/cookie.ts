@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 
 /** The desk's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). */
 export const DESK_COOKIE = 'packdesk_session';
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 /** The value of one cookie in the request's Cookie header. */
 export function cookieValue(request: FastifyRequest, name: string): string | undefined {

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { executableAsset, singleExecutable } from '../../src/runtime/shipped.js';
 
 /** Where `npm run build` writes the desk (web/ bundled by scripts/build-web.mjs); from sources, the built copy. */
-export const DESK_ASSETS_DIR = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('../../dist/web/', import.meta.url) : new URL('../../web/', import.meta.url));
+const DESK_ASSETS_DIR = fileURLToPath(import.meta.url.endsWith('.ts') ? new URL('../../dist/web/', import.meta.url) : new URL('../../web/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',

@@ -58,7 +58,7 @@ function unpackRoot(): string {
 }
 
 /** Writes `files` (relative path → bytes) once under a directory named by their hash, and returns that directory. */
-export function unpacked(name: string, files: Record<string, Buffer>): string {
+function unpacked(name: string, files: Record<string, Buffer>): string {
   const hash = createHash('sha256');
   for (const [path, bytes] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) hash.update(path).update('\0').update(bytes);
   const dir = join(unpackRoot(), `${name}-${hash.digest('hex').slice(0, 16)}`);
