@@ -4,8 +4,13 @@ import { ForbiddenError } from '../../src/domain/errors.js';
 import { deskSessionOf, type DeskSession } from '../../src/services/desk-sessions.js';
 import type { ServiceContext } from '../../src/services/context.js';
 
-/** The desk's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). */
-export const DESK_COOKIE = 'packdesk_session';
+/**
+ * The desk's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). Browsers share
+ * cookies across a host's ports, so the name carries the port: two stations on one host keep their own sessions.
+ */
+export function deskCookieName(request: FastifyRequest): string {
+  return `packdesk_session_${request.port ?? (request.protocol === 'https' ? 443 : 80)}`;
+}
 const CSRF_HEADER = 'x-csrf-token';
 
 /** The value of one cookie in the request's Cookie header. */
@@ -22,11 +27,11 @@ export function cookieValue(request: FastifyRequest, name: string): string | und
 export function setDeskCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: number, now: number): void {
   const maxAge = Math.max(0, Math.floor((expiresAt - now) / 1000));
   const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header('Set-Cookie', `${DESK_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`);
+  reply.header('Set-Cookie', `${deskCookieName(request)}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`);
 }
 
-export function clearDeskCookie(reply: FastifyReply): void {
-  reply.header('Set-Cookie', `${DESK_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+export function clearDeskCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Set-Cookie', `${deskCookieName(request)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
 }
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -36,7 +41,7 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * session's CSRF token in X-CSRF-Token and, when the browser names an Origin, come from the daemon's own origin.
  */
 export function deskSessionOfRequest(ctx: ServiceContext, request: FastifyRequest, write: boolean): DeskSession | undefined {
-  const token = cookieValue(request, DESK_COOKIE);
+  const token = cookieValue(request, deskCookieName(request));
   if (token === undefined) return undefined;
   const session = deskSessionOf(ctx, token);
   if (write) {

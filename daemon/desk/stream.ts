@@ -9,7 +9,7 @@ import { deskSessionOf } from '../../src/services/desk-sessions.js';
 import { refreshPrinterStatus } from '../../src/services/printing/printers.js';
 import { printers } from '../../src/store/schema.js';
 import { errorResponses } from '../http/schemas.js';
-import { cookieValue, DESK_COOKIE } from './cookie.js';
+import { cookieValue, deskCookieName } from './cookie.js';
 
 export interface DeskStreamOptions {
   /** How often the printers of an account with an open desk are asked for their status. */
@@ -90,7 +90,7 @@ export function deskStreamRoutes(ctx: ServiceContext, options: DeskStreamOptions
     }, async (request, reply) => {
       const session = request.deskSession;
       if (!session) throw new UnauthorizedError('The event stream is for a signed-in desk (the session cookie), not an API key.');
-      const token = cookieValue(request, DESK_COOKIE)!;
+      const token = cookieValue(request, deskCookieName(request))!;
       const accountId = session.caller.account.id;
       reply.hijack();
       const raw = reply.raw;

@@ -64,7 +64,7 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       endDeskSession(ctx, deskSession(request).id);
-      clearDeskCookie(reply);
+      clearDeskCookie(request, reply);
       return reply.code(204).send(null);
     });
 

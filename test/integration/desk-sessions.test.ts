@@ -29,7 +29,7 @@ describe('desk sessions: a browser signed in with a cookie instead of the key', 
 
   it('trades a key for an HttpOnly, SameSite=Strict cookie of 12 hours; the answer holds neither the key nor the cookie\'s token', async () => {
     const { res, setCookie, cookie } = await signIn(a.key);
-    expect(setCookie).toMatch(/^packdesk_session=[0-9A-Za-z]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(setCookie).toMatch(/^packdesk_session_80=[0-9A-Za-z]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
     expect(res.json().data).toMatchObject({ account: { id: a.id, name: 'Desk shop' }, scope: 'full' });
     expect(res.body).not.toContain(a.key);
     expect(res.body).not.toContain(cookie.split('=')[1]);
@@ -37,6 +37,14 @@ describe('desk sessions: a browser signed in with a cookie instead of the key', 
     expect(session.statusCode).toBe(200);
     expect((await fromDesk(cookie, 'GET', '/v1/account')).json().data.id).toBe(a.id);
     expect(d.logText()).not.toContain(cookie.split('=')[1]);
+  });
+
+  it('names the cookie by the daemon\'s port, so a second station on the same host does not take over the session', async () => {
+    const { cookie } = await signIn(a.key);
+    expect(cookie).toMatch(/^packdesk_session_80=/);
+    const otherStation = await d.app.inject({ method: 'GET', url: '/v1/desk/session', headers: { cookie, host: 'localhost:7421' } });
+    expect(otherStation.statusCode).toBe(401);
+    expect((await d.app.inject({ method: 'GET', url: '/v1/desk/session', headers: { cookie, host: 'localhost:80' } })).statusCode).toBe(200);
   });
 
   it('refuses a wrong key on the sign-in with the API\'s 401 and field paths for a missing one', async () => {
