@@ -23,8 +23,9 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-/** The built page's files by path: from `dir`, or from the single executable's `desk.json` asset. */
-function builtFiles(dir: string): Map<string, Buffer> {
+/** The built page's files by path: from dist/web/, or from the single executable's `desk.json` asset. */
+function builtFiles(): Map<string, Buffer> {
+  const dir = DESK_ASSETS_DIR;
   const files = new Map<string, Buffer>();
   if (singleExecutable()) {
     for (const [path, base64] of Object.entries(JSON.parse(executableAsset('desk.json')) as Record<string, string>)) files.set(path, Buffer.from(base64, 'base64'));
@@ -42,18 +43,18 @@ function builtFiles(dir: string): Map<string, Buffer> {
   return files;
 }
 
-function loadAssets(dir: string): Map<string, Asset> {
+function loadAssets(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const [path, body] of builtFiles(dir)) {
+  for (const [path, body] of builtFiles()) {
     assets.set(path, { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
   }
   return assets;
 }
 
 /** The desk in the browser: `/` and its hashed `/assets/…` files, read once at start-up and served from memory. */
-export function deskPageRoutes(dir = DESK_ASSETS_DIR): FastifyPluginAsync {
+export function deskPageRoutes(): FastifyPluginAsync {
   return async (app) => {
-    const assets = loadAssets(dir);
+    const assets = loadAssets();
     const serve = (reply: FastifyReply, asset: Asset, cache: string) =>
       reply.headers({ ...SECURITY_HEADERS, 'content-type': asset.type, 'cache-control': cache, etag: asset.etag }).send(asset.body);
 

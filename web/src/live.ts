@@ -7,6 +7,7 @@ export type LiveKind = 'printer' | 'print_job' | 'shipment' | 'ready';
 type Listener = (kind: LiveKind, id: string | undefined) => void;
 const listeners = new Set<Listener>();
 let source: EventSource | undefined;
+let retry: ReturnType<typeof setTimeout> | undefined;
 
 /** Server-Sent Events of the desk's account (GET /v1/desk/events); EventSource reconnects after a daemon restart. */
 export function startLive(): void {
@@ -27,7 +28,6 @@ export function startLive(): void {
     }
   };
 }
-let retry: ReturnType<typeof setTimeout> | undefined;
 
 export function stopLive(): void {
   clearTimeout(retry);
