@@ -157,9 +157,9 @@ export function registerDemoCommand(program: Command): void {
         const emulatorUrl = emulators.urls[provider.code]!;
         say(`1. Started the ${provider.name} carrier emulator at ${emulatorUrl}`);
         const setup = openContext({ dataDir, log: quiet });
-        const account = createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
-        const { apiKey } = createApiKey(setup, { accountId: account.id, name: 'demo' });
-        closeContext(setup);
+        const account = await createAccount(setup, { name: 'Demo warehouse', plan: 'enterprise' });
+        const { apiKey } = await createApiKey(setup, { accountId: account.id, name: 'demo' });
+        await closeContext(setup);
         say(`2. Created account ${account.id} and an API key in ${dataDir}${temporary ? ' (temporary: removed when the demo stops)' : ''}`);
         daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log: quiet });
         say(`3. Started the packdesk daemon at ${daemon.url}`);

@@ -47,7 +47,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
         ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
       },
     });
-    const orphaned = releaseOrphanedJobs(ctx);
+    const orphaned = await releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
     const workers = createWorkers(ctx);
     const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health }, desk: o.desk });
@@ -64,12 +64,12 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
         await app.close();
         await workers.stop();
         await stopLabelConversions();
-        closeContext(opened);
+        await closeContext(opened);
         lock.release();
       })()),
     };
   } catch (err) {
-    if (ctx) closeContext(ctx);
+    if (ctx) await closeContext(ctx);
     lock.release();
     throw err;
   }

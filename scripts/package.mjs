@@ -59,6 +59,7 @@ const assets = {
   'conversion-worker.cjs': join(work, 'conversion-worker.cjs'),
   // the migrator reads the SQL files and the journal; drizzle-kit's snapshots are for generating the next migration
   'migrations.json': folderAsset(join(root, 'src/store/migrations'), 'migrations.json', /_snapshot\.json$/),
+  'migrations-pg.json': folderAsset(join(root, 'src/store/migrations-pg'), 'migrations-pg.json', /_snapshot\.json$/),
   'desk.json': folderAsset(join(root, 'dist/web'), 'desk.json'),
 };
 const config = {

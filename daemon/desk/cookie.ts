@@ -40,10 +40,10 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * The desk session of a request that carries the cookie and no API key. A change (`write`) must also carry the
  * session's CSRF token in X-CSRF-Token and, when the browser names an Origin, come from the daemon's own origin.
  */
-export function deskSessionOfRequest(ctx: ServiceContext, request: FastifyRequest, write: boolean): DeskSession | undefined {
+export async function deskSessionOfRequest(ctx: ServiceContext, request: FastifyRequest, write: boolean): Promise<DeskSession | undefined> {
   const token = cookieValue(request, deskCookieName(request));
   if (token === undefined) return undefined;
-  const session = deskSessionOf(ctx, token);
+  const session = await deskSessionOf(ctx, token);
   if (write) {
     const presented = request.headers[CSRF_HEADER];
     if (typeof presented !== 'string' || !sameText(presented, session.csrfToken)) {

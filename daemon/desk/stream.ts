@@ -51,9 +51,11 @@ class PrinterWatch {
     if (entry.checking) return;
     entry.checking = true;
     try {
-      const rows = this.ctx.db.select().from(printers).where(eq(printers.accountId, accountId)).all();
+      const rows = await this.ctx.db.select().from(printers).where(eq(printers.accountId, accountId)).all();
       await Promise.all(rows.map((row) => refreshPrinterStatus(this.ctx, row).catch((err: unknown) =>
         this.ctx.log.warn({ printer_id: row.id, err }, 'printer status check for the desk failed'))));
+    } catch (err) {
+      this.ctx.log.warn({ account_id: accountId, err }, 'printers for the desk could not be read');
     } finally {
       entry.checking = false;
     }
@@ -102,12 +104,11 @@ export function deskStreamRoutes(ctx: ServiceContext, options: DeskStreamOptions
         if (change.accountId === accountId) send(raw, change.kind, { id: change.id });
       };
       const heartbeat = setInterval(() => {
-        try {
-          deskSessionOf(ctx, token); // a session that ended or a key revoked closes the stream
-          raw.write(': still here\n\n');
-        } catch {
-          raw.end();
-        }
+        deskSessionOf(ctx, token) // a session that ended or a key revoked closes the stream
+          .then(() => {
+            if (!raw.writableEnded) raw.write(': still here\n\n');
+          })
+          .catch(() => raw.end());
       }, heartbeatMs);
       heartbeat.unref();
       ctx.notices.on(DESK_CHANGED, onChange);

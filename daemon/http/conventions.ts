@@ -114,8 +114,8 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     // the desk in a browser signs in with a session cookie instead of the key (daemon/desk/cookie.ts)
-    const desk = header === undefined ? deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method)) : undefined;
-    const who = desk?.caller ?? authenticate(ctx, match?.[1]);
+    const desk = header === undefined ? await deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method)) : undefined;
+    const who = desk?.caller ?? await authenticate(ctx, match?.[1]);
     request.deskSession = desk;
     request.caller = who;
     const limit = who.account.rateLimit;
@@ -152,9 +152,9 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`)
       .digest('hex');
     const where = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
-    const found = ctx.db.select().from(idempotencyKeys).where(where).get();
+    const found = await ctx.db.select().from(idempotencyKeys).where(where).get();
     // a key past its replay window is forgotten; the retention worker deletes the others in batches
-    if (found && now - found.createdAt >= IDEMPOTENCY_KEY_TTL_MS) ctx.db.delete(idempotencyKeys).where(where).run();
+    if (found && now - found.createdAt >= IDEMPOTENCY_KEY_TTL_MS) await ctx.db.delete(idempotencyKeys).where(where).run();
     const existing = found && now - found.createdAt < IDEMPOTENCY_KEY_TTL_MS ? found : undefined;
     if (existing) {
       if (existing.requestHash !== requestHash) {
@@ -167,9 +167,12 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       if (now - existing.createdAt < IDEMPOTENCY_ABANDONED_MS) {
         throw new ConflictError('A request with this Idempotency-Key is still in progress.');
       }
-      ctx.db.delete(idempotencyKeys).where(where).run();
+      await ctx.db.delete(idempotencyKeys).where(where).run();
     }
-    ctx.db.insert(idempotencyKeys).values({ accountId, key, requestHash, createdAt: now }).run();
+    // another request (on another daemon of a shared store) may have taken the key since it was looked up
+    const taken = await ctx.db.insert(idempotencyKeys).values({ accountId, key, requestHash, createdAt: now })
+      .onConflictDoNothing().returning({ key: idempotencyKeys.key });
+    if (taken.length === 0) throw new ConflictError('A request with this Idempotency-Key is still in progress.');
     request.idempotency = { key, accountId };
   }
 
@@ -180,9 +183,9 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     const where = and(eq(idempotencyKeys.accountId, idem.accountId), eq(idempotencyKeys.key, idem.key));
     if (reply.statusCode >= 500 || [409, 422, 429].includes(reply.statusCode)) {
       // nothing was done: the client may correct the request or retry with the same key
-      ctx.db.delete(idempotencyKeys).where(where).run();
+      await ctx.db.delete(idempotencyKeys).where(where).run();
     } else {
-      ctx.db.update(idempotencyKeys).set({
+      await ctx.db.update(idempotencyKeys).set({
         responseStatus: reply.statusCode,
         responseBody: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
         responseContentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),

@@ -75,7 +75,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listChannels(ctx, caller(request).account.id, request.query, page));
+      return listBody(request, page, await listChannels(ctx, caller(request).account.id, request.query, page));
     });
 
     app.get('/v1/shipping-channels/:id', {
@@ -84,7 +84,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(ChannelSchema), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => ({
-      data: presentChannel(ctx, getChannelRow(ctx, caller(request).account.id, request.params.id)),
+      data: presentChannel(ctx, await getChannelRow(ctx, caller(request).account.id, request.params.id)),
       message: 'Shipping channel retrieved',
     }));
 
@@ -109,7 +109,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request) => {
-      deleteChannel(ctx, caller(request).account.id, request.params.id);
+      await deleteChannel(ctx, caller(request).account.id, request.params.id);
       return { message: 'Shipping channel deleted' };
     });
 
@@ -139,7 +139,7 @@ export function channelRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(AuthorizationSchema), ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request) => ({
-      data: getAuthorization(ctx, caller(request).account.id, request.params.id),
+      data: await getAuthorization(ctx, caller(request).account.id, request.params.id),
       message: 'Authorization retrieved',
     }));
   };

@@ -44,7 +44,7 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 201: Envelope(DeskSessionSchema), ...errorResponses(400, 401, 413, 422) },
       },
     }, async (request, reply) => {
-      const session = openDeskSession(ctx, request.body.api_key.trim());
+      const session = await openDeskSession(ctx, request.body.api_key.trim());
       setDeskCookie(request, reply, session.token, session.expiresAt, ctx.clock.now());
       return reply.code(201).send({ data: presentSession(session), message: 'Signed in' });
     });
@@ -63,7 +63,7 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 204: Type.Null(), ...errorResponses(401, 403, 429) },
       },
     }, async (request, reply) => {
-      endDeskSession(ctx, deskSession(request).id);
+      await endDeskSession(ctx, deskSession(request).id);
       clearDeskCookie(request, reply);
       return reply.code(204).send(null);
     });
@@ -79,7 +79,7 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         },
       },
     }, async (request, reply) => {
-      const link = createDeskLoginLink(ctx, caller(request));
+      const link = await createDeskLoginLink(ctx, caller(request));
       const url = `${request.protocol}://${request.host}/desk/login?token=${link.token}`;
       return reply.code(201).send({ data: { url, expires_at: isoTime(link.expiresAt) }, message: 'Sign-in link created' });
     });
@@ -89,7 +89,7 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
     }, async (request, reply) => {
       try {
-        const session = redeemDeskLoginLink(ctx, request.query.token ?? '');
+        const session = await redeemDeskLoginLink(ctx, request.query.token ?? '');
         setDeskCookie(request, reply, session.token, session.expiresAt, ctx.clock.now());
         return reply.redirect('/', 303);
       } catch (err) {

@@ -51,7 +51,7 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listImports(ctx, caller(request).account.id, request.query, page));
+      return listBody(request, page, await listImports(ctx, caller(request).account.id, request.query, page));
     });
 
     app.get('/v1/imports/:id', {
@@ -60,7 +60,7 @@ export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(ImportSchema), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => ({
-      data: presentImport(ctx, getImportRow(ctx, caller(request).account.id, request.params.id)),
+      data: await presentImport(ctx, await getImportRow(ctx, caller(request).account.id, request.params.id)),
       message: 'Import retrieved',
     }));
 

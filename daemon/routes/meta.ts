@@ -40,7 +40,7 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
     }, async (_request, reply) => {
       let store = 'ok';
       try {
-        ctx.db.$client.prepare('SELECT 1').get();
+        await ctx.store.ping();
       } catch (err) {
         store = `error: ${(err as Error).message}`;
       }

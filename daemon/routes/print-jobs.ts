@@ -24,7 +24,7 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listPrintJobs(ctx, caller(request).account.id, request.query, page));
+      return listBody(request, page, await listPrintJobs(ctx, caller(request).account.id, request.query, page));
     });
 
     app.get('/v1/print-jobs/:id', {
@@ -32,14 +32,14 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         tags, summary: 'Get a print job', params: IdParams,
         response: { 200: Envelope(PrintJobSchema), ...errorResponses(401, 403, 404, 429) },
       },
-    }, async (request) => ({ data: getPrintJob(ctx, caller(request).account.id, request.params.id), message: 'Print job retrieved' }));
+    }, async (request) => ({ data: await getPrintJob(ctx, caller(request).account.id, request.params.id), message: 'Print job retrieved' }));
 
     app.post('/v1/print-jobs/:id/retry', {
       schema: {
         tags, summary: 'Queue a failed print job again (for another 24 h)', params: IdParams,
         response: { 200: Envelope(PrintJobSchema), ...errorResponses(401, 403, 404, 422, 429) },
       },
-    }, async (request) => ({ data: retryPrintJob(ctx, caller(request).account.id, request.params.id), message: 'Print job queued again' }));
+    }, async (request) => ({ data: await retryPrintJob(ctx, caller(request).account.id, request.params.id), message: 'Print job queued again' }));
 
     app.post('/v1/shipments/:id/print', {
       preValidation: emptyBodyAsObject,
@@ -50,7 +50,7 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 202: Envelope(PrintJobSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
       },
     }, async (request, reply) => {
-      const data = printShipmentLabel(ctx, caller(request).account.id, request.params.id, request.body as ShipmentPrintInput, request.fieldErrors);
+      const data = await printShipmentLabel(ctx, caller(request).account.id, request.params.id, request.body as ShipmentPrintInput, request.fieldErrors);
       return reply.code(202).send({ data, message: 'Print job queued' });
     });
   };

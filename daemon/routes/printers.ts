@@ -44,7 +44,7 @@ export function printerRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listPrinters(ctx, caller(request).account.id, request.query, page));
+      return listBody(request, page, await listPrinters(ctx, caller(request).account.id, request.query, page));
     });
 
     app.get('/v1/printers/:id', {
@@ -75,7 +75,7 @@ export function printerRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request, reply) => {
-      deletePrinter(ctx, caller(request).account.id, request.params.id);
+      await deletePrinter(ctx, caller(request).account.id, request.params.id);
       return reply.code(204).send(null);
     });
 

@@ -71,7 +71,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       const accountId = caller(request).account.id;
-      const created = createShipment(ctx, accountId, request.body as ShipmentBody, request.fieldErrors);
+      const created = await createShipment(ctx, accountId, request.body as ShipmentBody, request.fieldErrors);
       const wait = waitSeconds(request);
       const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
       return reply.code(201).send({ data, message: 'Shipment created' });
@@ -91,13 +91,13 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       const accountId = caller(request).account.id;
-      const version = shipmentListVersion(ctx, accountId);
+      const version = await shipmentListVersion(ctx, accountId);
       const key = `${accountId} ${request.protocol}://${request.host}${request.url}`;
       let body = listCache.get(key, version);
       if (body === undefined) {
         const page = pageOf(request);
         const q = request.query;
-        body = reply.serialize(listBody(request, page, listShipments(ctx, accountId, {
+        body = reply.serialize(listBody(request, page, await listShipments(ctx, accountId, {
           status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search,
           createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
         }, page))) as string;
@@ -124,7 +124,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
           response: { 200: Envelope(ShipmentSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
         },
         handler: async (request) => ({
-          data: patchShipment(ctx, caller(request).account.id, request.params.id, request.body as Record<string, unknown>, request.fieldErrors),
+          data: await patchShipment(ctx, caller(request).account.id, request.params.id, request.body as Record<string, unknown>, request.fieldErrors),
           message: 'Shipment updated',
         }),
       });
@@ -142,7 +142,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         tags, summary: 'Queue creation again for a pending shipment whose creation failed', params: IdParams,
         response: { 200: Envelope(ShipmentSchema), ...errorResponses(401, 403, 404, 422, 429) },
       },
-    }, async (request) => ({ data: retryShipment(ctx, caller(request).account.id, request.params.id), message: 'Shipment creation queued' }));
+    }, async (request) => ({ data: await retryShipment(ctx, caller(request).account.id, request.params.id), message: 'Shipment creation queued' }));
 
     app.delete('/v1/shipments/:id', {
       schema: {
@@ -150,7 +150,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request, reply) => {
-      deleteShipment(ctx, caller(request).account.id, request.params.id);
+      await deleteShipment(ctx, caller(request).account.id, request.params.id);
       return reply.code(204).send(null);
     });
 

@@ -79,7 +79,7 @@ export function trackingParcelRoutes(ctx: ServiceContext): FastifyPluginAsyncTyp
         response: { 201: Envelope(TrackingParcelDetailSchema), ...errorResponses(400, 401, 403, 409, 413, 422, 429) },
       },
     }, async (request, reply) => {
-      const data = createTrackingParcel(ctx, caller(request).account.id, request.body as TrackingParcelBody, request.fieldErrors);
+      const data = await createTrackingParcel(ctx, caller(request).account.id, request.body as TrackingParcelBody, request.fieldErrors);
       return reply.code(201).send({ data, message: 'Tracking parcel created' });
     });
 
@@ -96,7 +96,7 @@ export function trackingParcelRoutes(ctx: ServiceContext): FastifyPluginAsyncTyp
     }, async (request) => {
       const page = pageOf(request);
       const q = request.query;
-      return listBody(request, page, listTrackingParcels(ctx, caller(request).account.id, {
+      return listBody(request, page, await listTrackingParcels(ctx, caller(request).account.id, {
         status: q.status, channelId: q.shipping_channel_id, search: q.search,
       }, page));
     });
@@ -106,7 +106,7 @@ export function trackingParcelRoutes(ctx: ServiceContext): FastifyPluginAsyncTyp
         tags, summary: 'Get a tracking parcel with its status updates (newest first)', params: IdParams,
         response: { 200: Envelope(TrackingParcelDetailSchema), ...errorResponses(401, 403, 404, 429) },
       },
-    }, async (request) => ({ data: getTrackingParcel(ctx, caller(request).account.id, request.params.id), message: 'Tracking parcel retrieved' }));
+    }, async (request) => ({ data: await getTrackingParcel(ctx, caller(request).account.id, request.params.id), message: 'Tracking parcel retrieved' }));
 
     for (const method of ['PATCH', 'PUT'] as const) {
       app.route({
@@ -116,7 +116,7 @@ export function trackingParcelRoutes(ctx: ServiceContext): FastifyPluginAsyncTyp
           response: { 200: Envelope(TrackingParcelDetailSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
         },
         handler: async (request) => ({
-          data: patchTrackingParcel(ctx, caller(request).account.id, request.params.id, request.body as TrackingParcelPatch, request.fieldErrors),
+          data: await patchTrackingParcel(ctx, caller(request).account.id, request.params.id, request.body as TrackingParcelPatch, request.fieldErrors),
           message: 'Tracking parcel updated',
         }),
       });
@@ -128,7 +128,7 @@ export function trackingParcelRoutes(ctx: ServiceContext): FastifyPluginAsyncTyp
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 422, 429) },
       },
     }, async (request, reply) => {
-      deleteTrackingParcel(ctx, caller(request).account.id, request.params.id);
+      await deleteTrackingParcel(ctx, caller(request).account.id, request.params.id);
       return reply.code(204).send(null);
     });
 

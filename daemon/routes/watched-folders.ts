@@ -33,7 +33,7 @@ export function watchedFolderRoutes(ctx: ServiceContext): FastifyPluginAsyncType
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listWatchedFolders(ctx, caller(request).account.id, request.query, page));
+      return listBody(request, page, await listWatchedFolders(ctx, caller(request).account.id, request.query, page));
     });
 
     app.get('/v1/watched-folders/:id', {
@@ -42,7 +42,7 @@ export function watchedFolderRoutes(ctx: ServiceContext): FastifyPluginAsyncType
         response: { 200: Envelope(WatchedFolderSchema), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => ({
-      data: presentWatchedFolder(getWatchedFolderRow(ctx, caller(request).account.id, request.params.id)),
+      data: presentWatchedFolder(await getWatchedFolderRow(ctx, caller(request).account.id, request.params.id)),
       message: 'Watched folder retrieved',
     }));
 
@@ -64,7 +64,7 @@ export function watchedFolderRoutes(ctx: ServiceContext): FastifyPluginAsyncType
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request, reply) => {
-      deleteWatchedFolder(ctx, caller(request).account.id, request.params.id);
+      await deleteWatchedFolder(ctx, caller(request).account.id, request.params.id);
       return reply.code(204).send(null);
     });
   };

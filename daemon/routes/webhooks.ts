@@ -83,7 +83,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => {
       const page = pageOf(request);
-      return listBody(request, page, listSubscriptions(ctx, caller(request).account.id, page));
+      return listBody(request, page, await listSubscriptions(ctx, caller(request).account.id, page));
     });
 
     app.get('/v1/webhook-subscriptions/:id', {
@@ -92,7 +92,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(SubscriptionSchema), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => ({
-      data: presentSubscription(getSubscriptionRow(ctx, caller(request).account.id, request.params.id)),
+      data: presentSubscription(await getSubscriptionRow(ctx, caller(request).account.id, request.params.id)),
       message: 'Webhook subscription retrieved',
     }));
 
@@ -116,7 +116,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request, reply) => {
-      deleteSubscription(ctx, caller(request).account.id, request.params.id);
+      await deleteSubscription(ctx, caller(request).account.id, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -142,7 +142,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     }, async (request) => {
       const page = pageOf(request);
       const { status, event_type: eventType } = request.query;
-      return listBody(request, page, listDeliveries(ctx, caller(request).account.id, request.params.id, { status, eventType }, page));
+      return listBody(request, page, await listDeliveries(ctx, caller(request).account.id, request.params.id, { status, eventType }, page));
     });
 
     app.get('/v1/webhook-subscriptions/:id/logs/:log_id', {
@@ -151,7 +151,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(DeliveryLogSchema), ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => ({
-      data: getDelivery(ctx, caller(request).account.id, request.params.id, request.params.log_id),
+      data: await getDelivery(ctx, caller(request).account.id, request.params.id, request.params.log_id),
       message: 'Webhook log retrieved',
     }));
 
@@ -161,7 +161,7 @@ export function webhookRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: MessageEnvelope, ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => {
-      clearDeliveries(ctx, caller(request).account.id, request.params.id);
+      await clearDeliveries(ctx, caller(request).account.id, request.params.id);
       return { message: 'Webhook logs cleared' };
     });
 

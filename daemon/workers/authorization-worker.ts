@@ -5,8 +5,8 @@ import { PollingWorker } from './polling-worker.js';
 export class AuthorizationWorker extends PollingWorker {
   private static readonly CONCURRENCY = 4;
 
-  protected claimAndStart(): number {
-    const claimed = claimDeviceFlows(this.ctx, AuthorizationWorker.CONCURRENCY - this.running.size);
+  protected async claimAndStart(): Promise<number> {
+    const claimed = await claimDeviceFlows(this.ctx, AuthorizationWorker.CONCURRENCY - this.running.size);
     for (const row of claimed) {
       this.track(pollDeviceFlow(this.ctx, row).catch((err: unknown) => {
         this.ctx.log.error({ err, channel_id: row.channelId }, 'device flow poll failed');
@@ -15,7 +15,7 @@ export class AuthorizationWorker extends PollingWorker {
     return claimed.length;
   }
 
-  protected nextDueAt(): number | undefined {
+  protected nextDueAt(): Promise<number | undefined> {
     return nextDeviceFlowPollAt(this.ctx);
   }
 }

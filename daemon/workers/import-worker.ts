@@ -69,6 +69,8 @@ export class ImportWorker {
   readonly name = 'imports';
   private readonly deps: ImportDeps;
   private readonly watches = new Map<string, FolderWatch>();
+  /** Reads of the store under way whose answer may watch a folder or queue a file. */
+  private readonly reading = new Set<Promise<void>>();
   /** Folders whose place is being checked before they are watched. */
   private readonly preparing = new Map<string, Promise<void>>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -88,8 +90,10 @@ export class ImportWorker {
     return this.active ? `running (${this.watches.size} folders watched, ${this.running.size} files queued or importing)` : 'stopped';
   }
 
-  private readonly onFolderChanged = (folderId: string) => this.syncFolder(folderId, loadWatchedFolderRow(this.ctx, folderId));
-  private readonly onUploadQueued = (importId: string) => this.queueUpload(importId);
+  private readonly onFolderChanged = (folderId: string) => this.read(async () => {
+    this.syncFolder(folderId, await loadWatchedFolderRow(this.ctx, folderId));
+  }, { watched_folder_id: folderId });
+  private readonly onUploadQueued = (importId: string) => this.read(() => this.queueUpload(importId), { import_id: importId });
 
   start(): void {
     if (this.active) return;
@@ -97,10 +101,20 @@ export class ImportWorker {
     this.abort = new AbortController();
     this.ctx.notices.on(WATCHED_FOLDERS_CHANGED, this.onFolderChanged);
     this.ctx.notices.on(UPLOADED_IMPORT_QUEUED, this.onUploadQueued);
-    this.syncAll();
-    for (const row of unfinishedImports(this.ctx, null)) this.queueUpload(row.id);
-    this.resync = setInterval(() => this.syncAll(), RESYNC_MS);
+    this.read(async () => {
+      await this.syncAll();
+      for (const row of await unfinishedImports(this.ctx, null)) await this.queueUpload(row.id);
+    });
+    this.resync = setInterval(() => this.read(() => this.syncAll()), RESYNC_MS);
     this.resync.unref();
+  }
+
+  /** Runs `work` (store reads, then what they call for) in the background; `runDue()` waits for it, a failure is logged. */
+  private read(work: () => Promise<void>, context: Record<string, string> = {}): void {
+    const done: Promise<void> = work()
+      .catch((err: unknown) => this.ctx.log.error({ ...context, err }, 'import worker could not read the store'))
+      .finally(() => this.reading.delete(done));
+    this.reading.add(done);
   }
 
   /** Nothing to look at on a job queue: files and notices drive this worker. */
@@ -108,7 +122,9 @@ export class ImportWorker {
 
   /** Waits until every folder being checked is watched (or refused) and every queued file is imported. */
   async runDue(): Promise<void> {
-    while (this.preparing.size > 0 || this.running.size > 0) await Promise.allSettled([...this.preparing.values(), ...this.running]);
+    while (this.reading.size > 0 || this.preparing.size > 0 || this.running.size > 0) {
+      await Promise.allSettled([...this.reading, ...this.preparing.values(), ...this.running]);
+    }
   }
 
   /** Stops watching and stops imports at the next order; a file stopped midway stays in processing/ and resumes at the next start. */
@@ -123,8 +139,8 @@ export class ImportWorker {
     await this.runDue();
   }
 
-  private syncAll(): void {
-    const active = new Map(activeWatchedFolders(this.ctx).map((f) => [f.id, f]));
+  private async syncAll(): Promise<void> {
+    const active = new Map((await activeWatchedFolders(this.ctx)).map((f) => [f.id, f]));
     for (const id of this.watches.keys()) if (!active.has(id)) void this.unwatch(id);
     for (const folder of active.values()) this.syncFolder(folder.id, folder);
   }
@@ -138,10 +154,11 @@ export class ImportWorker {
 
   /** The files policy is asked again (a row of an older version, a symbolic link changed since) before a folder is watched. */
   private prepareAndWatch(folder: WatchedFolderRow): void {
-    const prepared = prepareWatchedFolder(this.ctx, folder).then((problems) => {
+    const prepared = prepareWatchedFolder(this.ctx, folder).then(async (problems) => {
+      // read while the folder is still being prepared, so that no sync meanwhile prepares it a second time
+      const current = await loadWatchedFolderRow(this.ctx, folder.id);
       this.preparing.delete(folder.id);
       if (!this.active) return;
-      const current = loadWatchedFolderRow(this.ctx, folder.id);
       if (current?.path !== folder.path) {
         this.syncFolder(folder.id, current); // moved or removed while it was checked
       } else if (problems.length > 0) {
@@ -204,11 +221,11 @@ export class ImportWorker {
     });
   }
 
-  private queueUpload(importId: string): void {
-    const row = loadImportRow(this.ctx, importId);
+  private async queueUpload(importId: string): Promise<void> {
+    const row = await loadImportRow(this.ctx, importId);
     if (!this.active || !row || row.status !== 'processing' || row.watchedFolderId !== null) return;
     this.enqueue(importSource(row), async (signal) => {
-      const fresh = loadImportRow(this.ctx, importId);
+      const fresh = await loadImportRow(this.ctx, importId);
       if (fresh?.status === 'processing') await runUploadedImport(this.ctx, this.deps, fresh, signal);
     });
   }

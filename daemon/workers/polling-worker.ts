@@ -12,7 +12,12 @@ export abstract class PollingWorker {
   protected readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private active = false;
-  private pumping = false;
+  /** The look at the store under way, started by `wake`. */
+  private looking: Promise<void> | undefined;
+  /** A wake came while a look was under way (which may have read the store already): another look follows it. */
+  private lookAgain = false;
+  /** Claims run one after another (after `resume`), so each sees the work the one before it started. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(protected readonly ctx: ServiceContext, readonly name: string) {}
 
@@ -20,14 +25,14 @@ export abstract class PollingWorker {
     return this.active ? `running (${this.running.size} in flight)` : 'stopped';
   }
 
-  /** Claims what fits and starts it with `track`; returns how many pieces of work started. */
-  protected abstract claimAndStart(): number;
+  /** Claims what fits and starts it with `track`; returns (or resolves to) how many pieces of work started. */
+  protected abstract claimAndStart(): number | Promise<number>;
 
   /** When the next piece of work comes due, if any is waiting. */
-  protected abstract nextDueAt(): number | undefined;
+  protected abstract nextDueAt(): number | undefined | Promise<number | undefined>;
 
-  /** Called once by `start()`, e.g. to release claims a previous run left behind. */
-  protected resume(): void {}
+  /** Called once by `start()`, before anything is claimed, e.g. to release claims a previous run left behind. */
+  protected resume(): void | Promise<void> {}
 
   /** Runs a piece of work in the background; the worker looks for more once it ends. */
   protected track(work: Promise<void>): void {
@@ -38,43 +43,69 @@ export abstract class PollingWorker {
     this.running.add(tracked);
   }
 
+  private claimInTurn(): Promise<number> {
+    const claim = this.turn.then(() => this.claimAndStart());
+    this.turn = claim.catch(() => undefined); // the claim's own caller hears of its failure
+    return claim;
+  }
+
   /** Runs every piece of work due now, and what becomes due while doing so, until none is left. */
   async runDue(): Promise<void> {
     for (;;) {
-      this.claimAndStart();
+      await this.claimInTurn();
       if (this.running.size === 0) return;
       await Promise.race(this.running);
     }
   }
 
   start(): void {
-    this.resume();
+    this.turn = this.turn.then(() => this.resume())
+      .catch((err: unknown) => this.ctx.log.error({ err, worker: this.name }, 'worker could not resume the work of a previous run'));
     this.active = true;
     this.wake();
   }
 
   /** Looks at the store now (called when work was queued and whenever a piece of work ended). */
   wake(): void {
-    if (!this.active || this.pumping) return;
-    this.pumping = true;
-    try {
-      this.claimAndStart();
-    } catch (err) {
-      this.ctx.log.error({ err, worker: this.name }, 'worker could not claim work');
-    } finally {
-      this.pumping = false;
+    if (!this.active) return;
+    if (this.looking) {
+      this.lookAgain = true;
+      return;
     }
-    clearTimeout(this.timer);
-    const due = this.nextDueAt();
-    const wait = due === undefined ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, due - this.ctx.clock.now()));
-    this.timer = setTimeout(() => this.wake(), wait);
-    this.timer.unref();
+    this.looking = this.look().finally(() => {
+      this.looking = undefined;
+    });
+  }
+
+  /** Claims what is due, then sleeps until the next due time (at most IDLE_POLL_MS); never fails. */
+  private async look(): Promise<void> {
+    do {
+      this.lookAgain = false;
+      try {
+        await this.claimInTurn();
+      } catch (err) {
+        this.ctx.log.error({ err, worker: this.name }, 'worker could not claim work');
+      }
+      if (!this.active) return;
+      clearTimeout(this.timer);
+      let due: number | undefined;
+      try {
+        due = await this.nextDueAt();
+      } catch (err) {
+        this.ctx.log.error({ err, worker: this.name }, 'worker could not read when work comes due');
+      }
+      if (!this.active) return;
+      const wait = due === undefined ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, due - this.ctx.clock.now()));
+      this.timer = setTimeout(() => this.wake(), wait);
+      this.timer.unref();
+    } while (this.lookAgain);
   }
 
   /** Stops claiming and waits for the work in flight. */
   async stop(): Promise<void> {
     this.active = false;
     clearTimeout(this.timer);
+    await this.looking;
     await Promise.allSettled([...this.running]);
   }
 }

@@ -24,8 +24,8 @@ export class PrintQueueWorker extends PollingWorker {
     this.leaseMs = options.leaseMs ?? 3 * 60_000;
   }
 
-  protected claimAndStart(): number {
-    const claimed = claimPrintJobs(this.ctx, this.concurrency - this.running.size, this.leaseMs);
+  protected async claimAndStart(): Promise<number> {
+    const claimed = await claimPrintJobs(this.ctx, this.concurrency - this.running.size, this.leaseMs);
     for (const job of claimed) {
       this.track(runPrintJob(this.ctx, job, this.options).catch((err: unknown) => {
         this.ctx.log.error({ err, print_job_id: job.job.id }, 'print queue: recording an outcome failed');
@@ -34,12 +34,12 @@ export class PrintQueueWorker extends PollingWorker {
     return claimed.length;
   }
 
-  protected nextDueAt(): number | undefined {
+  protected nextDueAt(): Promise<number | undefined> {
     return nextPrintDueAt(this.ctx);
   }
 
-  protected override resume(): void {
-    const resumed = releaseInterruptedPrintJobs(this.ctx);
+  protected override async resume(): Promise<void> {
+    const resumed = await releaseInterruptedPrintJobs(this.ctx);
     if (resumed > 0) this.ctx.log.info({ print_jobs: resumed }, 'resuming print jobs of a previous run');
   }
 }

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../src/services/context.js';
 import { pruneOnce, type PruneReport } from '../../src/services/retention.js';
 import { autoVacuumMode } from '../../src/store/db.js';
+import { SqliteStore } from '../../src/store/store.js';
 import { PollingWorker } from './polling-worker.js';
 
 export interface RetentionWorkerOptions {
@@ -53,7 +54,8 @@ export class RetentionWorker extends PollingWorker {
       retention_days: this.ctx.options.retentionDays, events: report.events, webhook_logs: report.webhookLogs, jobs: report.jobs,
       idempotency_keys: report.idempotencyKeys, desk_sessions: report.deskSessions, import_uploads: report.importUploads, freed_pages: report.freedPages, ms: report.ms,
     }, 'retention: pruned');
-    if (!this.toldAboutVacuum && autoVacuumMode(this.ctx.db) === 'none') {
+    const store = this.ctx.store;
+    if (!this.toldAboutVacuum && store instanceof SqliteStore && autoVacuumMode(store.client) === 'none') {
       this.toldAboutVacuum = true;
       this.ctx.log.info('retention: the store predates incremental auto-vacuum; freed space is reused but the file does not shrink');
     }

@@ -25,18 +25,18 @@ export class JobWorker extends PollingWorker {
       outcome = { result: 'retry', at: this.ctx.clock.now() + 60_000, error: (err as Error).message };
       this.ctx.log.error({ err, job: job.id, kind: job.kind }, 'job handler threw');
     }
-    if (outcome.result === 'done') completeJob(this.ctx, job.id);
-    else if (outcome.result === 'retry') retryJob(this.ctx, job.id, outcome.at, outcome.error);
-    else failJob(this.ctx, job.id, outcome.error);
+    if (outcome.result === 'done') await completeJob(this.ctx, job.id);
+    else if (outcome.result === 'retry') await retryJob(this.ctx, job.id, outcome.at, outcome.error);
+    else await failJob(this.ctx, job.id, outcome.error);
   }
 
-  protected claimAndStart(): number {
-    const jobs = claimJobs(this.ctx, this.options.kinds, this.options.concurrency - this.running.size, this.options.leaseMs);
+  protected async claimAndStart(): Promise<number> {
+    const jobs = await claimJobs(this.ctx, this.options.kinds, this.options.concurrency - this.running.size, this.options.leaseMs);
     for (const job of jobs) this.track(this.runJob(job));
     return jobs.length;
   }
 
-  protected nextDueAt(): number | undefined {
+  protected nextDueAt(): Promise<number | undefined> {
     return nextDueAt(this.ctx, this.options.kinds);
   }
 }

@@ -48,8 +48,8 @@ export class TrackingPoller extends PollingWorker {
     return [...new Set([...this.backoff.blockedProviders(), ...full])];
   }
 
-  protected claimAndStart(): number {
-    const rows = claimDueTrackingParcels(this.ctx, this.options.claimSize, this.options.leaseMs, this.providersToSkip());
+  protected async claimAndStart(): Promise<number> {
+    const rows = await claimDueTrackingParcels(this.ctx, this.options.claimSize, this.options.leaseMs, this.providersToSkip());
     for (const batch of carrierBatches(rows)) this.startBatch(batch);
     return rows.length;
   }
@@ -71,7 +71,7 @@ export class TrackingPoller extends PollingWorker {
     const ids = batch.parcels.map((p) => p.id);
     const blockedUntil = this.backoff.blockedUntil(batch.provider);
     if (blockedUntil !== undefined) {
-      postponeChecks(this.ctx, ids, blockedUntil);
+      await postponeChecks(this.ctx, ids, blockedUntil);
       return;
     }
     let results: TrackResult[];
@@ -82,23 +82,23 @@ export class TrackingPoller extends PollingWorker {
       if (err instanceof CarrierUnavailableError) {
         const until = this.backoff.failed(batch.provider, (err as { retryAfterMs?: number }).retryAfterMs);
         this.ctx.log.warn({ ...context, retry_at: new Date(until).toISOString() }, 'carrier unavailable for tracking; backing off');
-        postponeChecks(this.ctx, ids, until);
+        await postponeChecks(this.ctx, ids, until);
       } else {
         this.ctx.log.warn(context, 'tracking check refused by the carrier');
-        recordFailedChecks(this.ctx, ids);
+        await recordFailedChecks(this.ctx, ids);
       }
       return;
     }
     this.backoff.succeeded(batch.provider);
-    recordTrackResults(this.ctx, ids, results);
+    await recordTrackResults(this.ctx, ids, results);
   }
 
-  protected nextDueAt(): number | undefined {
+  protected async nextDueAt(): Promise<number | undefined> {
     return this.running.size > 0 ? undefined : nextTrackingCheckAt(this.ctx);
   }
 
-  protected override resume(): void {
-    const released = releaseTrackingLeases(this.ctx);
+  protected override async resume(): Promise<void> {
+    const released = await releaseTrackingLeases(this.ctx);
     if (released > 0) this.ctx.log.info({ parcels: released }, 'resuming tracking checks of a previous run');
   }
 }

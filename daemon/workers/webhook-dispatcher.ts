@@ -38,6 +38,8 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private active = false;
   private pumpQueued = false;
+  /** The last step asked for (never rejects): steps run one after another, after `start`'s release, each claiming what the last left. */
+  private stepping: Promise<unknown> = Promise.resolve();
   /** Undispatched events may exist (an event was recorded, a poll came, or the last fan-out batch was full). */
   private eventsWaiting = true;
   private readonly onEvent = () => {
@@ -59,7 +61,7 @@ export class WebhookDispatcher {
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
     const result = await postWebhook(claimed.request, { allowHttp: this.ctx.options.allowHttpWebhooks, timeoutMs: this.timeoutMs, now: this.ctx.clock.now() });
-    const outcome = recordQueuedAttempt(this.ctx, claimed, result, this.random);
+    const outcome = await recordQueuedAttempt(this.ctx, claimed, result, this.random);
     if (result.ok && !this.ctx.log.isLevelEnabled('debug')) return;
     const fields = { webhook_subscription_id: claimed.subscriptionId, event_id: claimed.log.eventId, attempt: claimed.attempt, outcome };
     if (result.ok) this.ctx.log.debug({ ...fields, ms: result.durationMs }, 'webhook delivered');
@@ -83,13 +85,24 @@ export class WebhookDispatcher {
   }
 
   /** One fan-out batch, then claims what fits in the free slots; returns whether more fan-out is waiting. */
-  private step(): boolean {
+  private step(): Promise<boolean> {
+    const run = this.stepping.then(() => this.stepNow());
+    this.stepping = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stepNow(): Promise<boolean> {
     if (this.eventsWaiting) {
-      const fanOut = fanOutEvents(this.ctx, FAN_OUT_BATCH);
+      // cleared first, so an event recorded during the fan-out asks for another one
+      this.eventsWaiting = false;
+      const fanOut = await fanOutEvents(this.ctx, FAN_OUT_BATCH).catch((err: unknown) => {
+        this.eventsWaiting = true;
+        throw err;
+      });
       for (const sub of fanOut.subscriptions) this.memory.idleUntil.delete(sub);
-      this.eventsWaiting = fanOut.events === FAN_OUT_BATCH;
+      if (fanOut.events === FAN_OUT_BATCH) this.eventsWaiting = true;
     }
-    const claimed = claimDueDeliveries(this.ctx, {
+    const claimed = await claimDueDeliveries(this.ctx, {
       limit: this.concurrency - this.running.size, perSubscription: this.perSubscription, inFlight: this.inFlight, leaseMs: this.leaseMs,
       memory: this.memory,
     });
@@ -101,15 +114,18 @@ export class WebhookDispatcher {
   async runDue(): Promise<void> {
     for (;;) {
       this.eventsWaiting = true;
-      while (this.step());
+      while (await this.step());
       if (this.running.size === 0) return;
       await Promise.race(this.running);
     }
   }
 
   start(): void {
-    const released = releaseInterruptedDeliveries(this.ctx);
-    if (released > 0) this.ctx.log.info({ deliveries: released }, 'resuming webhook deliveries of a previous run');
+    // before anything is claimed: steps wait their turn behind it
+    this.stepping = this.stepping.then(async () => {
+      const released = await releaseInterruptedDeliveries(this.ctx);
+      if (released > 0) this.ctx.log.info({ deliveries: released }, 'resuming webhook deliveries of a previous run');
+    }).catch((err: unknown) => this.ctx.log.error({ err }, 'webhook dispatcher could not resume the deliveries of a previous run'));
     this.active = true;
     this.ctx.notices.on(EVENT_RECORDED, this.onEvent);
     this.wake();
@@ -121,20 +137,23 @@ export class WebhookDispatcher {
     this.pumpQueued = true;
     setImmediate(() => {
       this.pumpQueued = false;
-      if (this.active) this.pump();
+      if (this.active) void this.pump();
     });
   }
 
-  private pump(): void {
+  /** One step, then sleeps until the next delivery is due (or steps again at once while fan-out waits); never rejects. */
+  private async pump(): Promise<void> {
     let more = false;
+    let due: number | undefined;
     try {
-      more = this.step();
+      more = await this.step();
+      if (!more) due = await nextDeliveryDueAt(this.ctx);
     } catch (err) {
       this.ctx.log.error({ err }, 'webhook dispatcher step failed');
     }
+    if (!this.active) return;
     if (more) return this.wake();
     clearTimeout(this.timer);
-    const due = nextDeliveryDueAt(this.ctx);
     const wait = due === undefined ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(10, due - this.ctx.clock.now()));
     this.timer = setTimeout(this.onEvent, wait); // also finds events written by other processes
     this.timer.unref();
@@ -145,6 +164,7 @@ export class WebhookDispatcher {
     this.active = false;
     this.ctx.notices.off(EVENT_RECORDED, this.onEvent);
     clearTimeout(this.timer);
+    await this.stepping; // a step under way may still start attempts
     await Promise.allSettled([...this.running]);
   }
 }

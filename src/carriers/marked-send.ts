@@ -10,11 +10,11 @@ import type { CarrierContext, CarrierProgress } from './types.js';
 export async function markedSend<T>(
   ctx: Pick<CarrierContext, 'clock'> & { progress: CarrierProgress }, since: number | undefined, send: () => Promise<T>,
 ): Promise<T> {
-  ctx.progress.save({ sendingSince: since ?? ctx.clock.now() });
+  await ctx.progress.save({ sendingSince: since ?? ctx.clock.now() });
   try {
     return await send();
   } catch (err) {
-    if (err instanceof CarrierRefusedError) ctx.progress.save({});
+    if (err instanceof CarrierRefusedError) await ctx.progress.save({});
     throw err;
   }
 }

@@ -92,7 +92,8 @@ export interface CreatedAtCarrier {
 /** Lets a multi-step creation save its place durably (e.g. PPL's batch id) and find it again after a crash. */
 export interface CarrierProgress {
   load(): Record<string, unknown> | null;
-  save(progress: Record<string, unknown>): void;
+  /** Resolves once the place is stored: await it before the carrier call it stands for. */
+  save(progress: Record<string, unknown>): Promise<void>;
 }
 
 /** The I/O side of a provider. */

@@ -29,7 +29,7 @@ export function registerAccountCommands(program: Command): void {
     .option('--data-dir <dir>', 'data directory')
     .option('--json', 'print JSON')
     .action(action(async (o: { dataDir?: string; json?: boolean }) => {
-      const rows = await withStore(o.dataDir, (ctx) => listAccounts(ctx).map(presentAccount));
+      const rows = await withStore(o.dataDir, async (ctx) => (await listAccounts(ctx)).map(presentAccount));
       if (o.json) printJson(rows);
       else printTable(['id', 'name', 'plan', 'rate limit/min', 'created'], rows.map((a) => [a.id, a.name, a.plan, a.rate_limit?.requests_per_minute ?? 'unlimited', a.created_at]));
     }));
@@ -69,7 +69,7 @@ export function registerAccountCommands(program: Command): void {
     .option('--data-dir <dir>', 'data directory')
     .option('--json', 'print JSON')
     .action(action(async (o: { account?: string; dataDir?: string; json?: boolean }) => {
-      const rows = await withStore(o.dataDir, (ctx) => listApiKeys(ctx, o.account).map(presentApiKey));
+      const rows = await withStore(o.dataDir, async (ctx) => (await listApiKeys(ctx, o.account)).map(presentApiKey));
       if (o.json) printJson(rows);
       else printTable(['id', 'account', 'scope', 'prefix', 'created', 'revoked'], rows.map((k) => [k.id, k.account_id, k.scope, `${k.prefix}…`, k.created_at, k.revoked_at]));
     }));

@@ -33,8 +33,8 @@ export function registerInitCommand(program: Command): void {
         dataDirFlag = await input({ message: 'Data directory', default: resolveDataDir(o.dataDir) });
         accountName = await input({ message: 'Account name', default: accountName });
       }
-      const result = await withStore(dataDirFlag, (ctx, dataDir) => {
-        const existing = listAccounts(ctx);
+      const result = await withStore(dataDirFlag, async (ctx, dataDir) => {
+        const existing = await listAccounts(ctx);
         const config = readConfigFile();
         if (existing.length > 0 && config.data_dir === dataDir && config.api_key && config.account_id) {
           return { account_id: config.account_id, api_key: config.api_key, data_dir: dataDir, already: true };
@@ -45,8 +45,8 @@ export function registerInitCommand(program: Command): void {
             EXIT.failure,
           );
         }
-        const account = createAccount(ctx, { name: accountName, plan: o.plan });
-        const { apiKey } = createApiKey(ctx, { accountId: account.id, name: 'created by init' });
+        const account = await createAccount(ctx, { name: accountName, plan: o.plan });
+        const { apiKey } = await createApiKey(ctx, { accountId: account.id, name: 'created by init' });
         return { account_id: account.id, api_key: apiKey, data_dir: dataDir, already: false };
       });
       const { already, ...created } = result;

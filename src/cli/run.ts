@@ -38,7 +38,7 @@ export async function withStore<T>(dataDirFlag: string | undefined, fn: (ctx: Se
   try {
     return await fn(ctx, dataDir);
   } finally {
-    closeContext(ctx);
+    await closeContext(ctx);
   }
 }
 

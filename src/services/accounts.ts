@@ -3,7 +3,6 @@ import { desc, eq } from 'drizzle-orm';
 import { randomBase62 } from '../domain/ids.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, UnauthorizedError } from '../domain/errors.js';
-import { statement } from '../store/db.js';
 import { accounts, apiKeys } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -32,36 +31,36 @@ function checkPlan(plan: string, rateLimit: number | null | undefined): { plan: 
   return { plan: plan as Plan, rateLimit: plan === 'enterprise' ? (rateLimit ?? null) : PLAN_RATE_LIMITS[plan as Plan] };
 }
 
-export function createAccount(ctx: ServiceContext, input: { name: string; plan?: string; rateLimit?: number | null }): AccountRow {
+export async function createAccount(ctx: ServiceContext, input: { name: string; plan?: string; rateLimit?: number | null }): Promise<AccountRow> {
   const errors = new FieldErrorCollector();
   if (!input.name?.trim()) errors.add('name', 'is required');
   errors.throwIfAny();
   const { plan, rateLimit } = checkPlan(input.plan ?? 'free', input.rateLimit);
   const row: AccountRow = { id: ctx.ids('account'), name: input.name.trim(), plan, rateLimit, createdAt: ctx.clock.now() };
-  ctx.db.insert(accounts).values(row).run();
+  await ctx.db.insert(accounts).values(row).run();
   return row;
 }
 
-export function listAccounts(ctx: ServiceContext): AccountRow[] {
+export function listAccounts(ctx: ServiceContext): Promise<AccountRow[]> {
   return ctx.db.select().from(accounts).orderBy(desc(accounts.createdAt)).all();
 }
 
-export function getAccount(ctx: ServiceContext, id: string): AccountRow {
-  const row = ctx.db.select().from(accounts).where(eq(accounts.id, id)).get();
+export async function getAccount(ctx: ServiceContext, id: string): Promise<AccountRow> {
+  const row = await ctx.db.select().from(accounts).where(eq(accounts.id, id)).get();
   if (!row) throw new NotFoundError(`Account ${id} not found.`);
   return row;
 }
 
-export function setPlan(ctx: ServiceContext, id: string, plan: string, rateLimit?: number | null): AccountRow {
-  getAccount(ctx, id);
+export async function setPlan(ctx: ServiceContext, id: string, plan: string, rateLimit?: number | null): Promise<AccountRow> {
+  await getAccount(ctx, id);
   const checked = checkPlan(plan, rateLimit);
-  ctx.db.update(accounts).set(checked).where(eq(accounts.id, id)).run();
+  await ctx.db.update(accounts).set(checked).where(eq(accounts.id, id)).run();
   return getAccount(ctx, id);
 }
 
 /** Creates a key; the returned `apiKey` is the only time the full key exists outside the caller. */
-export function createApiKey(ctx: ServiceContext, input: { accountId: string; scope?: string; name?: string }): { row: ApiKeyRow; apiKey: string } {
-  getAccount(ctx, input.accountId);
+export async function createApiKey(ctx: ServiceContext, input: { accountId: string; scope?: string; name?: string }): Promise<{ row: ApiKeyRow; apiKey: string }> {
+  await getAccount(ctx, input.accountId);
   const scope = input.scope ?? 'full';
   if (scope !== 'full' && scope !== 'read_only') {
     const errors = new FieldErrorCollector();
@@ -73,20 +72,20 @@ export function createApiKey(ctx: ServiceContext, input: { accountId: string; sc
     id: ctx.ids('apiKey'), accountId: input.accountId, keyHash: hashApiKey(apiKey), keyPrefix: apiKey.slice(0, 13),
     name: input.name ?? null, scope: scope as KeyScope, createdAt: ctx.clock.now(), revokedAt: null,
   };
-  ctx.db.insert(apiKeys).values(row).run();
+  await ctx.db.insert(apiKeys).values(row).run();
   return { row, apiKey };
 }
 
-export function listApiKeys(ctx: ServiceContext, accountId?: string): ApiKeyRow[] {
+export function listApiKeys(ctx: ServiceContext, accountId?: string): Promise<ApiKeyRow[]> {
   const q = ctx.db.select().from(apiKeys);
   return (accountId ? q.where(eq(apiKeys.accountId, accountId)) : q).orderBy(desc(apiKeys.createdAt)).all();
 }
 
-export function revokeApiKey(ctx: ServiceContext, keyId: string): ApiKeyRow {
-  const row = ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+export async function revokeApiKey(ctx: ServiceContext, keyId: string): Promise<ApiKeyRow> {
+  const row = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
   if (!row) throw new NotFoundError(`API key ${keyId} not found.`);
-  if (row.revokedAt == null) ctx.db.update(apiKeys).set({ revokedAt: ctx.clock.now() }).where(eq(apiKeys.id, keyId)).run();
-  return ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get()!;
+  if (row.revokedAt == null) await ctx.db.update(apiKeys).set({ revokedAt: ctx.clock.now() }).where(eq(apiKeys.id, keyId)).run();
+  return (await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get())!;
 }
 
 export interface Caller {
@@ -96,12 +95,12 @@ export interface Caller {
 }
 
 /** Resolves a bearer key to its account; unknown, malformed or revoked keys are all the same 401. */
-export function authenticate(ctx: ServiceContext, presented: string | undefined): Caller {
+export async function authenticate(ctx: ServiceContext, presented: string | undefined): Promise<Caller> {
   if (!presented || !KEY_PATTERN.test(presented)) throw new UnauthorizedError();
-  // every request passes here: one prepared statement, no query building
-  const found = statement(ctx.db, `SELECT k.id AS keyId, k.scope, a.id, a.name, a.plan, a.rate_limit AS rateLimit, a.created_at AS createdAt
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`)
-    .get(hashApiKey(presented)) as (AccountRow & { keyId: string; scope: KeyScope }) | undefined;
+  // every request passes here: one plain statement, no query building
+  const found = await ctx.store.get<AccountRow & { keyId: string; scope: KeyScope }>(`SELECT k.id AS "keyId", k.scope, a.id, a.name, a.plan,
+    a.rate_limit AS "rateLimit", a.created_at AS "createdAt"
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`, hashApiKey(presented));
   if (!found) throw new UnauthorizedError();
   const { keyId, scope, ...account } = found;
   return { account, keyId, scope };

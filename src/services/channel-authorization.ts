@@ -25,7 +25,7 @@ const REFRESH_WAIT_STEP_MS = 50;
 /** RFC 8628 §3.5: on `slow_down` the interval grows by 5 seconds. */
 const SLOW_DOWN_STEP_MS = 5_000;
 
-function loadAuthorization(ctx: ServiceContext, channelId: string): AuthorizationRow | undefined {
+function loadAuthorization(ctx: ServiceContext, channelId: string): Promise<AuthorizationRow | undefined> {
   return ctx.db.select().from(channelAuthorizations).where(eq(channelAuthorizations.channelId, channelId)).get();
 }
 
@@ -53,10 +53,10 @@ export function presentAuthorization(ctx: ServiceContext, row: AuthorizationRow 
 
 export type AuthorizationView = ReturnType<typeof presentAuthorization>;
 
-export function getAuthorization(ctx: ServiceContext, accountId: string, channelId: string): AuthorizationView {
-  const channel = getChannelRow(ctx, accountId, channelId);
+export async function getAuthorization(ctx: ServiceContext, accountId: string, channelId: string): Promise<AuthorizationView> {
+  const channel = await getChannelRow(ctx, accountId, channelId);
   userAuthorizationOf(findProvider(channel.provider)!);
-  return presentAuthorization(ctx, loadAuthorization(ctx, channelId));
+  return presentAuthorization(ctx, await loadAuthorization(ctx, channelId));
 }
 
 /**
@@ -65,10 +65,10 @@ export function getAuthorization(ctx: ServiceContext, accountId: string, channel
  * working until the new one replaces them.
  */
 export async function startAuthorization(ctx: ServiceContext, accountId: string, channelId: string): Promise<AuthorizationView> {
-  const channel = getChannelRow(ctx, accountId, channelId);
+  const channel = await getChannelRow(ctx, accountId, channelId);
   const provider = findProvider(channel.provider)!;
   const flow = userAuthorizationOf(provider);
-  const existing = loadAuthorization(ctx, channelId);
+  const existing = await loadAuthorization(ctx, channelId);
   const now = ctx.clock.now();
   if (existing?.status === 'pending' && (existing.deviceExpiresAt ?? 0) > now) return presentAuthorization(ctx, existing);
   let issued: DeviceCodeIssued;
@@ -76,7 +76,7 @@ export async function startAuthorization(ctx: ServiceContext, accountId: string,
     issued = await flow.startDeviceFlow(ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc), carrierContext(ctx, channel));
   } catch (err) {
     if (!(err instanceof CarrierRefusedError)) throw err;
-    changeChannelStatus(ctx, channel, { status: 'error', validationError: JSON.stringify({ message: err.message, errors: err.errors }), updatedAt: now });
+    await changeChannelStatus(ctx, channel, { status: 'error', validationError: JSON.stringify({ message: err.message, errors: err.errors }), updatedAt: now });
     throw new ValidationError(err.errors, err.message);
   }
   const device: PendingDevice = {
@@ -87,41 +87,47 @@ export async function startAuthorization(ctx: ServiceContext, accountId: string,
     status: 'pending' as const, deviceEnc: ctx.secrets.sealJson(device), deviceExpiresAt: now + issued.expiresInSeconds * 1000,
     pollIntervalMs: issued.intervalSeconds * 1000, nextPollAt: now + issued.intervalSeconds * 1000, message: null, updatedAt: now,
   };
-  ctx.db.insert(channelAuthorizations).values({ channelId, version: 0, ...pending })
+  await ctx.db.insert(channelAuthorizations).values({ channelId, version: 0, ...pending })
     .onConflictDoUpdate({ target: channelAuthorizations.channelId, set: pending }).run();
-  return presentAuthorization(ctx, loadAuthorization(ctx, channelId));
+  return presentAuthorization(ctx, await loadAuthorization(ctx, channelId));
 }
 
 /** Claims up to `limit` device flows whose poll is due (each claim moves its next poll on, so one station polls it). */
-export function claimDeviceFlows(ctx: ServiceContext, limit: number): AuthorizationRow[] {
+export async function claimDeviceFlows(ctx: ServiceContext, limit: number): Promise<AuthorizationRow[]> {
   if (limit <= 0) return [];
   const now = ctx.clock.now();
-  const due = ctx.db.select().from(channelAuthorizations)
+  const due = await ctx.db.select().from(channelAuthorizations)
     .where(and(eq(channelAuthorizations.status, 'pending'), lte(channelAuthorizations.nextPollAt, now))).limit(limit).all();
-  return due.filter((row) => ctx.db.update(channelAuthorizations).set({ nextPollAt: now + (row.pollIntervalMs ?? 5_000) })
-    .where(and(eq(channelAuthorizations.channelId, row.channelId), eq(channelAuthorizations.nextPollAt, row.nextPollAt!))).run().changes === 1);
+  const claimed: AuthorizationRow[] = [];
+  for (const row of due) {
+    const moved = await ctx.db.update(channelAuthorizations).set({ nextPollAt: now + (row.pollIntervalMs ?? 5_000) })
+      .where(and(eq(channelAuthorizations.channelId, row.channelId), eq(channelAuthorizations.nextPollAt, row.nextPollAt!)))
+      .returning({ channelId: channelAuthorizations.channelId });
+    if (moved.length === 1) claimed.push(row);
+  }
+  return claimed;
 }
 
 /** When the next device flow is due to be polled, if one is running. */
-export function nextDeviceFlowPollAt(ctx: ServiceContext): number | undefined {
-  const row = ctx.db.select({ at: min(channelAuthorizations.nextPollAt) }).from(channelAuthorizations)
+export async function nextDeviceFlowPollAt(ctx: ServiceContext): Promise<number | undefined> {
+  const row = await ctx.db.select({ at: min(channelAuthorizations.nextPollAt) }).from(channelAuthorizations)
     .where(eq(channelAuthorizations.status, 'pending')).get();
   return row?.at ?? undefined;
 }
 
-function endFlow(ctx: ServiceContext, channelId: string, status: 'denied' | 'expired', message: string): void {
-  ctx.db.update(channelAuthorizations)
+async function endFlow(ctx: ServiceContext, channelId: string, status: 'denied' | 'expired', message: string): Promise<void> {
+  await ctx.db.update(channelAuthorizations)
     .set({ status, message, deviceEnc: null, deviceExpiresAt: null, nextPollAt: null, updatedAt: ctx.clock.now() })
     .where(eq(channelAuthorizations.channelId, channelId)).run();
 }
 
 /** One poll of the carrier's token endpoint for a claimed device flow; a grant is stored and the channel validated. */
 export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow): Promise<void> {
-  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
+  const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
   const provider = findProvider(channel.provider)!;
   const now = ctx.clock.now();
   if ((row.deviceExpiresAt ?? 0) <= now) {
-    endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
+    await endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
     return;
   }
   const device = ctx.secrets.openJson<PendingDevice>(row.deviceEnc!);
@@ -132,7 +138,7 @@ export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow)
   } catch (err) {
     if (err instanceof CarrierTransientError) return; // polled again at the next interval
     if (!(err instanceof CarrierRefusedError)) throw err;
-    endFlow(ctx, row.channelId, 'denied', err.message);
+    await endFlow(ctx, row.channelId, 'denied', err.message);
     return;
   }
   switch (outcome.state) {
@@ -140,18 +146,18 @@ export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow)
       return;
     case 'slow_down': {
       const interval = (row.pollIntervalMs ?? 5_000) + SLOW_DOWN_STEP_MS;
-      ctx.db.update(channelAuthorizations).set({ pollIntervalMs: interval, nextPollAt: now + interval })
+      await ctx.db.update(channelAuthorizations).set({ pollIntervalMs: interval, nextPollAt: now + interval })
         .where(eq(channelAuthorizations.channelId, row.channelId)).run();
       return;
     }
     case 'denied':
-      endFlow(ctx, row.channelId, 'denied', `${provider.name}: ${outcome.message}`);
+      await endFlow(ctx, row.channelId, 'denied', `${provider.name}: ${outcome.message}`);
       return;
     case 'expired':
-      endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
+      await endFlow(ctx, row.channelId, 'expired', 'The code expired before anyone approved it; authorise the channel again.');
       return;
     case 'granted':
-      storeTokens(ctx, row.channelId, outcome.tokens, { status: 'authorized', authorizedAt: now, deviceEnc: null, deviceExpiresAt: null, nextPollAt: null });
+      await storeTokens(ctx, row.channelId, outcome.tokens, { status: 'authorized', authorizedAt: now, deviceEnc: null, deviceExpiresAt: null, nextPollAt: null });
       ctx.log.info({ channel_id: row.channelId }, 'channel authorised');
       if (channel.deletedAt === null) await validateChannel(ctx, channel.accountId, channel.id).catch((err: Error) => {
         ctx.log.warn({ channel_id: channel.id, err: err.message }, 'validation after authorization postponed');
@@ -159,22 +165,22 @@ export async function pollDeviceFlow(ctx: ServiceContext, row: AuthorizationRow)
   }
 }
 
-function storeTokens(ctx: ServiceContext, channelId: string, tokens: UserTokens, extra: Partial<AuthorizationRow> = {}): void {
+async function storeTokens(ctx: ServiceContext, channelId: string, tokens: UserTokens, extra: Partial<AuthorizationRow> = {}): Promise<void> {
   const now = ctx.clock.now();
   const sealed: StoredTokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
-  ctx.db.update(channelAuthorizations).set({
+  await ctx.db.update(channelAuthorizations).set({
     ...extra, tokensEnc: ctx.secrets.sealJson(sealed), accessExpiresAt: now + tokens.expiresInSeconds * 1000,
     version: sql`${channelAuthorizations.version} + 1`, refreshingUntil: null, message: null, updatedAt: now,
   }).where(eq(channelAuthorizations.channelId, channelId)).run();
 }
 
 /** The carrier no longer honours the grant: drop the tokens and show the channel as needing a person again. */
-function revoke(ctx: ServiceContext, channel: ChannelRow, message: string): void {
+async function revoke(ctx: ServiceContext, channel: ChannelRow, message: string): Promise<void> {
   const now = ctx.clock.now();
-  ctx.db.update(channelAuthorizations).set({ status: 'revoked', tokensEnc: null, accessExpiresAt: null, refreshingUntil: null, message, updatedAt: now })
+  await ctx.db.update(channelAuthorizations).set({ status: 'revoked', tokensEnc: null, accessExpiresAt: null, refreshingUntil: null, message, updatedAt: now })
     .where(eq(channelAuthorizations.channelId, channel.id)).run();
-  const fresh = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channel.id)).get()!;
-  changeChannelStatus(ctx, fresh, { status: 'authorization_required', validationError: JSON.stringify({ message, errors: {} }), updatedAt: now });
+  const fresh = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channel.id)).get())!;
+  await changeChannelStatus(ctx, fresh, { status: 'authorization_required', validationError: JSON.stringify({ message, errors: {} }), updatedAt: now });
 }
 
 /** Refreshes in flight per station (service context) and channel: concurrent callers share one. */
@@ -189,37 +195,37 @@ export function grantAccess(ctx: ServiceContext, channel: ChannelRow, provider: 
   const required = () => new AuthorizationRequiredError(
     `${provider.name} acts for a person who has not authorised packdesk for this channel; run \`packdesk channels authorize ${channel.id}\`.`,
   );
-  const current = (): { row: AuthorizationRow; tokens: StoredTokens } => {
-    const row = loadAuthorization(ctx, channel.id);
+  const current = async (): Promise<{ row: AuthorizationRow; tokens: StoredTokens }> => {
+    const row = await loadAuthorization(ctx, channel.id);
     if (!row?.tokensEnc || row.status === 'revoked') throw required();
     return { row, tokens: ctx.secrets.openJson<StoredTokens>(row.tokensEnc) };
   };
 
   const refresh = async (): Promise<string> => {
     for (let waited = 0; ; waited += REFRESH_WAIT_STEP_MS) {
-      const { row, tokens } = current();
+      const { row, tokens } = await current();
       const now = ctx.clock.now();
       if ((row.accessExpiresAt ?? 0) - RENEW_MARGIN_MS > now) return tokens.accessToken;
-      const lease = ctx.db.update(channelAuthorizations).set({ refreshingUntil: now + REFRESH_LEASE_MS })
+      const lease = await ctx.db.update(channelAuthorizations).set({ refreshingUntil: now + REFRESH_LEASE_MS })
         .where(and(
           eq(channelAuthorizations.channelId, channel.id), eq(channelAuthorizations.version, row.version),
           or(isNull(channelAuthorizations.refreshingUntil), lte(channelAuthorizations.refreshingUntil, now)),
-        )).run();
-      if (lease.changes !== 1) {
+        )).returning({ channelId: channelAuthorizations.channelId });
+      if (lease.length !== 1) {
         if (waited >= REFRESH_LEASE_MS) throw new CarrierTransientError(`${provider.name}: another station is still refreshing the channel's token`);
         await sleep(REFRESH_WAIT_STEP_MS);
         continue;
       }
       try {
         const fresh = await provider.userAuthorization!.refresh(ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc), tokens.refreshToken, carrierCtx);
-        storeTokens(ctx, channel.id, fresh);
+        await storeTokens(ctx, channel.id, fresh);
         return fresh.accessToken;
       } catch (err) {
         if (err instanceof GrantRevokedError) {
-          revoke(ctx, channel, `${provider.name} no longer honours this channel's authorization (${err.message}); authorise it again.`);
+          await revoke(ctx, channel, `${provider.name} no longer honours this channel's authorization (${err.message}); authorise it again.`);
           throw required();
         }
-        ctx.db.update(channelAuthorizations).set({ refreshingUntil: null }).where(eq(channelAuthorizations.channelId, channel.id)).run();
+        await ctx.db.update(channelAuthorizations).set({ refreshingUntil: null }).where(eq(channelAuthorizations.channelId, channel.id)).run();
         throw err;
       }
     }
@@ -227,7 +233,7 @@ export function grantAccess(ctx: ServiceContext, channel: ChannelRow, provider: 
 
   return {
     async accessToken() {
-      const { row, tokens } = current();
+      const { row, tokens } = await current();
       if ((row.accessExpiresAt ?? 0) - RENEW_MARGIN_MS > ctx.clock.now()) return tokens.accessToken;
       let station = refreshesInFlight.get(ctx);
       if (!station) refreshesInFlight.set(ctx, (station = new Map()));
@@ -239,9 +245,9 @@ export function grantAccess(ctx: ServiceContext, channel: ChannelRow, provider: 
       return inflight;
     },
     async refused(token) {
-      const { row, tokens } = current();
+      const { row, tokens } = await current();
       if (tokens.accessToken !== token) return;
-      ctx.db.update(channelAuthorizations).set({ accessExpiresAt: 0 })
+      await ctx.db.update(channelAuthorizations).set({ accessExpiresAt: 0 })
         .where(and(eq(channelAuthorizations.channelId, channel.id), eq(channelAuthorizations.version, row.version))).run();
     },
   };

@@ -6,7 +6,6 @@ import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { maskSettings, resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
-import { inTransaction } from '../store/db.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { grantAccess } from './channel-authorization.js';
@@ -40,22 +39,22 @@ export function channelSettings(ctx: ServiceContext, row: ChannelRow): ChannelSe
 }
 
 /** A channel the API can see: deleted ones are gone for it (they stay for the shipments that used them). */
-function loadRow(ctx: ServiceContext, id: string): ChannelRow | undefined {
+function loadRow(ctx: ServiceContext, id: string): Promise<ChannelRow | undefined> {
   return ctx.db.select().from(shippingChannels).where(and(eq(shippingChannels.id, id), isNull(shippingChannels.deletedAt))).get();
 }
 
-export function getChannelRow(ctx: ServiceContext, accountId: string, id: string): ChannelRow {
-  return owned(loadRow(ctx, id), accountId, 'Shipping channel', id);
+export async function getChannelRow(ctx: ServiceContext, accountId: string, id: string): Promise<ChannelRow> {
+  return owned(await loadRow(ctx, id), accountId, 'Shipping channel', id);
 }
 
-function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
-  const row = ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
+async function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): Promise<boolean> {
+  const row = await ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
     .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.name, name), isNull(shippingChannels.deletedAt))).get();
   return row !== undefined && row.id !== exceptId;
 }
 
-function emit(ctx: ServiceContext, row: ChannelRow, type: Parameters<typeof recordEvent>[1]['type'], previousStatus?: string) {
-  recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'shipping_channel', resource: presentChannel(ctx, row), previousStatus });
+async function emit(ctx: ServiceContext, row: ChannelRow, type: Parameters<typeof recordEvent>[1]['type'], previousStatus?: string) {
+  await recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'shipping_channel', resource: presentChannel(ctx, row), previousStatus });
 }
 
 export interface CreateChannelInput {
@@ -70,7 +69,7 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
   const errors = schemaErrors ?? new FieldErrorCollector();
   const provider = typeof input.provider === 'string' ? findProvider(input.provider) : undefined;
   if (typeof input.provider === 'string' && !provider) errors.add('provider', `must be one of ${PROVIDER_CODES.join(', ')}`);
-  if (typeof input.name === 'string' && input.name.trim() && nameTaken(ctx, accountId, input.name.trim())) {
+  if (typeof input.name === 'string' && input.name.trim() && await nameTaken(ctx, accountId, input.name.trim())) {
     errors.add('name', 'is already used by another shipping channel');
   }
   let settings: ChannelSettings = {};
@@ -86,9 +85,9 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
     description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
     lastValidatedAt: null, validationError: null, deletedAt: null, createdAt: now, updatedAt: now,
   };
-  inTransaction(ctx.db, () => {
-    ctx.db.insert(shippingChannels).values(row).run();
-    emit(ctx, row, 'shipping_channel.created');
+  await ctx.store.transaction(async () => {
+    await ctx.db.insert(shippingChannels).values(row).run();
+    await emit(ctx, row, 'shipping_channel.created');
   });
   try {
     return await validateChannel(ctx, accountId, row.id);
@@ -104,13 +103,13 @@ export interface ChannelFilters {
   status?: string;
 }
 
-export function listChannels(ctx: ServiceContext, accountId: string, filters: ChannelFilters, page: PageRequest) {
+export async function listChannels(ctx: ServiceContext, accountId: string, filters: ChannelFilters, page: PageRequest) {
   const where: SQL[] = [eq(shippingChannels.accountId, accountId), isNull(shippingChannels.deletedAt)];
   if (filters.provider) where.push(eq(shippingChannels.provider, filters.provider));
   if (filters.status) where.push(eq(shippingChannels.status, filters.status as ChannelStatus));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(shippingChannels).where(condition).get()!.n;
-  const rows = ctx.db.select().from(shippingChannels).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(shippingChannels).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(shippingChannels).where(condition)
     .orderBy(desc(shippingChannels.createdAt), desc(shippingChannels.id)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map((r) => presentChannel(ctx, r)), total };
 }
@@ -123,12 +122,12 @@ export interface UpdateChannelInput {
 }
 
 export async function updateChannel(ctx: ServiceContext, accountId: string, id: string, input: UpdateChannelInput, schemaErrors?: FieldErrorCollector) {
-  const row = getChannelRow(ctx, accountId, id);
+  const row = await getChannelRow(ctx, accountId, id);
   const provider = findProvider(row.provider)!;
   const errors = schemaErrors ?? new FieldErrorCollector();
   const patch: Partial<ChannelRow> = {};
   if (typeof input.name === 'string') {
-    if (nameTaken(ctx, accountId, input.name.trim(), id)) errors.add('name', 'is already used by another shipping channel');
+    if (await nameTaken(ctx, accountId, input.name.trim(), id)) errors.add('name', 'is already used by another shipping channel');
     else patch.name = input.name.trim();
   }
   if (input.description !== undefined) patch.description = input.description;
@@ -151,11 +150,11 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
     patch.validationError = null;
   }
   patch.updatedAt = ctx.clock.now();
-  const updated = inTransaction(ctx.db, () => {
-    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
-    const fresh = loadRow(ctx, id)!;
-    emit(ctx, fresh, 'shipping_channel.updated');
-    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+  const updated = await ctx.store.transaction(async () => {
+    await ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
+    const fresh = (await loadRow(ctx, id))!;
+    await emit(ctx, fresh, 'shipping_channel.updated');
+    if (fresh.status !== row.status) await emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
     return fresh;
   });
   if (updated.status === 'pending_validation') {
@@ -168,18 +167,19 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
   return presentChannel(ctx, updated);
 }
 
-export function deleteChannel(ctx: ServiceContext, accountId: string, id: string): void {
-  const row = getChannelRow(ctx, accountId, id);
-  const waiting = ctx.db.select({ n: count() }).from(shipments).where(and(eq(shipments.channelId, id), eq(shipments.status, 'pending'))).get()!.n;
+export async function deleteChannel(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  const row = await getChannelRow(ctx, accountId, id);
+  const waiting = (await ctx.db.select({ n: count() }).from(shipments)
+    .where(and(eq(shipments.channelId, id), eq(shipments.status, 'pending'))).get())!.n;
   if (waiting > 0) {
     const message = `The channel has ${waiting} shipment(s) not yet created at the carrier; delete or finish them first.`;
     throw new ValidationError({ id: [message] }, message);
   }
-  inTransaction(ctx.db, () => {
-    emit(ctx, row, 'shipping_channel.deleted');
+  await ctx.store.transaction(async () => {
+    await emit(ctx, row, 'shipping_channel.deleted');
     // kept as a row: created shipments and their tracking still use the channel's credentials
     const now = ctx.clock.now();
-    ctx.db.update(shippingChannels).set({ deletedAt: now, updatedAt: now }).where(eq(shippingChannels.id, id)).run();
+    await ctx.db.update(shippingChannels).set({ deletedAt: now, updatedAt: now }).where(eq(shippingChannels.id, id)).run();
   });
 }
 
@@ -216,12 +216,12 @@ function verdictPatch(verdict: Verdict, now: number): Partial<ChannelRow> {
 }
 
 /** Stores a new status (and why) with its `shipping_channel.status_changed` event, in one transaction. */
-export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch: Partial<ChannelRow>, validated = false): ChannelRow {
-  return inTransaction(ctx.db, () => {
-    ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, row.id)).run();
-    const fresh = loadRow(ctx, row.id)!;
-    if (validated) emit(ctx, fresh, 'shipping_channel.validated');
-    if (fresh.status !== row.status) emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch: Partial<ChannelRow>, validated = false): Promise<ChannelRow> {
+  return ctx.store.transaction(async () => {
+    await ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, row.id)).run();
+    const fresh = (await loadRow(ctx, row.id))!;
+    if (validated) await emit(ctx, fresh, 'shipping_channel.validated');
+    if (fresh.status !== row.status) await emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
     return fresh;
   });
 }
@@ -232,10 +232,10 @@ export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch:
  * throws CarrierUnavailableError and leaves the status as it was.
  */
 export async function validateChannel(ctx: ServiceContext, accountId: string, id: string) {
-  const row = getChannelRow(ctx, accountId, id);
+  const row = await getChannelRow(ctx, accountId, id);
   const provider = findProvider(row.provider)!;
   const verdict = await callValidate(ctx, provider, row);
-  const updated = changeChannelStatus(ctx, row, verdictPatch(verdict, ctx.clock.now()), verdict.ok === true);
+  const updated = await changeChannelStatus(ctx, row, verdictPatch(verdict, ctx.clock.now()), verdict.ok === true);
   return presentChannel(ctx, updated);
 }
 

@@ -2,11 +2,14 @@ import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
-import type { Db } from '../store/db.js';
 import type { SecretBox } from '../store/secrets.js';
+import type { Db, Store } from '../store/store.js';
 
 /** Everything a use case may touch: the store, the secret box, time, ids and the log. */
 export interface ServiceContext {
+  /** The store: transactions and plain statements. */
+  store: Store;
+  /** The store's query builder (`store.db`). */
   db: Db;
   /** Where the store lives (uploads are kept there too). */
   dataDir: string;

@@ -11,6 +11,7 @@ export interface DeskChange {
   id: string;
 }
 
+/** Sent once the change is committed (at once outside a transaction), so a desk that reads it sees it. */
 export function noticeDeskChange(ctx: ServiceContext, change: DeskChange): void {
-  ctx.notices.emit(DESK_CHANGED, change);
+  ctx.store.afterCommit(() => ctx.notices.emit(DESK_CHANGED, change));
 }

@@ -1,6 +1,5 @@
 import { isoTime } from '../domain/clock.js';
 import type { EventType, ResourceName } from '../domain/events.js';
-import { statement } from '../store/db.js';
 import type { ServiceContext } from './context.js';
 import { noticeDeskChange } from './desk-changes.js';
 
@@ -18,7 +17,7 @@ export interface EventInput {
  * Writes an event to the durable outbox. Call it inside the transaction of the change that caused it,
  * so the change and its event are stored together or not at all.
  */
-export function recordEvent(ctx: ServiceContext, input: EventInput): string {
+export async function recordEvent(ctx: ServiceContext, input: EventInput): Promise<string> {
   const id = ctx.ids('event');
   const createdAt = ctx.clock.now();
   const resource = input.type.endsWith('.status_changed')
@@ -26,12 +25,12 @@ export function recordEvent(ctx: ServiceContext, input: EventInput): string {
     : input.resource;
   const payload = { id, type: input.type, created_at: isoTime(createdAt), data: { [input.resourceName]: resource } };
   // written with every change: one prepared statement
-  statement(ctx.db, 'INSERT INTO events (id, account_id, type, resource_type, resource_id, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)')
-    .run(id, input.accountId, input.type, input.resourceName, input.resource.id, JSON.stringify(payload), createdAt);
-  ctx.notices.emit(EVENT_RECORDED);
+  await ctx.store.run('INSERT INTO events (id, account_id, type, resource_type, resource_id, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
+    id, input.accountId, input.type, input.resourceName, input.resource.id, JSON.stringify(payload), createdAt);
+  ctx.store.afterCommit(() => ctx.notices.emit(EVENT_RECORDED));
   if (input.resourceName === 'shipment') noticeDeskChange(ctx, { accountId: input.accountId, kind: 'shipment', id: String(input.resource.id) });
   return id;
 }
 
-/** Notice sent when an event was written; listeners must not touch the store synchronously (its transaction is open). */
+/** Notice sent once a written event was committed (at once when written outside a transaction). */
 export const EVENT_RECORDED = 'events:recorded';

@@ -18,9 +18,9 @@ export function filePrinterDirectory(uri: string): string | undefined {
 }
 
 /** Watched folders and `file:` printer directories of every account but this one. */
-function placesOfOtherAccounts(ctx: ServiceContext, accountId: string): string[] {
-  const folders = ctx.db.select({ path: watchedFolders.path }).from(watchedFolders).where(ne(watchedFolders.accountId, accountId)).all();
-  const filePrinters = ctx.db.select({ uri: printers.uri }).from(printers)
+async function placesOfOtherAccounts(ctx: ServiceContext, accountId: string): Promise<string[]> {
+  const folders = await ctx.db.select({ path: watchedFolders.path }).from(watchedFolders).where(ne(watchedFolders.accountId, accountId)).all();
+  const filePrinters = await ctx.db.select({ uri: printers.uri }).from(printers)
     .where(and(ne(printers.accountId, accountId), like(printers.uri, 'file:%'))).all();
   return [
     ...folders.map((f) => f.path),
@@ -40,8 +40,8 @@ async function withinTimeLimit<T>(work: Promise<T>, onExpiry: T): Promise<T> {
 }
 
 /** May this account use the directory at `path` (a watched folder, a printer directory)? Answered within 3 s. */
-export function checkDirectoryPlace(ctx: ServiceContext, accountId: string, path: string): Promise<PlaceCheck> {
-  const policy = { roots: ctx.options.filesRoots, dataDir: ctx.dataDir, heldByOthers: placesOfOtherAccounts(ctx, accountId) };
+export async function checkDirectoryPlace(ctx: ServiceContext, accountId: string, path: string): Promise<PlaceCheck> {
+  const policy = { roots: ctx.options.filesRoots, dataDir: ctx.dataDir, heldByOthers: await placesOfOtherAccounts(ctx, accountId) };
   const work = checkPlace(path, policy).catch((err: unknown) => ({ problems: [`cannot be checked (${fileErrorCode(err)})`], realPath: undefined }));
   return withinTimeLimit(work, { problems: [TOO_SLOW], realPath: undefined });
 }

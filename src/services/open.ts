@@ -6,21 +6,26 @@ import { randomIds, type IdSource } from '../domain/ids.js';
 import { defaultFilesRoots } from '../files/roots.js';
 import { openDb } from '../store/db.js';
 import { SecretBox } from '../store/secrets.js';
+import type { Store } from '../store/store.js';
 import { DEFAULT_RETENTION_DAYS } from './retention.js';
 import type { ServiceContext, ServiceOptions } from './context.js';
 
 export interface OpenOptions {
   dataDir: string;
+  /** A store opened already (PostgreSQL); by default the SQLite store in `dataDir`. */
+  store?: Store;
   log: Logger;
   clock?: Clock;
   ids?: IdSource;
   options?: Partial<ServiceOptions>;
 }
 
-/** Opens the store of a data directory (migrating it) and the secret box beside it. */
+/** Opens the store of a data directory (migrating it), unless one is given, and the secret box of the data directory. */
 export function openContext(o: OpenOptions): ServiceContext {
+  const store = o.store ?? openDb(o.dataDir);
   return {
-    db: openDb(o.dataDir),
+    store,
+    db: store.db,
     dataDir: o.dataDir,
     secrets: SecretBox.forDataDir(o.dataDir),
     clock: o.clock ?? systemClock,
@@ -34,6 +39,6 @@ export function openContext(o: OpenOptions): ServiceContext {
   };
 }
 
-export function closeContext(ctx: ServiceContext): void {
-  if (ctx.db.$client.open) ctx.db.$client.close();
+export async function closeContext(ctx: ServiceContext): Promise<void> {
+  await ctx.store.close();
 }

@@ -2,7 +2,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { inTransaction, releaseFreePages, statement } from '../store/db.js';
+import { releaseFreePages } from '../store/db.js';
+import { SqliteStore } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { loadImportRow, uploadsRoot } from './imports/records.js';
 
@@ -70,18 +71,19 @@ type LogKey = [number, number];
  * already) or given up (`failed` queue rows, removed with the event). An event with a delivery still to do stays.
  */
 function pruneEventBatch(ctx: ServiceContext, cutoff: number, after: EventKey, limit: number) {
-  return inTransaction(ctx.db, () => {
-    const page = statement(ctx.db, `SELECT rowid AS r, dispatched_at AS d, created_at AS c FROM events
-      WHERE dispatched_at < ? AND (dispatched_at, created_at, rowid) > (?, ?, ?) ORDER BY dispatched_at, created_at, rowid LIMIT ?`)
-      .all(cutoff, ...after, limit) as { r: number; d: number; c: number }[];
+  return ctx.store.transaction(async () => {
+    const page = await ctx.store.all<{ r: number; d: number; c: number }>(`SELECT rowid AS r, dispatched_at AS d, created_at AS c FROM events
+      WHERE dispatched_at < ? AND (dispatched_at, created_at, rowid) > (?, ?, ?) ORDER BY dispatched_at, created_at, rowid LIMIT ?`,
+    cutoff, ...after, limit);
     if (page.length === 0) return { looked: 0, deleted: 0, last: after };
-    const rowids = JSON.stringify(page.map((row) => row.r));
-    // through the event index: the status index would walk every given-up delivery of a dead subscription
-    statement(ctx.db, `DELETE FROM webhook_queue INDEXED BY webhook_queue_event WHERE status = 'failed' AND event_id IN (
-      SELECT e.id FROM events e WHERE e.rowid IN (SELECT value FROM json_each(?)) AND NOT EXISTS (
-        SELECT 1 FROM webhook_queue q WHERE q.event_id = e.id AND q.status IN ('pending', 'delivering')))`).run(rowids);
-    const deleted = statement(ctx.db, `DELETE FROM events WHERE rowid IN (SELECT value FROM json_each(?))
-      AND NOT EXISTS (SELECT 1 FROM webhook_queue q WHERE q.event_id = events.id)`).run(rowids).changes;
+    const rowids = ctx.store.sql.inList(page.map((row) => row.r));
+    // through the event index: SQLite's planner would take the status index and walk every given-up delivery of a dead subscription
+    const byEvent = ctx.store.dialect === 'sqlite' ? 'INDEXED BY webhook_queue_event ' : '';
+    await ctx.store.run(`DELETE FROM webhook_queue ${byEvent}WHERE status = 'failed' AND event_id IN (
+      SELECT e.id FROM events e WHERE e.rowid ${rowids.sql} AND NOT EXISTS (
+        SELECT 1 FROM webhook_queue q WHERE q.event_id = e.id AND q.status IN ('pending', 'delivering')))`, rowids.param);
+    const deleted = await ctx.store.run(`DELETE FROM events WHERE rowid ${rowids.sql}
+      AND NOT EXISTS (SELECT 1 FROM webhook_queue q WHERE q.event_id = events.id)`, rowids.param);
     const last = page[page.length - 1]!;
     return { looked: page.length, deleted, last: [last.d, last.c, last.r] as EventKey };
   });
@@ -89,15 +91,15 @@ function pruneEventBatch(ctx: ServiceContext, cutoff: number, after: EventKey, l
 
 /** Delivery log entries of one subscription from before the cutoff, except a running attempt and those of a delivery still to do. */
 function pruneWebhookLogBatch(ctx: ServiceContext, subscriptionId: string, cutoff: number, after: LogKey, limit: number) {
-  return inTransaction(ctx.db, () => {
-    const page = statement(ctx.db, `SELECT rowid AS r, created_at AS c FROM webhook_deliveries
-      WHERE subscription_id = ? AND created_at < ? AND (created_at, rowid) > (?, ?) ORDER BY created_at, rowid LIMIT ?`)
-      .all(subscriptionId, cutoff, ...after, limit) as { r: number; c: number }[];
+  return ctx.store.transaction(async () => {
+    const page = await ctx.store.all<{ r: number; c: number }>(`SELECT rowid AS r, created_at AS c FROM webhook_deliveries
+      WHERE subscription_id = ? AND created_at < ? AND (created_at, rowid) > (?, ?) ORDER BY created_at, rowid LIMIT ?`,
+    subscriptionId, cutoff, ...after, limit);
     if (page.length === 0) return { looked: 0, deleted: 0, last: after };
-    const deleted = statement(ctx.db, `DELETE FROM webhook_deliveries WHERE rowid IN (SELECT value FROM json_each(?)) AND status <> 'pending'
+    const rowids = ctx.store.sql.inList(page.map((row) => row.r));
+    const deleted = await ctx.store.run(`DELETE FROM webhook_deliveries WHERE rowid ${rowids.sql} AND status <> 'pending'
       AND NOT EXISTS (SELECT 1 FROM webhook_queue q WHERE q.subscription_id = webhook_deliveries.subscription_id
-        AND q.event_id = webhook_deliveries.event_id AND q.status IN ('pending', 'delivering'))`)
-      .run(JSON.stringify(page.map((row) => row.r))).changes;
+        AND q.event_id = webhook_deliveries.event_id AND q.status IN ('pending', 'delivering'))`, rowids.param);
     const last = page[page.length - 1]!;
     return { looked: page.length, deleted, last: [last.c, last.r] as LogKey };
   });
@@ -108,7 +110,7 @@ async function deleteInBatches(ctx: ServiceContext, sql: string, args: unknown[]
   let total = 0;
   for (;;) {
     if (signal?.aborted) return total;
-    const deleted = inTransaction(ctx.db, () => statement(ctx.db, sql).run(...args, limit).changes);
+    const deleted = await ctx.store.run(sql, ...args, limit);
     total += deleted;
     if (deleted < limit) return total;
     await yieldToEventLoop();
@@ -120,7 +122,7 @@ async function pruneEvents(ctx: ServiceContext, cutoff: number, limit: number, s
   let after: EventKey = [-1, -1, -1];
   for (;;) {
     if (signal?.aborted) return total;
-    const batch = pruneEventBatch(ctx, cutoff, after, limit);
+    const batch = await pruneEventBatch(ctx, cutoff, after, limit);
     total += batch.deleted;
     if (batch.looked < limit) return total;
     after = batch.last;
@@ -130,13 +132,13 @@ async function pruneEvents(ctx: ServiceContext, cutoff: number, limit: number, s
 
 async function pruneWebhookLogs(ctx: ServiceContext, cutoff: number, limit: number, signal?: AbortSignal): Promise<number> {
   let total = 0;
-  const subscriptions = statement(ctx.db, 'SELECT id FROM webhook_subscriptions').all() as { id: string }[];
+  const subscriptions = await ctx.store.all<{ id: string }>('SELECT id FROM webhook_subscriptions');
   for (const { id } of subscriptions) {
     // each subscription is walked through its own (subscription, created_at) index
     let after: LogKey = [-1, -1];
     for (;;) {
       if (signal?.aborted) return total;
-      const batch = pruneWebhookLogBatch(ctx, id, cutoff, after, limit);
+      const batch = await pruneWebhookLogBatch(ctx, id, cutoff, after, limit);
       total += batch.deleted;
       after = batch.last;
       if (batch.looked < limit) break;
@@ -165,7 +167,7 @@ async function pruneImportUploads(ctx: ServiceContext, cutoff: number, retention
     if (signal?.aborted) break;
     if (!entry.isDirectory()) continue;
     const dir = join(root, entry.name);
-    const row = loadImportRow(ctx, entry.name);
+    const row = await loadImportRow(ctx, entry.name);
     const old = row
       ? row.status !== 'processing' && (row.finishedAt ?? row.updatedAt) < cutoff
       // the directory's time is the file system's, so it is compared with the real time
@@ -177,11 +179,12 @@ async function pruneImportUploads(ctx: ServiceContext, cutoff: number, retention
   return removed;
 }
 
-/** Hands the pages freed by the deletes back to the file system, a step at a time. */
+/** Hands the pages freed by the deletes back to the file system, a step at a time (PostgreSQL's autovacuum does its own). */
 async function releaseFreedSpace(ctx: ServiceContext, signal?: AbortSignal): Promise<number> {
+  if (!(ctx.store instanceof SqliteStore)) return 0;
   let freed = 0;
   while (!signal?.aborted) {
-    const step = releaseFreePages(ctx.db, VACUUM_STEP_PAGES);
+    const step = releaseFreePages(ctx.store.client, VACUUM_STEP_PAGES);
     freed += step;
     if (step < VACUUM_STEP_PAGES) break;
     await yieldToEventLoop();

@@ -1,4 +1,3 @@
-import { statement } from '../store/db.js';
 import type { ServiceContext } from './context.js';
 import type { AttemptResult, WebhookRequest } from './webhook-http.js';
 import { signedWebhookHeaders, webhookSigningKey } from './webhook-signing.js';
@@ -40,7 +39,7 @@ const INSERT_LOG = `INSERT INTO webhook_deliveries (id, subscription_id, event_i
  * Signs the attempt and writes its log entry as `pending` before anything is sent (a crash mid-attempt leaves a
  * visible trace). Call it inside a transaction.
  */
-export function startAttempt(ctx: ServiceContext, target: AttemptTarget, event: OutboxEvent, attempt: number): { log: DeliveryRow; request: WebhookRequest } {
+export async function startAttempt(ctx: ServiceContext, target: AttemptTarget, event: OutboxEvent, attempt: number): Promise<{ log: DeliveryRow; request: WebhookRequest }> {
   const now = ctx.clock.now();
   const headers = signedWebhookHeaders({ eventId: event.id, eventType: event.type, body: event.payload, key: signingKey(ctx, target.secretEnc), at: now });
   const log: DeliveryRow = {
@@ -48,7 +47,7 @@ export function startAttempt(ctx: ServiceContext, target: AttemptTarget, event: 
     status: 'pending', url: target.url, requestHeaders: JSON.stringify(headers), requestBody: event.payload,
     responseStatus: null, responseBody: null, durationMs: null, errorMessage: null, nextRetryAt: null, createdAt: now,
   };
-  statement(ctx.db, INSERT_LOG).run(log.id, log.subscriptionId, log.eventId, log.eventType, attempt, log.url, log.requestHeaders, log.requestBody, now);
+  await ctx.store.run(INSERT_LOG, log.id, log.subscriptionId, log.eventId, log.eventType, attempt, log.url, log.requestHeaders, log.requestBody, now);
   return { log, request: { url: target.url, headers, body: event.payload } };
 }
 
@@ -56,12 +55,12 @@ const COMPLETE_LOG = `UPDATE webhook_deliveries SET status = ?, response_status 
   error_message = ?, next_retry_at = ? WHERE id = ?`;
 
 /** Writes the outcome onto the attempt's log entry (a no-op when the logs were cleared meanwhile) and returns the entry. */
-export function finishAttempt(ctx: ServiceContext, log: DeliveryRow, result: AttemptResult, nextRetryAt: number | null, note?: string): DeliveryRow {
+export async function finishAttempt(ctx: ServiceContext, log: DeliveryRow, result: AttemptResult, nextRetryAt: number | null, note?: string): Promise<DeliveryRow> {
   const errorMessage = result.errorMessage && note ? `${result.errorMessage} (${note})` : (result.errorMessage ?? note ?? null);
   const done: DeliveryRow = {
     ...log, status: result.ok ? 'success' : 'failed', responseStatus: result.responseStatus, responseBody: result.responseBody,
     durationMs: result.durationMs, errorMessage, nextRetryAt,
   };
-  statement(ctx.db, COMPLETE_LOG).run(done.status, done.responseStatus, done.responseBody, done.durationMs, done.errorMessage, nextRetryAt, log.id);
+  await ctx.store.run(COMPLETE_LOG, done.status, done.responseStatus, done.responseBody, done.durationMs, done.errorMessage, nextRetryAt, log.id);
   return done;
 }

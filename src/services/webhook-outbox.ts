@@ -1,5 +1,4 @@
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
-import { inTransaction, statement } from '../store/db.js';
 import type { ServiceContext } from './context.js';
 import { finishAttempt, startAttempt } from './webhook-attempts.js';
 import type { AttemptResult, WebhookRequest } from './webhook-http.js';
@@ -28,8 +27,8 @@ interface ActiveSubscription {
   events: string;
 }
 
-function activeSubscriptions(ctx: ServiceContext): ActiveSubscription[] {
-  return statement(ctx.db, `SELECT id, account_id, url, secret_enc, events FROM webhook_subscriptions WHERE status = 'active'`).all() as ActiveSubscription[];
+function activeSubscriptions(ctx: ServiceContext): Promise<ActiveSubscription[]> {
+  return ctx.store.all<ActiveSubscription>(`SELECT id, account_id, url, secret_enc, events FROM webhook_subscriptions WHERE status = 'active'`);
 }
 
 export interface FanOutResult {
@@ -39,38 +38,38 @@ export interface FanOutResult {
 }
 
 /** Moves up to `limit` undispatched events into the delivery queue. */
-export function fanOutEvents(ctx: ServiceContext, limit = 500): FanOutResult {
-  return inTransaction(ctx.db, () => {
-    const pending = statement(ctx.db, `SELECT id, account_id, type, resource_type, resource_id FROM events
-      WHERE dispatched_at IS NULL ORDER BY created_at, rowid LIMIT ?`).all(limit) as
-      { id: string; account_id: string; type: string; resource_type: string; resource_id: string }[];
+export function fanOutEvents(ctx: ServiceContext, limit = 500): Promise<FanOutResult> {
+  return ctx.store.transaction(async () => {
+    const pending = await ctx.store.all<{ id: string; account_id: string; type: string; resource_type: string; resource_id: string }>(
+      `SELECT id, account_id, type, resource_type, resource_id FROM events
+      WHERE dispatched_at IS NULL ORDER BY created_at, rowid LIMIT ?`, limit);
     const touched = new Set<string>();
     if (pending.length === 0) return { events: 0, subscriptions: touched };
     const byAccount = new Map<string, { id: string; events: Set<string> }[]>();
-    for (const s of activeSubscriptions(ctx)) {
+    for (const s of await activeSubscriptions(ctx)) {
       const list = byAccount.get(s.account_id) ?? [];
       list.push({ id: s.id, events: new Set(JSON.parse(s.events) as string[]) });
       byAccount.set(s.account_id, list);
     }
     const now = ctx.clock.now();
-    let seq = (statement(ctx.db, 'SELECT coalesce(max(seq), 0) AS seq FROM webhook_queue').get() as { seq: number }).seq;
-    const lineBusy = statement(ctx.db, `SELECT 1 FROM webhook_queue WHERE subscription_id = ? AND resource_key = ?
-      AND status IN ('pending', 'delivering') LIMIT 1`);
-    const insert = statement(ctx.db, `INSERT INTO webhook_queue (id, seq, subscription_id, event_id, resource_key, status, attempts,
+    let seq = (await ctx.store.get<{ seq: number }>('SELECT coalesce(max(seq), 0) AS seq FROM webhook_queue'))!.seq;
+    const lineBusy = `SELECT 1 FROM webhook_queue WHERE subscription_id = ? AND resource_key = ?
+      AND status IN ('pending', 'delivering') LIMIT 1`;
+    const insert = `INSERT INTO webhook_queue (id, seq, subscription_id, event_id, resource_key, status, attempts,
       next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)
-      ON CONFLICT (subscription_id, event_id) DO NOTHING`);
-    const dispatched = statement(ctx.db, 'UPDATE events SET dispatched_at = ? WHERE id = ?');
+      ON CONFLICT (subscription_id, event_id) DO NOTHING`;
+    const dispatched = 'UPDATE events SET dispatched_at = ? WHERE id = ?';
     for (const event of pending) {
       if (!NOT_FANNED_OUT.has(event.type)) {
         const resourceKey = `${event.resource_type}:${event.resource_id}`;
         for (const sub of byAccount.get(event.account_id) ?? []) {
           if (!sub.events.has(event.type) && !sub.events.has('*')) continue;
-          const dueAt = lineBusy.get(sub.id, resourceKey) ? WAITING_FOR_EARLIER : now;
-          insert.run(ctx.ids('job'), ++seq, sub.id, event.id, resourceKey, dueAt, now, now);
+          const dueAt = (await ctx.store.get(lineBusy, sub.id, resourceKey)) ? WAITING_FOR_EARLIER : now;
+          await ctx.store.run(insert, ctx.ids('job'), ++seq, sub.id, event.id, resourceKey, dueAt, now, now);
           touched.add(sub.id);
         }
       }
-      dispatched.run(now, event.id);
+      await ctx.store.run(dispatched, now, event.id);
     }
     return { events: pending.length, subscriptions: touched };
   });
@@ -111,15 +110,16 @@ export interface ClaimLimits {
  * (subscription, resource, seq) index: the work is proportional to what this subscription has queued, never to
  * another's backlog. A scan that comes up short records when the subscription's next delivery is due.
  */
-function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory): string[] {
+async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory): Promise<string[]> {
   const after = memory.cursor.get(subscriptionId) ?? '';
-  const scan = (condition: string) => statement(ctx.db, `SELECT id, resource_key, next_attempt_at FROM webhook_queue INDEXED BY webhook_queue_order
-    WHERE subscription_id = ? AND resource_key ${condition} ? AND status = 'pending' AND next_attempt_at < ? ORDER BY resource_key, seq`)
-    .iterate(subscriptionId, after, WAITING_FOR_EARLIER) as Iterable<{ id: string; resource_key: string; next_attempt_at: number }>;
+  const scan = (condition: string) => ctx.store.all<{ id: string; resource_key: string; next_attempt_at: number }>(
+    `SELECT id, resource_key, next_attempt_at FROM webhook_queue${ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : ''}
+    WHERE subscription_id = ? AND resource_key ${condition} ? AND status = 'pending' AND next_attempt_at < ? ORDER BY resource_key, seq`,
+    subscriptionId, after, WAITING_FOR_EARLIER);
   const picked: string[] = [];
   let nextDue = Infinity;
   for (const part of ['>', '<=']) {
-    for (const row of scan(part)) {
+    for (const row of await scan(part)) {
       if (row.next_attempt_at > now) {
         nextDue = Math.min(nextDue, row.next_attempt_at);
         continue;
@@ -138,18 +138,18 @@ function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now
  * a slow receiver holds only its own slots. A `delivering` row whose lease ran out belongs to a process that died
  * and is claimed again.
  */
-export function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): ClaimedDelivery[] {
+export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   if (limits.limit <= 0) return [];
   const { memory } = limits;
-  return inTransaction(ctx.db, () => {
+  return ctx.store.transaction(async () => {
     const now = ctx.clock.now();
-    const subs = activeSubscriptions(ctx);
+    const subs = await activeSubscriptions(ctx);
     if (subs.length === 0) return [];
     const byId = new Map(subs.map((s) => [s.id, s]));
     const taken = new Map(limits.inFlight);
     const picked: string[] = [];
-    const expired = statement(ctx.db, `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`)
-      .all(now) as { id: string; subscription_id: string }[];
+    const expired = await ctx.store.all<{ id: string; subscription_id: string }>(
+      `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`, now);
     for (const row of expired) {
       if (picked.length >= limits.limit || !byId.has(row.subscription_id)) continue;
       taken.set(row.subscription_id, (taken.get(row.subscription_id) ?? 0) + 1);
@@ -160,34 +160,37 @@ export function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): Cl
       const sub = subs[(memory.turn + i) % subs.length]!;
       const slots = Math.min(limits.perSubscription - (taken.get(sub.id) ?? 0), limits.limit - picked.length);
       if (slots <= 0 || (memory.idleUntil.get(sub.id) ?? -Infinity) > now) continue;
-      picked.push(...pickDue(ctx, sub.id, slots, now, memory));
+      picked.push(...await pickDue(ctx, sub.id, slots, now, memory));
     }
-    const claim = statement(ctx.db, `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?,
-      next_attempt_at = ?, updated_at = ? WHERE id = ? RETURNING subscription_id, event_id, resource_key, attempts`);
-    const eventOf = statement(ctx.db, 'SELECT id, type, payload FROM events WHERE id = ?');
-    return picked.map((queueId) => {
+    const claim = `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?,
+      next_attempt_at = ?, updated_at = ? WHERE id = ? RETURNING subscription_id, event_id, resource_key, attempts`;
+    const eventOf = 'SELECT id, type, payload FROM events WHERE id = ?';
+    const claimed: ClaimedDelivery[] = [];
+    for (const queueId of picked) {
       // the lease's end doubles as the due time, so an expired lease shows in the due index
-      const row = claim.get(now + limits.leaseMs, now + limits.leaseMs, now, queueId) as { subscription_id: string; event_id: string; resource_key: string; attempts: number };
+      const row = (await ctx.store.get<{ subscription_id: string; event_id: string; resource_key: string; attempts: number }>(
+        claim, now + limits.leaseMs, now + limits.leaseMs, now, queueId))!;
       const sub = byId.get(row.subscription_id)!;
-      const event = eventOf.get(row.event_id) as { id: string; type: string; payload: string };
-      const { log, request } = startAttempt(ctx, { subscriptionId: sub.id, url: sub.url, secretEnc: sub.secret_enc }, event, row.attempts);
-      return { queueId, subscriptionId: sub.id, resourceKey: row.resource_key, attempt: row.attempts, log, request };
-    });
+      const event = (await ctx.store.get<{ id: string; type: string; payload: string }>(eventOf, row.event_id))!;
+      const { log, request } = await startAttempt(ctx, { subscriptionId: sub.id, url: sub.url, secretEnc: sub.secret_enc }, event, row.attempts);
+      claimed.push({ queueId, subscriptionId: sub.id, resourceKey: row.resource_key, attempt: row.attempts, log, request });
+    }
+    return claimed;
   });
 }
 
 /** The earliest future time a queued delivery becomes due (to sleep until then), if any. */
-export function nextDeliveryDueAt(ctx: ServiceContext): number | undefined {
-  const row = statement(ctx.db, `SELECT min(next_attempt_at) AS at FROM webhook_queue WHERE status = 'pending'
-    AND next_attempt_at > ? AND next_attempt_at < ?`).get(ctx.clock.now(), WAITING_FOR_EARLIER) as { at: number | null };
+export async function nextDeliveryDueAt(ctx: ServiceContext): Promise<number | undefined> {
+  const row = (await ctx.store.get<{ at: number | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_queue WHERE status = 'pending'
+    AND next_attempt_at > ? AND next_attempt_at < ?`, ctx.clock.now(), WAITING_FOR_EARLIER))!;
   return row.at ?? undefined;
 }
 
 /** Makes the next waiting delivery of the same (subscription, resource) due, once the one before it finished. */
-function releaseNextInLine(ctx: ServiceContext, subscriptionId: string, resourceKey: string, now: number): void {
-  statement(ctx.db, `UPDATE webhook_queue SET next_attempt_at = ?, updated_at = ? WHERE id = (
+async function releaseNextInLine(ctx: ServiceContext, subscriptionId: string, resourceKey: string, now: number): Promise<void> {
+  await ctx.store.run(`UPDATE webhook_queue SET next_attempt_at = ?, updated_at = ? WHERE id = (
       SELECT id FROM webhook_queue WHERE subscription_id = ? AND resource_key = ? AND status = 'pending' ORDER BY seq LIMIT 1
-    ) AND next_attempt_at = ?`).run(now, now, subscriptionId, resourceKey, WAITING_FOR_EARLIER);
+    ) AND next_attempt_at = ?`, now, now, subscriptionId, resourceKey, WAITING_FOR_EARLIER);
 }
 
 export type QueuedOutcome = 'delivered' | 'retry' | 'failed' | 'dropped';
@@ -197,18 +200,18 @@ export type QueuedOutcome = 'delivered' | 'retry' | 'failed' | 'dropped';
  * rescheduled, or `failed` after the schedule), and the subscription's health — a 410, or 5 days of nothing but
  * failures, disables it and fails everything it still had queued.
  */
-export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, result: AttemptResult, random: () => number): QueuedOutcome {
-  return inTransaction(ctx.db, () => {
+export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDelivery, result: AttemptResult, random: () => number): Promise<QueuedOutcome> {
+  return ctx.store.transaction(async (): Promise<QueuedOutcome> => {
     const now = ctx.clock.now();
-    const sub = statement(ctx.db, 'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ?')
-      .get(claimed.subscriptionId) as { status: string; failing_since: number | null } | undefined;
+    const sub = await ctx.store.get<{ status: string; failing_since: number | null }>(
+      'SELECT status, failing_since FROM webhook_subscriptions WHERE id = ?', claimed.subscriptionId);
     if (!sub) return 'dropped'; // deleted meanwhile: its queue and logs went with it
-    const queue = (sql: string, ...args: unknown[]) => statement(ctx.db, sql).run(...args);
+    const queue = (sql: string, ...args: unknown[]) => ctx.store.run(sql, ...args);
     if (result.ok) {
-      finishAttempt(ctx, claimed.log, result, null);
-      queue('DELETE FROM webhook_queue WHERE id = ?', claimed.queueId);
-      releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
-      if (sub.failing_since !== null) queue('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ?', claimed.subscriptionId);
+      await finishAttempt(ctx, claimed.log, result, null);
+      await queue('DELETE FROM webhook_queue WHERE id = ?', claimed.queueId);
+      await releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
+      if (sub.failing_since !== null) await queue('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = ?', claimed.subscriptionId);
       return 'delivered';
     }
     const failingSince = sub.failing_since ?? now;
@@ -216,18 +219,18 @@ export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDeliver
       : now - failingSince >= DISABLE_AFTER_FAILING_MS ? 'deliveries failed for 5 days' : null;
     const delay = disableBecause || sub.status === 'disabled' ? undefined : retryDelayMs(claimed.attempt, random, result.retryAfterMs);
     if (delay !== undefined) {
-      finishAttempt(ctx, claimed.log, result, now + delay);
-      queue(`UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ? WHERE id = ?`, now + delay, now, claimed.queueId);
+      await finishAttempt(ctx, claimed.log, result, now + delay);
+      await queue(`UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ? WHERE id = ?`, now + delay, now, claimed.queueId);
     } else {
       const note = disableBecause ? `subscription disabled: ${disableBecause}` : sub.status === 'disabled' ? 'subscription disabled' : 'no attempts left';
-      finishAttempt(ctx, claimed.log, result, null, note);
-      queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE id = ?`, now, claimed.queueId);
-      releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
+      await finishAttempt(ctx, claimed.log, result, null, note);
+      await queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE id = ?`, now, claimed.queueId);
+      await releaseNextInLine(ctx, claimed.subscriptionId, claimed.resourceKey, now);
     }
-    if (sub.failing_since === null) queue('UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?', now, claimed.subscriptionId);
+    if (sub.failing_since === null) await queue('UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?', now, claimed.subscriptionId);
     if (disableBecause) {
-      queue(`UPDATE webhook_subscriptions SET status = 'disabled', updated_at = ? WHERE id = ?`, now, claimed.subscriptionId);
-      queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE subscription_id = ? AND status = 'pending'`, now, claimed.subscriptionId);
+      await queue(`UPDATE webhook_subscriptions SET status = 'disabled', updated_at = ? WHERE id = ?`, now, claimed.subscriptionId);
+      await queue(`UPDATE webhook_queue SET status = 'failed', lease_until = NULL, updated_at = ? WHERE subscription_id = ? AND status = 'pending'`, now, claimed.subscriptionId);
       ctx.log.warn({ webhook_subscription_id: claimed.subscriptionId, reason: disableBecause }, 'webhook subscription disabled');
     }
     return delay !== undefined ? 'retry' : 'failed';
@@ -238,14 +241,15 @@ export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDeliver
  * At start-up every `delivering` row belongs to a process that is gone (one daemon per data directory): its
  * attempt is logged as interrupted and the delivery is due again at once.
  */
-export function releaseInterruptedDeliveries(ctx: ServiceContext): number {
-  return inTransaction(ctx.db, () => {
+export async function releaseInterruptedDeliveries(ctx: ServiceContext): Promise<number> {
+  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
+  return ctx.store.transaction(async () => {
     const now = ctx.clock.now();
     // a queued delivery is due again now; a one-off send (test, redeliver) is not retried
-    statement(ctx.db, `UPDATE webhook_deliveries SET status = 'failed', error_message = 'interrupted: the daemon stopped during this attempt',
+    await ctx.store.run(`UPDATE webhook_deliveries SET status = 'failed', error_message = 'interrupted: the daemon stopped during this attempt',
       next_retry_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_queue q WHERE q.subscription_id = webhook_deliveries.subscription_id
-        AND q.event_id = webhook_deliveries.event_id AND q.status = 'delivering') THEN ? END WHERE status = 'pending'`).run(now);
-    return statement(ctx.db, `UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ?
-      WHERE status = 'delivering'`).run(now, now).changes;
+        AND q.event_id = webhook_deliveries.event_id AND q.status = 'delivering') THEN CAST(? AS bigint) END WHERE status = 'pending'`, now);
+    return ctx.store.run(`UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ?
+      WHERE status = 'delivering'`, now, now);
   });
 }

@@ -4,7 +4,6 @@ import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError } from '../domain/errors.js';
 import { EVENT_TYPES } from '../domain/events.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
-import { inTransaction } from '../store/db.js';
 import { webhookDeliveries, webhookSubscriptions } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { owned } from './ownership.js';
@@ -83,25 +82,25 @@ export async function createSubscription(ctx: ServiceContext, accountId: string,
     secretEnc: ctx.secrets.seal(typeof input.secret === 'string' ? input.secret : generateWebhookSecret()),
     failingSince: null, createdAt: now, updatedAt: now,
   };
-  ctx.db.insert(webhookSubscriptions).values(row).run();
+  await ctx.db.insert(webhookSubscriptions).values(row).run();
   return presentSubscription(row);
 }
 
-export function getSubscriptionRow(ctx: ServiceContext, accountId: string, id: string): SubscriptionRow {
-  const row = ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
+export async function getSubscriptionRow(ctx: ServiceContext, accountId: string, id: string): Promise<SubscriptionRow> {
+  const row = await ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
   return owned(row, accountId, 'Webhook subscription', id);
 }
 
-export function listSubscriptions(ctx: ServiceContext, accountId: string, page: PageRequest) {
+export async function listSubscriptions(ctx: ServiceContext, accountId: string, page: PageRequest) {
   const condition = eq(webhookSubscriptions.accountId, accountId);
-  const total = ctx.db.select({ n: count() }).from(webhookSubscriptions).where(condition).get()!.n;
-  const rows = ctx.db.select().from(webhookSubscriptions).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(webhookSubscriptions).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(webhookSubscriptions).where(condition)
     .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentSubscription), total };
 }
 
 export async function updateSubscription(ctx: ServiceContext, accountId: string, id: string, input: SubscriptionInput, errors = new FieldErrorCollector()) {
-  const row = getSubscriptionRow(ctx, accountId, id);
+  const row = await getSubscriptionRow(ctx, accountId, id);
   await checkInput(ctx, input, errors);
   errors.throwIfAny();
   const patch: Partial<SubscriptionRow> = { updatedAt: ctx.clock.now() };
@@ -112,22 +111,22 @@ export async function updateSubscription(ctx: ServiceContext, accountId: string,
   // switched back on by the user: the 5-day failure count starts again
   if (input.status === 'active' && row.status !== 'active') patch.failingSince = null;
   if (typeof input.secret === 'string') patch.secretEnc = ctx.secrets.seal(input.secret);
-  ctx.db.update(webhookSubscriptions).set(patch).where(eq(webhookSubscriptions.id, id)).run();
-  return presentSubscription(getSubscriptionRow(ctx, accountId, id));
+  await ctx.db.update(webhookSubscriptions).set(patch).where(eq(webhookSubscriptions.id, id)).run();
+  return presentSubscription(await getSubscriptionRow(ctx, accountId, id));
 }
 
 /** Deletes the subscription; its logs and pending deliveries go with it. */
-export function deleteSubscription(ctx: ServiceContext, accountId: string, id: string): void {
-  getSubscriptionRow(ctx, accountId, id);
-  inTransaction(ctx.db, () => {
-    ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, id)).run();
-    ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run();
+export async function deleteSubscription(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  await getSubscriptionRow(ctx, accountId, id);
+  await ctx.store.transaction(async () => {
+    await ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, id)).run();
+    await ctx.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).run();
   });
 }
 
 /** The plain secret, for the operator's `packdesk webhooks secret` (local store only, never over the API). */
-export function revealSecret(ctx: ServiceContext, id: string): string {
-  const row = ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
+export async function revealSecret(ctx: ServiceContext, id: string): Promise<string> {
+  const row = await ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get();
   if (!row) throw new NotFoundError(`Webhook subscription ${id} not found.`);
   return ctx.secrets.open(row.secretEnc);
 }
@@ -137,27 +136,27 @@ export interface LogFilters {
   eventType?: string;
 }
 
-export function listDeliveries(ctx: ServiceContext, accountId: string, subscriptionId: string, filters: LogFilters, page: PageRequest) {
-  getSubscriptionRow(ctx, accountId, subscriptionId);
+export async function listDeliveries(ctx: ServiceContext, accountId: string, subscriptionId: string, filters: LogFilters, page: PageRequest) {
+  await getSubscriptionRow(ctx, accountId, subscriptionId);
   const where: SQL[] = [eq(webhookDeliveries.subscriptionId, subscriptionId)];
   if (filters.status) where.push(eq(webhookDeliveries.status, filters.status as DeliveryRow['status']));
   if (filters.eventType) where.push(eq(webhookDeliveries.eventType, filters.eventType));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(webhookDeliveries).where(condition).get()!.n;
-  const rows = ctx.db.select().from(webhookDeliveries).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(webhookDeliveries).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(webhookDeliveries).where(condition)
     .orderBy(desc(webhookDeliveries.createdAt), desc(sql`rowid`)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentDelivery), total };
 }
 
-export function getDelivery(ctx: ServiceContext, accountId: string, subscriptionId: string, logId: string) {
-  getSubscriptionRow(ctx, accountId, subscriptionId);
-  const row = ctx.db.select().from(webhookDeliveries)
+export async function getDelivery(ctx: ServiceContext, accountId: string, subscriptionId: string, logId: string) {
+  await getSubscriptionRow(ctx, accountId, subscriptionId);
+  const row = await ctx.db.select().from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, logId), eq(webhookDeliveries.subscriptionId, subscriptionId))).get();
   if (!row) throw new NotFoundError(`Webhook log ${logId} not found.`);
   return presentDelivery(row);
 }
 
-export function clearDeliveries(ctx: ServiceContext, accountId: string, subscriptionId: string): void {
-  getSubscriptionRow(ctx, accountId, subscriptionId);
-  ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, subscriptionId)).run();
+export async function clearDeliveries(ctx: ServiceContext, accountId: string, subscriptionId: string): Promise<void> {
+  await getSubscriptionRow(ctx, accountId, subscriptionId);
+  await ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, subscriptionId)).run();
 }

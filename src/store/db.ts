@@ -1,13 +1,11 @@
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { singleExecutable, sqliteNativeBinding, unpackedFolder } from '../runtime/shipped.js';
-import * as schema from './schema.js';
-
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+import { SqliteStore } from './store.js';
 
 /** Committed SQL migrations; found beside this file in src/ and from the compiled copy in dist/, or in the single executable. */
 function migrationsFolder(): string {
@@ -38,7 +36,7 @@ const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
  * Opens (creating if needed) the store in `dataDir`, with WAL, foreign keys and a busy timeout, migrated. New stores
  * use incremental auto-vacuum, so pages freed by pruning can be handed back to the file system (`releaseFreePages`).
  */
-export function openDb(dataDir: string): Db {
+export function openDb(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DB_FILE);
   const client = new Database(path, sqliteOptions());
@@ -49,16 +47,15 @@ export function openDb(dataDir: string): Db {
   client.pragma('busy_timeout = 5000');
   client.pragma('synchronous = NORMAL');
   client.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  const db = drizzle(client, { schema }) as Db;
-  migrate(db, { migrationsFolder: migrationsFolder() });
+  migrate(drizzle(client), { migrationsFolder: migrationsFolder() });
   convertSmallStoreToIncrementalVacuum(client, path);
-  return db;
+  return new SqliteStore(client);
 }
 
 export type AutoVacuumMode = 'none' | 'full' | 'incremental';
 
-export function autoVacuumMode(db: Db): AutoVacuumMode {
-  const mode = db.$client.pragma('auto_vacuum', { simple: true }) as number;
+export function autoVacuumMode(client: Database.Database): AutoVacuumMode {
+  const mode = client.pragma('auto_vacuum', { simple: true }) as number;
   return mode === 2 ? 'incremental' : mode === 1 ? 'full' : 'none';
 }
 
@@ -81,30 +78,10 @@ function convertSmallStoreToIncrementalVacuum(client: Database.Database, path: s
  * Hands up to `maxPages` free pages back to the file system (incremental auto-vacuum); returns how many went. A
  * no-op on a store without incremental auto-vacuum, whose free pages are reused by later writes instead.
  */
-export function releaseFreePages(db: Db, maxPages: number): number {
-  const before = db.$client.pragma('freelist_count', { simple: true }) as number;
-  if (before === 0 || autoVacuumMode(db) !== 'incremental') return 0;
+export function releaseFreePages(client: Database.Database, maxPages: number): number {
+  const before = client.pragma('freelist_count', { simple: true }) as number;
+  if (before === 0 || autoVacuumMode(client) !== 'incremental') return 0;
   // exec steps the pragma to its end; a prepared statement's run() would free a single page
-  db.$client.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(maxPages))})`);
-  return before - (db.$client.pragma('freelist_count', { simple: true }) as number);
-}
-
-const transactionRunners = new WeakMap<Database.Database, Database.Transaction<(fn: () => unknown) => unknown>>();
-
-/** Runs `fn` in one immediate transaction (the writer lock is taken up front, so no upgrade deadlocks). */
-export function inTransaction<T>(db: Db, fn: () => T): T {
-  let runner = transactionRunners.get(db.$client);
-  if (!runner) transactionRunners.set(db.$client, (runner = db.$client.transaction((body: () => unknown) => body())));
-  return runner.immediate(fn) as T;
-}
-
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A prepared statement, prepared once per connection: for hot paths where building a query each time costs too much. */
-export function statement(db: Db, sql: string): Database.Statement {
-  let cache = statements.get(db.$client);
-  if (!cache) statements.set(db.$client, (cache = new Map()));
-  let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.$client.prepare(sql)));
-  return prepared;
+  client.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(maxPages))})`);
+  return before - (client.pragma('freelist_count', { simple: true }) as number);
 }

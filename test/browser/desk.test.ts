@@ -57,14 +57,14 @@ describe('the packing desk in a browser', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-desk-'));
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
-    const account = createAccount(setup, { name: 'Sklad Brno', plan: 'enterprise' });
-    const another = createAccount(setup, { name: 'Another shop', plan: 'enterprise' });
+    const account = await createAccount(setup, { name: 'Sklad Brno', plan: 'enterprise' });
+    const another = await createAccount(setup, { name: 'Another shop', plan: 'enterprise' });
     keys = {
-      full: createApiKey(setup, { accountId: account.id }).apiKey,
-      readOnly: createApiKey(setup, { accountId: account.id, scope: 'read_only' }).apiKey,
-      other: createApiKey(setup, { accountId: another.id }).apiKey,
+      full: (await createApiKey(setup, { accountId: account.id })).apiKey,
+      readOnly: (await createApiKey(setup, { accountId: account.id, scope: 'read_only' })).apiKey,
+      other: (await createApiKey(setup, { accountId: another.id })).apiKey,
     };
-    closeContext(setup);
+    await closeContext(setup);
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
     zebra = await startZebra();
     port = 0;

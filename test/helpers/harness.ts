@@ -8,11 +8,18 @@ import { createLogger } from '../../src/logging.js';
 import { createAccount, createApiKey, type Plan } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { closeContext, openContext } from '../../src/services/open.js';
+import { PostgresStore } from '../../src/store/postgres.js';
+import type { Dialect, Store } from '../../src/store/store.js';
 import { buildApp } from '../../daemon/app.js';
 import { createWorkers, type Workers } from '../../daemon/workers/index.js';
 import type { DispatcherOptions } from '../../daemon/workers/webhook-dispatcher.js';
+import { testDatabaseUrl } from './postgres.js';
 
-/** A real daemon app on a real SQLite file in a temporary data directory, with a hand-moved clock and a captured log. */
+/**
+ * A real daemon app on a real store, with a hand-moved clock and a captured log. The store is a SQLite file in a
+ * temporary data directory, or, in the runs with PACKDESK_TEST_STORE=postgres (vitest.config.ts), a fresh database
+ * of the run's PostgreSQL server: the same suites run on both dialects.
+ */
 export interface TestDaemon {
   app: FastifyInstance;
   /** Background workers, not started: tests run due jobs with `runJobs()`. */
@@ -20,6 +27,8 @@ export interface TestDaemon {
   /** Runs every job due now on the test clock, until none is left. */
   runJobs(): Promise<void>;
   ctx: ServiceContext;
+  /** Another connection to the daemon's store, as a second station has one (SQLite: `openContext` on `dataDir` opens the same file). */
+  otherStore(): Promise<Store | undefined>;
   clock: ManualClock;
   dataDir: string;
   /** Every log line written so far. */
@@ -45,14 +54,23 @@ export interface TestDaemonOptions {
   filesRoots?: string[];
 }
 
+/** The dialect the suites run on: SQLite unless PACKDESK_TEST_STORE says postgres. */
+export const TEST_DIALECT: Dialect = process.env.PACKDESK_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A new PostgreSQL database in the PostgreSQL runs; undefined (the data directory's SQLite) otherwise. */
+async function testDatabase(): Promise<string | undefined> {
+  return TEST_DIALECT === 'postgres' ? testDatabaseUrl() : undefined;
+}
+
 export async function startTestDaemon(options: TestDaemonOptions = {}): Promise<TestDaemon> {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-test-'));
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
   const clock = new ManualClock();
   const log = createLogger({ level: 'debug', destination: sink });
+  const databaseUrl = await testDatabase();
   const ctx = openContext({
-    dataDir, log, clock,
+    dataDir, log, clock, store: databaseUrl ? await PostgresStore.open(databaseUrl) : undefined,
     options: {
       allowHttpWebhooks: options.allowHttpWebhooks ?? false, filesRoots: options.filesRoots ?? [tmpdir()],
       ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}),
@@ -62,14 +80,15 @@ export async function startTestDaemon(options: TestDaemonOptions = {}): Promise<
   const app = await buildApp(ctx, { version: 'test', health: { workers: workers.health } });
   return {
     app, ctx, clock, dataDir, workers,
+    otherStore: async () => (databaseUrl ? PostgresStore.open(databaseUrl) : undefined),
     runJobs: async () => {
       for (const w of workers.all) await w.runDue();
     },
     logText: () => lines.join(''),
     async account(name = 'Test warehouse', plan: Plan = 'enterprise', rateLimit: number | null = null) {
-      const account = createAccount(ctx, { name, plan, rateLimit: plan === 'enterprise' ? rateLimit : undefined });
-      const full = createApiKey(ctx, { accountId: account.id });
-      const ro = createApiKey(ctx, { accountId: account.id, scope: 'read_only' });
+      const account = await createAccount(ctx, { name, plan, rateLimit: plan === 'enterprise' ? rateLimit : undefined });
+      const full = await createApiKey(ctx, { accountId: account.id });
+      const ro = await createApiKey(ctx, { accountId: account.id, scope: 'read_only' });
       return {
         id: account.id, key: full.apiKey, keyId: full.row.id, readOnlyKey: ro.apiKey,
         request: (method, url, body, headers = {}) => app.inject({
@@ -81,7 +100,7 @@ export async function startTestDaemon(options: TestDaemonOptions = {}): Promise<
     },
     async close() {
       await app.close();
-      closeContext(ctx);
+      await closeContext(ctx);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -50,8 +50,8 @@ describe('authorising a channel by a person (device flow)', () => {
     await pollOnce();
     return channel.id;
   };
-  const storedTokens = (id: string) => {
-    const row = d.ctx.db.select().from(channelAuthorizations).where(eq(channelAuthorizations.channelId, id)).get()!;
+  const storedTokens = async (id: string) => {
+    const row = (await d.ctx.db.select().from(channelAuthorizations).where(eq(channelAuthorizations.channelId, id)).get())!;
     return d.ctx.secrets.openJson<{ accessToken: string; refreshToken: string }>(row.tokensEnc!);
   };
 
@@ -111,12 +111,12 @@ describe('authorising a channel by a person (device flow)', () => {
     await pollOnce();
     expect(await authorizationOf(channel.id)).toMatchObject({ status: 'authorized', user_code: null });
     expect((await channelOf(channel.id)).status).toBe('active');
-    const changes = d.ctx.db.select().from(events).where(eq(events.type, 'shipping_channel.status_changed')).all()
+    const changes = (await d.ctx.db.select().from(events).where(eq(events.type, 'shipping_channel.status_changed')).all())
       .map((e) => JSON.parse(e.payload).data.shipping_channel)
       .filter((c: { id: string }) => c.id === channel.id)
       .map((c: { previous_status: string; status: string }) => [c.previous_status, c.status]);
     expect(changes).toContainEqual(['authorization_required', 'active']);
-    const tokens = storedTokens(channel.id);
+    const tokens = await storedTokens(channel.id);
     const shown = JSON.stringify([await channelOf(channel.id), await authorizationOf(channel.id)]) + d.logText();
     expect(shown).not.toContain(tokens.accessToken);
     expect(shown).not.toContain(tokens.refreshToken);
@@ -125,29 +125,29 @@ describe('authorising a channel by a person (device flow)', () => {
   it('refreshes an expiring token once, however many calls need it at the same time', async () => {
     const id = await approvedChannel('Allegro busy');
     const before = await refreshes();
-    const old = storedTokens(id);
+    const old = await storedTokens(id);
     d.clock.advance(24 * HOUR);
     const answers = await Promise.all([1, 2, 3].map(() => a.request('POST', `/v1/shipping-channels/${id}/validate`)));
     for (const res of answers) expect(res.json().data.status, res.body).toBe('active');
     expect(await refreshes()).toBe(before + 1);
-    expect(storedTokens(id).refreshToken).not.toBe(old.refreshToken);
+    expect((await storedTokens(id)).refreshToken).not.toBe(old.refreshToken);
   });
 
   it('lets one station refresh while another on the same store waits for the new token', async () => {
     const id = await approvedChannel('Allegro two stations');
-    const other = openContext({ dataDir: d.dataDir, log: d.ctx.log, clock: d.clock });
+    const other = openContext({ dataDir: d.dataDir, log: d.ctx.log, clock: d.clock, store: await d.otherStore() });
     try {
       const before = await refreshes();
       d.clock.advance(24 * HOUR);
-      const access = (ctx: typeof d.ctx) => {
-        const row = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, id)).get()!;
+      const access = async (ctx: typeof d.ctx) => {
+        const row = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, id)).get())!;
         return grantAccess(ctx, row, allegro, carrierContext(ctx, row)).accessToken();
       };
       const [mine, theirs] = await Promise.all([access(d.ctx), access(other)]);
       expect(mine).toBe(theirs);
       expect(await refreshes()).toBe(before + 1);
     } finally {
-      closeContext(other);
+      await closeContext(other);
     }
   });
 
@@ -158,7 +158,7 @@ describe('authorising a channel by a person (device flow)', () => {
     const res = await a.request('POST', `/v1/shipping-channels/${id}/validate`);
     expect(res.json().data.status, res.body).toBe('authorization_required');
     expect((await authorizationOf(id)).status).toBe('revoked');
-    const last = d.ctx.db.select().from(events).where(eq(events.type, 'shipping_channel.status_changed')).all()
+    const last = (await d.ctx.db.select().from(events).where(eq(events.type, 'shipping_channel.status_changed')).all())
       .map((e) => JSON.parse(e.payload).data.shipping_channel).filter((c: { id: string }) => c.id === id).at(-1);
     expect([last.previous_status, last.status]).toEqual(['active', 'authorization_required']);
     const shipment = await a.request('POST', '/v1/shipments', { shipping_channel_id: id });

@@ -50,10 +50,10 @@ describe('shipping channels and providers', () => {
       settings: { apiKey: 'dhl-user', apiSecret: '••••••••', accountNumber: '123456789' },
     });
     expect(res.body).not.toContain('dhl-secret-value-123');
-    const stored = d.ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, ch.id)).get()!;
+    const stored = (await d.ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, ch.id)).get())!;
     expect(stored.settingsEnc).not.toContain('dhl-secret-value-123');
     expect(stored.settingsEnc).not.toContain('dhl-user');
-    const outbox = d.ctx.db.select().from(events).where(eq(events.resourceId, ch.id)).all();
+    const outbox = await d.ctx.db.select().from(events).where(eq(events.resourceId, ch.id)).all();
     expect(outbox.map((e) => e.type)).toEqual(['shipping_channel.created']);
     const payload = JSON.parse(outbox[0]!.payload);
     expect(payload).toMatchObject({ id: outbox[0]!.id, type: 'shipping_channel.created', data: { shipping_channel: { id: ch.id, status: 'pending_validation' } } });
@@ -90,9 +90,9 @@ describe('shipping channels and providers', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.settings).toEqual({ apiKey: 'dhl-user', apiSecret: '••••••••', accountNumber: '999999999', baseUrl: dhlSettings.baseUrl });
-    const row = d.ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, created.id)).get()!;
+    const row = (await d.ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, created.id)).get())!;
     expect(d.ctx.secrets.openJson(row.settingsEnc)).toEqual({ ...dhlSettings, accountNumber: '999999999' });
-    const types = d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all().map((e) => e.type);
+    const types = (await d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all()).map((e) => e.type);
     expect(types).toEqual(['shipping_channel.created', 'shipping_channel.updated']);
   });
 
@@ -102,7 +102,7 @@ describe('shipping channels and providers', () => {
     expect(off.json().data.status).toBe('inactive');
     const on = await a.request('PUT', `/v1/shipping-channels/${created.id}`, { status: 'active' });
     expect(on.json().data.status).toBe('pending_validation');
-    const changes = d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all()
+    const changes = (await d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all())
       .filter((e) => e.type === 'shipping_channel.status_changed')
       .map((e) => JSON.parse(e.payload).data.shipping_channel)
       .map((c: { status: string; previous_status: string }) => [c.previous_status, c.status]);
@@ -126,7 +126,7 @@ describe('shipping channels and providers', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Shipping channel deleted' });
     expect((await a.request('GET', `/v1/shipping-channels/${created.id}`)).statusCode).toBe(404);
-    const types = d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all().map((e) => e.type);
+    const types = (await d.ctx.db.select().from(events).where(eq(events.resourceId, created.id)).all()).map((e) => e.type);
     expect(types).toEqual(['shipping_channel.created', 'shipping_channel.deleted']);
   });
 });

@@ -91,9 +91,9 @@ describe('packdesk completion', () => {
     tmp = mkdtempSync(join(tmpdir(), 'packdesk-completion-'));
     const dataDir = join(tmp, 'data');
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
-    const account = createAccount(setup, { name: 'Sklad Brno', plan: 'enterprise' });
-    const key = createApiKey(setup, { accountId: account.id }).apiKey;
-    closeContext(setup);
+    const account = await createAccount(setup, { name: 'Sklad Brno', plan: 'enterprise' });
+    const key = (await createApiKey(setup, { accountId: account.id })).apiKey;
+    await closeContext(setup);
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
     daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log: pino({ level: 'silent' }), filesRoots: [tmp] });
     const api = async (path: string, body: unknown) => {

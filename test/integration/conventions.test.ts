@@ -19,7 +19,7 @@ describe('the /v1 conventions', () => {
   describe('authentication', () => {
     it('answers 401 with the error envelope for a missing, malformed, unknown or revoked key', async () => {
       const victim = await d.account('Revoked');
-      revokeApiKey(d.ctx, victim.keyId);
+      await revokeApiKey(d.ctx, victim.keyId);
       const cases: Record<string, string | undefined> = {
         missing: undefined,
         malformed: 'Basic abc',

@@ -80,7 +80,7 @@ describe('desk sessions: a browser signed in with a cookie instead of the key', 
 
     const other = await d.account('Revoked shop');
     const revoked = await signIn(other.key);
-    revokeApiKey(d.ctx, other.keyId);
+    await revokeApiKey(d.ctx, other.keyId);
     expect((await fromDesk(revoked.cookie, 'GET', '/v1/account')).statusCode).toBe(401);
 
     const leaving = await signIn(a.key);

@@ -225,7 +225,7 @@ describe('the files policy: watched folders and file: printers only where a stat
     it('fails the job of a file: printer saved where the policy now refuses, and writes nothing there', async () => {
       const dir = join(elsewhere, 'labels');
       const now = d.clock.now();
-      d.ctx.db.insert(printers).values({
+      await d.ctx.db.insert(printers).values({
         id: 'prn_savedbyanolderversion', accountId: a.id, name: 'Old folder', uri: fileUri(dir), formats: ['pdf'], defaultFor: [],
         status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
       }).run();
@@ -253,7 +253,7 @@ describe('the files policy: watched folders and file: printers only where a stat
       const channel = await pplChannel(a, emu.urls.ppl!);
       const path = join(elsewhere, 'drop');
       const now = d.clock.now();
-      d.ctx.db.insert(watchedFolders).values({
+      await d.ctx.db.insert(watchedFolders).values({
         id: 'wf_savedbyanolderversion', accountId: a.id, path, channelId: channel, labelFormat: 'pdf', printerId: null, mapping: null,
         status: 'active', createdAt: now, updatedAt: now,
       }).run();

@@ -15,6 +15,7 @@ import { enqueueJob, failJob, findJob } from '../../src/services/jobs.js';
 import { DAY_MS, pruneOnce } from '../../src/services/retention.js';
 import { fanOutEvents } from '../../src/services/webhook-outbox.js';
 import { autoVacuumMode, DB_FILE, openDb } from '../../src/store/db.js';
+import type { SqliteStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { csvText, orderRow } from '../helpers/order-files.js';
@@ -32,8 +33,8 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
   let receiver: WebhookReceiver;
   let channel: string;
 
-  const sql = <T>(query: string, ...args: unknown[]) => d.ctx.db.$client.prepare(query).all(...args) as T[];
-  const ids = (query: string, ...args: unknown[]) => sql<{ id: string }>(query, ...args).map((r) => r.id).sort();
+  const sql = <T>(query: string, ...args: unknown[]) => d.ctx.store.all<T>(query, ...args);
+  const ids = async (query: string, ...args: unknown[]) => (await sql<{ id: string }>(query, ...args)).map((r) => r.id).sort();
   const subscribe = async (path: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const res = await a.request('POST', '/v1/webhook-subscriptions', { name: path, url: `${receiver.url}${path}`, events: ['shipment.updated'], ...extra }, headers);
     expect(res.statusCode, res.body).toBe(201);
@@ -42,9 +43,9 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
   const event = (resourceId: string) => recordEvent(d.ctx, {
     accountId: a.id, type: 'shipment.updated', resourceName: 'shipment', resource: { id: resourceId, status: 'created' },
   });
-  const failedJob = (subject: string) => {
-    enqueueJob(d.ctx, { kind: JOB_KIND, subjectId: subject, maxAttempts: 1 });
-    failJob(d.ctx, findJob(d.ctx, JOB_KIND, subject)!.id, 'the carrier refused it');
+  const failedJob = async (subject: string) => {
+    await enqueueJob(d.ctx, { kind: JOB_KIND, subjectId: subject, maxAttempts: 1 });
+    await failJob(d.ctx, (await findJob(d.ctx, JOB_KIND, subject))!.id, 'the carrier refused it');
   };
   const upload = async (reference: string) => {
     const res = await a.request('POST', '/v1/imports', {
@@ -82,24 +83,24 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
     const paused = await subscribe('/paused');
 
     // day 0: an event reaches one receiver, is given up on by another (410), and waits for a paused one
-    const waiting = event('sh_waiting');
-    fanOutEvents(d.ctx);
+    const waiting = await event('sh_waiting');
+    await fanOutEvents(d.ctx);
     expect((await a.request('PATCH', `/v1/webhook-subscriptions/${paused}`, { status: 'paused' })).statusCode).toBe(200);
     await d.runJobs();
-    const delivered = event('sh_delivered');
+    const delivered = await event('sh_delivered');
     await d.runJobs();
     expect(receiver.at('/receiving').map((r) => r.headers['webhook-id'])).toEqual([waiting, delivered]);
     expect(receiver.at('/gone').map((r) => r.headers['webhook-id'])).toEqual([waiting]);
-    failedJob('old-failed');
-    enqueueJob(d.ctx, { kind: JOB_KIND, subjectId: 'old-retrying', maxAttempts: 5, runAt: start + 40 * DAY_MS });
+    await failedJob('old-failed');
+    await enqueueJob(d.ctx, { kind: JOB_KIND, subjectId: 'old-retrying', maxAttempts: 5, runAt: start + 40 * DAY_MS });
     const oldUpload = await upload('OLD-1');
     await d.runJobs();
 
     // day 29: newer records of every kind
     d.clock.advance(29 * DAY_MS);
-    const recent = event('sh_recent');
+    const recent = await event('sh_recent');
     await d.runJobs();
-    failedJob('new-failed');
+    await failedJob('new-failed');
     const newUpload = await upload('NEW-1');
     await d.runJobs();
 
@@ -111,30 +112,30 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
     await subscribe('/live-key', { status: 'paused' }, { 'idempotency-key': 'key-12h' });
     // desk sessions last 12 hours: one opened 13 h before the prune has ended, one opened 1 h before has not
     d.clock.set(pruneAt - 13 * HOUR);
-    const endedSession = openDeskSession(d.ctx, a.key).id;
+    const endedSession = (await openDeskSession(d.ctx, a.key)).id;
     d.clock.set(pruneAt - HOUR);
-    const liveSession = openDeskSession(d.ctx, a.key).id;
+    const liveSession = (await openDeskSession(d.ctx, a.key)).id;
     d.clock.set(pruneAt);
 
     const cutoff = pruneAt - 30 * DAY_MS;
-    const eventsBefore = sql<{ n: number }>('SELECT count(*) AS n FROM events')[0]!.n;
+    const eventsBefore = (await sql<{ n: number }>('SELECT count(*) AS n FROM events'))[0]!.n;
     const report = await pruneOnce(d.ctx);
 
-    expect(ids('SELECT id FROM events WHERE id IN (?, ?, ?)', waiting, delivered, recent)).toEqual([recent, waiting].sort());
-    expect(ids('SELECT id FROM events WHERE created_at < ?', cutoff), 'of the old events only the undelivered one is left').toEqual([waiting]);
-    expect(report.events).toBe(eventsBefore - sql<{ n: number }>('SELECT count(*) AS n FROM events')[0]!.n);
+    expect(await ids('SELECT id FROM events WHERE id IN (?, ?, ?)', waiting, delivered, recent)).toEqual([recent, waiting].sort());
+    expect(await ids('SELECT id FROM events WHERE created_at < ?', cutoff), 'of the old events only the undelivered one is left').toEqual([waiting]);
+    expect(report.events).toBe(eventsBefore - (await sql<{ n: number }>('SELECT count(*) AS n FROM events'))[0]!.n);
     expect(report.events).toBeGreaterThanOrEqual(1);
     expect(await logsOf(receiving)).toEqual([recent]);
     expect(await logsOf(gone)).toEqual([]);
     expect(report.webhookLogs).toBe(3);
-    expect(sql('SELECT subscription_id, status FROM webhook_queue WHERE event_id = ? ORDER BY status', waiting))
+    expect(await sql('SELECT subscription_id, status FROM webhook_queue WHERE event_id = ? ORDER BY status', waiting))
       .toEqual([{ subscription_id: gone, status: 'failed' }, { subscription_id: paused, status: 'pending' }]);
-    expect(sql<{ subject_id: string }>('SELECT subject_id FROM jobs WHERE kind = ? ORDER BY subject_id', JOB_KIND).map((j) => j.subject_id))
+    expect((await sql<{ subject_id: string }>('SELECT subject_id FROM jobs WHERE kind = ? ORDER BY subject_id', JOB_KIND)).map((j) => j.subject_id))
       .toEqual(['new-failed', 'old-retrying']);
     expect(report.jobs).toBe(1);
-    expect(sql<{ key: string }>('SELECT key FROM idempotency_keys').map((k) => k.key)).toEqual(['key-12h']);
+    expect((await sql<{ key: string }>('SELECT key FROM idempotency_keys')).map((k) => k.key)).toEqual(['key-12h']);
     expect(report.idempotencyKeys).toBe(1);
-    expect(ids('SELECT id FROM desk_sessions WHERE id IN (?, ?)', endedSession, liveSession)).toEqual([liveSession]);
+    expect(await ids('SELECT id FROM desk_sessions WHERE id IN (?, ?)', endedSession, liveSession)).toEqual([liveSession]);
     expect(report.deskSessions).toBe(1);
 
     // the old upload's files are gone, its record stays; the newer upload keeps its files
@@ -168,7 +169,7 @@ describe('retention under load', () => {
   it('keeps /healthz answering while 100,000 events and 100,000 log entries are pruned, then hands the space back', { timeout: 60_000 }, async () => {
     const a = await d.account();
     const sub = (await a.request('POST', '/v1/webhook-subscriptions', { name: 'old', url: 'https://example.com/hook', events: ['*'] })).json().data.id as string;
-    const db = d.ctx.db.$client;
+    const db = (d.ctx.store as SqliteStore).client;
     const old = d.clock.now() - 40 * DAY_MS;
     const rows = 100_000;
     db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
@@ -204,7 +205,7 @@ describe('retention under load', () => {
     expect(Math.max(...answers)).toBeLessThan(250);
     expect(lag.max / 1e6).toBeLessThan(250);
 
-    expect(autoVacuumMode(d.ctx.db)).toBe('incremental');
+    expect(autoVacuumMode(db)).toBe('incremental');
     expect(report.freedPages).toBeGreaterThan(pagesBefore / 2);
     expect(db.pragma('freelist_count', { simple: true })).toBe(0);
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -213,17 +214,17 @@ describe('retention under load', () => {
 });
 
 describe('the store file', () => {
-  it('converts a small store made without auto-vacuum when it is opened', () => {
+  it('converts a small store made without auto-vacuum when it is opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'packdesk-old-store-'));
     try {
       const old = new Database(join(dir, DB_FILE));
       old.pragma('journal_mode = WAL');
       old.exec('CREATE TABLE notes (body TEXT)');
       old.close();
-      const db = openDb(dir);
-      expect(autoVacuumMode(db)).toBe('incremental');
-      expect(db.$client.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
-      db.$client.close();
+      const store = openDb(dir);
+      expect(autoVacuumMode(store.client)).toBe('incremental');
+      expect(store.client.prepare('SELECT count(*) AS n FROM notes').get()).toEqual({ n: 0 });
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -239,18 +240,18 @@ describe('the retention policy reaches the daemon', () => {
     const daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, log, clock, retentionDays: 7 });
     try {
       const { ctx } = daemon;
-      const fail = (subject: string) => {
-        enqueueJob(ctx, { kind: JOB_KIND, subjectId: subject, maxAttempts: 1 });
-        failJob(ctx, findJob(ctx, JOB_KIND, subject)!.id, 'refused');
+      const fail = async (subject: string) => {
+        await enqueueJob(ctx, { kind: JOB_KIND, subjectId: subject, maxAttempts: 1 });
+        await failJob(ctx, (await findJob(ctx, JOB_KIND, subject))!.id, 'refused');
       };
-      fail('ten-days-old');
+      await fail('ten-days-old');
       clock.advance(5 * DAY_MS);
-      fail('five-days-old');
+      await fail('five-days-old');
       clock.advance(5 * DAY_MS); // past the first run, due a minute after start
       const pruned = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'retention: pruned');
       await vi.waitFor(() => expect(pruned()).toHaveLength(1), { timeout: 10_000, interval: 50 });
       expect(pruned()[0]).toMatchObject({ retention_days: 7, jobs: 1, events: 0, webhook_logs: 0, idempotency_keys: 0, import_uploads: 0 });
-      expect(ctx.db.$client.prepare('SELECT subject_id FROM jobs WHERE kind = ?').all(JOB_KIND)).toEqual([{ subject_id: 'five-days-old' }]);
+      expect(await ctx.store.all('SELECT subject_id FROM jobs WHERE kind = ?', JOB_KIND)).toEqual([{ subject_id: 'five-days-old' }]);
       expect(lines.some((l) => l.includes('"msg":"listening"') && l.includes('"retention_days":7'))).toBe(true);
     } finally {
       await daemon.close();

@@ -139,7 +139,7 @@ describe('shipments end to end with PPL', () => {
       const s = await get(id);
       expect(s.status, `${f.mode}: ${JSON.stringify(s.failure)}`).toBe('created');
       expect((await emulated()).filter((e) => e.referenceId === id), f.mode).toHaveLength(1);
-      const row = d.ctx.db.select().from(shipments).where(eq(shipments.id, id)).get()!;
+      const row = (await d.ctx.db.select().from(shipments).where(eq(shipments.id, id)).get())!;
       expect(row.attempts, f.mode).toBe(failedAttempts);
     }
   });

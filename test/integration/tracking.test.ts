@@ -51,8 +51,8 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     return created as { id: string; status: string; parcels: { tracking_number: string; tracking_status: string }[] };
   };
   const getShipment = async (id: string) => (await a.request('GET', `/v1/shipments/${id}`)).json().data;
-  const outbox = (resourceId: string, type?: string): OutboxEvent[] => {
-    const rows = d.ctx.db.$client.prepare('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY rowid').all(resourceId) as { type: string; payload: string }[];
+  const outbox = async (resourceId: string, type?: string): Promise<OutboxEvent[]> => {
+    const rows = await d.ctx.store.all<{ type: string; payload: string }>('SELECT type, payload FROM events WHERE resource_id = ? ORDER BY rowid', resourceId);
     return rows.filter((r) => !type || r.type === type).map((r) => JSON.parse(r.payload) as OutboxEvent);
   };
   const parcelsOfShipment = async (shipmentId: string): Promise<TrackingParcel[]> => {
@@ -112,11 +112,11 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     const times = now.status_updates.map((u) => Date.parse(u.timestamp));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
 
-    const changes = outbox(tp.id, 'tracking_parcel.status_changed');
+    const changes = await outbox(tp.id, 'tracking_parcel.status_changed');
     expect(changes.map((e) => [e.data.tracking_parcel!.previous_status, e.data.tracking_parcel!.status])).toEqual([
       ['created', 'in_transit'], ['in_transit', 'out_for_delivery'], ['out_for_delivery', 'delivered'],
     ]);
-    expect(outbox(tp.id, 'tracking_parcel.created')).toHaveLength(1);
+    expect(await outbox(tp.id, 'tracking_parcel.created')).toHaveLength(1);
 
     await later(48);
     expect((await tracked(tp.id)).checks_done).toBe(4);
@@ -133,14 +133,14 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     const notRecognized = await tracked(unknown.id);
     expect(notRecognized).toMatchObject({ status: 'not_recognized', checks_done: 6, status_updates: [] });
     expect(notRecognized.next_check_at).not.toBeNull();
-    expect(outbox(unknown.id, 'tracking_parcel.status_changed').map((e) => e.data.tracking_parcel!.previous_status)).toEqual(['created']);
+    expect((await outbox(unknown.id, 'tracking_parcel.status_changed')).map((e) => e.data.tracking_parcel!.previous_status)).toEqual(['created']);
   });
 
   it('tracks every parcel of a shipment: shipped on the first scan, delivered only when all three are delivered', async () => {
     const s = await shipment(3, true);
     const parcels = await parcelsOfShipment(s.id);
     expect(parcels.map((p) => [p.origin, p.status, p.shipment_id])).toEqual(Array(3).fill(['shipment', 'created', s.id]));
-    expect(outbox(parcels[0]!.id, 'tracking_parcel.created')).toHaveLength(1);
+    expect(await outbox(parcels[0]!.id, 'tracking_parcel.created')).toHaveLength(1);
     const [n1, n2, n3] = s.parcels.map((p) => p.tracking_number) as [string, string, string];
 
     await later(1); // the first check waits for the usual delay after the label is printed
@@ -164,7 +164,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     await later(7);
     now = await getShipment(s.id);
     expect(now.status).toBe('delivered');
-    const changes = outbox(s.id, 'shipment.status_changed').map((e) => [e.data.shipment!.previous_status, e.data.shipment!.status]);
+    const changes = (await outbox(s.id, 'shipment.status_changed')).map((e) => [e.data.shipment!.previous_status, e.data.shipment!.status]);
     expect(changes).toEqual([['pending', 'created'], ['created', 'shipped'], ['shipped', 'delivered']]);
     expect((await parcelsOfShipment(s.id)).every((p) => p.next_check_at === null)).toBe(true);
   });
@@ -188,7 +188,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     now = await getShipment(s.id);
     expect(now.status).toBe('returned');
     expect(now.parcels.map((p: { tracking_status: string }) => p.tracking_status)).toEqual(['delivered', 'returned']);
-    expect(outbox(s.id, 'shipment.status_changed').map((e) => e.data.shipment!.status)).toEqual(['created', 'shipped', 'returned']);
+    expect((await outbox(s.id, 'shipment.status_changed')).map((e) => e.data.shipment!.status)).toEqual(['created', 'shipped', 'returned']);
   });
 
   it('stops tracking a cancelled shipment and a shipment whose tracking is switched off, and resumes it when switched on', async () => {
@@ -228,7 +228,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     const refresh = await a.request('POST', `/v1/tracking-parcels/${tp.id}/refresh`);
     expect(refresh.statusCode).toBe(503);
     expect((await tracked(tp.id)).checks_done).toBe(1);
-    expect(outbox(tp.id, 'tracking_parcel.status_changed')).toHaveLength(1);
+    expect(await outbox(tp.id, 'tracking_parcel.status_changed')).toHaveLength(1);
   });
 
   it('refresh checks at once and counts as a check', async () => {
@@ -240,7 +240,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ status: 'out_for_delivery', checks_done: 2 });
     expect(res.json().data.status_updates[0]).toMatchObject({ status: 'out_for_delivery', carrier_status: { code: '400' } });
-    expect(outbox(tp.id, 'tracking_parcel.status_changed').map((e) => e.data.tracking_parcel!.previous_status)).toEqual(['created']);
+    expect((await outbox(tp.id, 'tracking_parcel.status_changed')).map((e) => e.data.tracking_parcel!.previous_status)).toEqual(['created']);
   });
 
   it('maps a raw code no table knows by SPEC §3.2 and logs it once', async () => {
@@ -250,8 +250,8 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
     const event = (code: string, status: 'in_transit' | null, offset: number) => ({
       code, text: `code ${code}`, status, location: null, description: null, occurredAt: at + offset,
     });
-    recordTrackResults(d.ctx, [moving.id], [{ trackingNumber: moving.tracking_number, found: true, events: [event('150', 'in_transit', 0), event('777', null, 1000)] }]);
-    recordTrackResults(d.ctx, [waiting.id], [{ trackingNumber: waiting.tracking_number, found: true, events: [event('777', null, 0)] }]);
+    await recordTrackResults(d.ctx, [moving.id], [{ trackingNumber: moving.tracking_number, found: true, events: [event('150', 'in_transit', 0), event('777', null, 1000)] }]);
+    await recordTrackResults(d.ctx, [waiting.id], [{ trackingNumber: waiting.tracking_number, found: true, events: [event('777', null, 0)] }]);
     expect((await tracked(moving.id)).status).toBe('in_transit');
     expect((await tracked(moving.id)).status_updates[0]).toMatchObject({ status: 'in_transit', carrier_status: { code: '777', text: 'code 777' } });
     expect((await tracked(waiting.id)).status).toBe('waiting_for_shipment');
@@ -340,7 +340,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({ recipient_email: 'rehor@example.cz', external_data: { order: 'A-2' }, max_checks: 50 });
-      expect(outbox(external.id, 'tracking_parcel.updated')).toHaveLength(1);
+      expect(await outbox(external.id, 'tracking_parcel.updated')).toHaveLength(1);
       const immutable = await a.request('PUT', `/v1/tracking-parcels/${external.id}`, { tracking_number: '80000000002', shipping_channel_id: 'ch_other', check_delay_hours: 169 });
       expect(immutable.statusCode).toBe(422);
       expect(Object.keys(immutable.json().errors).sort()).toEqual(['check_delay_hours', 'shipping_channel_id', 'tracking_number']);
@@ -375,7 +375,7 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
       expect(deleted.statusCode).toBe(204);
       expect(deleted.body).toBe('');
       expect((await a.request('GET', `/v1/tracking-parcels/${external.id}`)).statusCode).toBe(404);
-      expect(outbox(external.id, 'tracking_parcel.deleted')).toHaveLength(1);
+      expect(await outbox(external.id, 'tracking_parcel.deleted')).toHaveLength(1);
     });
   });
 });

@@ -69,7 +69,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     return res.json().data as { id: string };
   };
   const logs = async (subId: string, query = '') => (await a.request('GET', `/v1/webhook-subscriptions/${subId}/logs${query}`)).json() as { data: Log[]; meta: { total: number; per_page: number } };
-  const subscription = (id: string) => d.ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get()!;
+  const subscription = async (id: string) => (await d.ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)).get())!;
   const queueOf = (id: string) => d.ctx.db.select().from(webhookQueue).where(eq(webhookQueue.subscriptionId, id)).all();
 
   it('delivers channel events from real changes, in order, verified for a generated whsec_ and a plain secret', async () => {
@@ -87,7 +87,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     for (const [sub, path] of [[generated, '/generated'], [plain, '/plain']] as const) {
       const got = rx.at(path);
       expect(typesOf(got), path).toEqual(expected);
-      const secret = revealSecret(d.ctx, sub.id);
+      const secret = await revealSecret(d.ctx, sub.id);
       for (const r of got) {
         const payload = verifyWebhook(secret, r, d.clock.now()) as Payload;
         expect(payload.type).toBe(r.headers['x-packdesk-event']);
@@ -108,7 +108,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     expect(typesOf(rx.at('/deletes'))).toEqual(['shipping_channel.deleted']);
     expect(rx.at('/other-account')).toEqual([]);
     expect((await logs(deletesOnly.id)).meta.total).toBe(1);
-    expect(queueOf(other.id)).toEqual([]);
+    expect(await queueOf(other.id)).toEqual([]);
   });
 
   it('retries a receiver that fails 3 times at the schedule offsets, then delivers the event once', async () => {
@@ -118,7 +118,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     await createChannel();
     await d.runJobs();
     expect(rx.at('/flaky')).toHaveLength(1);
-    expect(subscription(sub.id).failingSince).toBe(t0);
+    expect((await subscription(sub.id)).failingSince).toBe(t0);
 
     let at = t0;
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -138,7 +138,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     expect(entries.data.map((l) => l.created_at)).toEqual([at, at - RETRY_SCHEDULE_MS[2]!, t0 + RETRY_SCHEDULE_MS[0]!, t0].map(isoTime));
     expect(entries.data[0]!.next_retry_at).toBeNull();
     const got = rx.at('/flaky');
-    const secret = revealSecret(d.ctx, sub.id);
+    const secret = await revealSecret(d.ctx, sub.id);
     const offsets = [t0, t0 + 5 * SECOND, t0 + 5 * SECOND + 5 * 60 * SECOND, at];
     got.forEach((r, i) => {
       expect(r.headers['webhook-timestamp']).toBe(String(Math.floor(offsets[i]! / 1000)));
@@ -147,8 +147,8 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(new Set(got.map((r) => r.headers['webhook-signature'])).size).toBe(4);
     expect(got.filter((r) => r.answered === 204)).toHaveLength(1);
-    expect(subscription(sub.id).failingSince).toBeNull();
-    expect(queueOf(sub.id)).toEqual([]);
+    expect((await subscription(sub.id)).failingSince).toBeNull();
+    expect(await queueOf(sub.id)).toEqual([]);
     d.clock.advance(2 * DAY);
     await d.runJobs();
     expect(rx.at('/flaky')).toHaveLength(4);
@@ -172,11 +172,11 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     const entries = await logs(sub.id);
     expect(entries.meta.total).toBe(10);
     expect(entries.data[0]).toMatchObject({ attempt: 10, status: 'failed', error_message: 'HTTP 502 (no attempts left)' });
-    expect(queueOf(sub.id).map((q) => [q.status, q.attempts])).toEqual([['failed', 10]]);
+    expect((await queueOf(sub.id)).map((q) => [q.status, q.attempts])).toEqual([['failed', 10]]);
     d.clock.advance(3 * DAY);
     await d.runJobs();
     expect(rx.at('/down')).toHaveLength(10);
-    expect(subscription(sub.id).status).toBe('active');
+    expect((await subscription(sub.id)).status).toBe('active');
   });
 
   it('disables the subscription on 410 Gone and queues nothing more for it', async () => {
@@ -194,7 +194,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     d.clock.advance(HOUR);
     await d.runJobs();
     expect(rx.at('/gone')).toHaveLength(1);
-    expect(queueOf(sub.id).map((q) => q.status)).toEqual(['failed']);
+    expect((await queueOf(sub.id)).map((q) => q.status)).toEqual(['failed']);
   });
 
   it('disables a subscription after 5 days of only failed deliveries', async () => {
@@ -204,21 +204,21 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     // a new event every 12 hours keeps attempts going; each due attempt is run at its time
     const until = t0 + 6 * DAY;
     let nextEvent = t0;
-    while (d.clock.now() < until && subscription(sub.id).status === 'active') {
+    while (d.clock.now() < until && (await subscription(sub.id)).status === 'active') {
       if (d.clock.now() >= nextEvent) {
         await createChannel();
         nextEvent += 12 * HOUR;
       }
       await d.runJobs();
-      const due = queueOf(sub.id).filter((q) => q.status === 'pending').map((q) => q.nextAttemptAt);
+      const due = (await queueOf(sub.id)).filter((q) => q.status === 'pending').map((q) => q.nextAttemptAt);
       d.clock.set(Math.min(nextEvent, ...due));
     }
-    const row = subscription(sub.id);
+    const row = await subscription(sub.id);
     expect(row.status).toBe('disabled');
     expect(row.failingSince).toBe(t0);
     expect(row.updatedAt).toBe(t0 + 5 * DAY); // the first failure at or after 5 days (an event created at t0 + 5 days)
     expect((await logs(sub.id)).data[0]!.error_message).toBe('HTTP 500 (subscription disabled: deliveries failed for 5 days)');
-    expect(queueOf(sub.id).every((q) => q.status === 'failed')).toBe(true);
+    expect((await queueOf(sub.id)).every((q) => q.status === 'failed')).toBe(true);
     const sent = rx.at('/failing').length;
     await createChannel();
     d.clock.advance(DAY);
@@ -228,7 +228,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     // switched on again by the user: deliveries resume, the failure count starts again
     rx.reply = () => ({ status: 200 });
     expect((await a.request('PATCH', `/v1/webhook-subscriptions/${sub.id}`, { status: 'active' })).json().data.status).toBe('active');
-    expect(subscription(sub.id).failingSince).toBeNull();
+    expect((await subscription(sub.id)).failingSince).toBeNull();
     await createChannel();
     await d.runJobs();
     expect(rx.at('/failing')).toHaveLength(sent + 1);
@@ -267,7 +267,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     await d.runJobs();
     const label = (r: ReceivedWebhook) => `${payloadOf(r).data.shipping_channel!.id === x.id ? 'X' : 'Y'} ${r.headers['x-packdesk-event']!.split('.')[1]} ${r.answered}`;
     expect(rx.at('/ordered').map(label).sort()).toEqual(['X created 500', 'Y created 200']);
-    expect(queueOf(sub.id).find((q) => q.resourceKey === `shipping_channel:${x.id}` && q.attempts === 0)).toBeDefined();
+    expect((await queueOf(sub.id)).find((q) => q.resourceKey === `shipping_channel:${x.id}` && q.attempts === 0)).toBeDefined();
     d.clock.advance(5 * SECOND);
     await d.runJobs();
     expect(rx.at('/ordered').map(label).slice(2)).toEqual(['X created 200', 'X updated 200']);
@@ -296,10 +296,10 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     await createChannel();
     await d.runJobs();
     expect(rx.at('/paused')).toEqual([]);
-    expect(queueOf(paused.id)).toEqual([]);
-    expect(queueOf(doomed.id).map((q) => q.status)).toEqual(['pending']);
+    expect(await queueOf(paused.id)).toEqual([]);
+    expect((await queueOf(doomed.id)).map((q) => q.status)).toEqual(['pending']);
     expect((await a.request('DELETE', `/v1/webhook-subscriptions/${doomed.id}`)).statusCode).toBe(204);
-    expect(queueOf(doomed.id)).toEqual([]);
+    expect(await queueOf(doomed.id)).toEqual([]);
     d.clock.advance(HOUR);
     await d.runJobs();
     expect(rx.at('/doomed')).toHaveLength(1);
@@ -317,7 +317,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     await createChannel();
     await d.runJobs();
     expect((await a.request('POST', `/v1/webhook-subscriptions/${sub.id}/test`)).statusCode).toBe(200);
-    const generatedSecret = revealSecret(d.ctx, generated.id).slice(6);
+    const generatedSecret = (await revealSecret(d.ctx, generated.id)).slice(6);
     for (const id of [sub.id, generated.id]) {
       const body = (await a.request('GET', `/v1/webhook-subscriptions/${id}/logs`)).body;
       expect(body).not.toContain(secret);
@@ -338,7 +338,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     expect(body.message).toBe('Test webhook sent');
     expect(body.data).toMatchObject({ event_type: 'webhook.test', attempt: 1, status: 'success', response_status: 200, next_retry_at: null });
     const [delivered] = rx.at('/tested');
-    const payload = verifyWebhook(revealSecret(d.ctx, sub.id), delivered!, d.clock.now()) as Payload;
+    const payload = verifyWebhook(await revealSecret(d.ctx, sub.id), delivered!, d.clock.now()) as Payload;
     expect(payload).toMatchObject({ id: body.data.event_id, type: 'webhook.test', data: { webhook: { id: sub.id, url: sub.url, secret: '••••••••••••••••' } } });
     await d.runJobs();
     expect(rx.at('/bystander')).toEqual([]); // a test event goes only where it was sent
@@ -358,7 +358,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     expect(again.json().data.id).not.toBe(body.data.id);
     const third = rx.at('/tested')[2]!;
     expect(third.headers['webhook-id']).toBe(body.data.event_id);
-    verifyWebhook(revealSecret(d.ctx, sub.id), third, d.clock.now());
+    verifyWebhook(await revealSecret(d.ctx, sub.id), third, d.clock.now());
     const list = await logs(sub.id);
     expect(list.data.map((l) => l.attempt)).toEqual([2, 1, 1]);
     expect((await logs(sub.id, '?event_type=webhook.test&status=failed')).meta.total).toBe(1);
@@ -387,7 +387,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
   it('checks the URL again at delivery time: one that now points to a metadata address is not sent', async () => {
     const sub = await subscribe(a, '/moved', ['shipping_channel.created']);
     // as if the stored URL had been changed behind the API's back
-    d.ctx.db.update(webhookSubscriptions).set({ url: 'https://169.254.169.254/latest/meta-data' }).where(eq(webhookSubscriptions.id, sub.id)).run();
+    await d.ctx.db.update(webhookSubscriptions).set({ url: 'https://169.254.169.254/latest/meta-data' }).where(eq(webhookSubscriptions.id, sub.id)).run();
     const t0 = d.clock.now();
     await createChannel();
     await d.runJobs();

@@ -25,10 +25,10 @@ describe('webhook subscriptions', () => {
     const sub = res.json().data;
     expect(sub).toMatchObject({ name: 'ERP', url: 'https://erp.example.com/hook', status: 'active', secret: '••••••••••••••••',
       events: ['shipment.created', 'tracking_parcel.status_changed'] });
-    const secret = revealSecret(d.ctx, sub.id);
+    const secret = await revealSecret(d.ctx, sub.id);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
-    const row = d.ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id)).get()!;
+    const row = (await d.ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id)).get())!;
     expect(row.secretEnc).not.toContain(secret.slice(6, 20));
     for (const path of [`/v1/webhook-subscriptions/${sub.id}`, '/v1/webhook-subscriptions']) {
       expect((await a.request('GET', path)).body).not.toContain(secret.slice(6, 20));
@@ -38,7 +38,7 @@ describe('webhook subscriptions', () => {
   it('keeps a user-given secret of 16+ characters and refuses shorter ones or bad whsec_ values', async () => {
     const ok = await create(a, { secret: 'my-plain-secret-16' });
     expect(ok.statusCode).toBe(201);
-    expect(revealSecret(d.ctx, ok.json().data.id)).toBe('my-plain-secret-16');
+    expect(await revealSecret(d.ctx, ok.json().data.id)).toBe('my-plain-secret-16');
     expect((await create(a, { secret: 'short' })).json().errors.secret).toEqual(['must be at least 16 characters']);
     expect((await create(a, { secret: 'whsec_!!!!!!!!!!!!!!!!!!' })).json().errors.secret[0]).toMatch(/base64/);
   });
@@ -90,7 +90,7 @@ describe('webhook subscriptions', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ name: 'ERP', url: sub.url, status: 'paused', events: ['shipping_channel.created'], secret: '••••••••••••••••' });
-    expect(revealSecret(d.ctx, sub.id)).toBe('second-secret-value');
+    expect(await revealSecret(d.ctx, sub.id)).toBe('second-secret-value');
     const put = await a.request('PUT', `/v1/webhook-subscriptions/${sub.id}`, { url: 'http://example.com/plain' });
     expect(put.statusCode).toBe(422);
   });
@@ -103,7 +103,7 @@ describe('webhook subscriptions', () => {
       requestHeaders: '{"webhook-id":"evt_x"}', requestBody: '{}', responseStatus: status === 'success' ? 200 : 500,
       responseBody: 'ok', durationMs: 12, errorMessage: null, nextRetryAt: null, createdAt: at + offset,
     });
-    d.ctx.db.insert(webhookDeliveries).values([
+    await d.ctx.db.insert(webhookDeliveries).values([
       log('whl_1', 'success', 'shipment.created', 1), log('whl_2', 'failed', 'shipment.created', 2), log('whl_3', 'success', 'tracking_parcel.created', 3),
     ]).run();
     const all = (await a.request('GET', `/v1/webhook-subscriptions/${sub.id}/logs`)).json();

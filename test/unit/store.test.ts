@@ -6,22 +6,23 @@ import { openDb } from '../../src/store/db.js';
 import { SecretBox } from '../../src/store/secrets.js';
 
 describe('the store', () => {
-  it('opens SQLite in WAL mode with foreign keys, a busy timeout and every migration applied', () => {
+  it('opens SQLite in WAL mode with foreign keys, a busy timeout and every migration applied', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'packdesk-store-'));
-    const db = openDb(dir);
-    expect(db.$client.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.$client.pragma('busy_timeout', { simple: true })).toBe(5000);
-    const tables = db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
+    const store = openDb(dir);
+    const db = store.client;
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
     expect(tables).toEqual(expect.arrayContaining(['accounts', 'api_keys', 'shipping_channels', 'webhook_subscriptions', 'events', '__drizzle_migrations']));
-    expect(() => db.$client.prepare("INSERT INTO api_keys (id, account_id, key_hash, key_prefix, scope, created_at) VALUES ('k', 'acc_missing', 'h', 'p', 'full', 0)").run())
+    expect(() => db.prepare("INSERT INTO api_keys (id, account_id, key_hash, key_prefix, scope, created_at) VALUES ('k', 'acc_missing', 'h', 'p', 'full', 0)").run())
       .toThrow(/FOREIGN KEY/);
-    db.$client.close();
+    await store.close();
     // opening again applies nothing twice
     const again = openDb(dir);
     const journal = JSON.parse(readFileSync(new URL('../../src/store/migrations/meta/_journal.json', import.meta.url), 'utf8'));
-    expect(again.$client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: journal.entries.length });
-    again.$client.close();
+    expect(again.client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: journal.entries.length });
+    await again.close();
   });
 
   it('encrypts with AES-256-GCM under a 0600 key file, and refuses tampered or foreign ciphertext', () => {

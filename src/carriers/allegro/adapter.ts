@@ -71,7 +71,7 @@ async function createShipment(
   const commands: PlannedCommand[] = resumed ? earlier.commands! : groups.map(() => ({ commandId: randomUUID() }));
   const sendingSince = earlier.sendingSince ?? ctx.clock.now();
   const save = () => ctx.progress.save({ commands, sendingSince });
-  save();
+  await save();
   for (const [g, parcelIndexes] of groups.entries()) {
     const planned = commands[g]!;
     if (planned.shipmentId) continue;
@@ -88,13 +88,13 @@ async function createShipment(
       }
       if (!status.shipmentId) throw new CarrierTransientError(`Allegro finished command ${command.commandId} without a shipment id`);
       planned.shipmentId = status.shipmentId;
-      save();
+      await save();
     } catch (err) {
       if (err instanceof CarrierRefusedError && !(err instanceof AuthorizationRequiredError)) {
         // what Allegro took before the refusal is cancelled, and the fixed shipment gets new commands
         const taken = commands.flatMap((c) => (c.shipmentId ? [c.shipmentId] : []));
         await cancelShipments(client, ctx, taken).catch(() => undefined);
-        ctx.progress.save({});
+        await ctx.progress.save({});
       }
       throw err;
     }
@@ -110,7 +110,7 @@ async function createShipment(
     groups[g]!.forEach((parcel, i) => (trackingNumbers[parcel] = answer.trackingNumbers[i]!));
   }
   const labels = await labelsOf(client, s, parsed, created);
-  ctx.progress.save({});
+  await ctx.progress.save({});
   return {
     providerShipmentId: created.join(SHIPMENT_ID_SEPARATOR),
     product: parsed.deliveryMethodId,

@@ -57,7 +57,7 @@ async function orderOf(client: BaselinkerClient, s: ShipmentForCarrier, requests
   if (saved.orderId !== undefined) return saved.orderId;
   const found = saved.sendingSince !== undefined ? await findOrder(client, s, ctx) : undefined;
   const orderId = found ?? await markedSend(ctx, saved.sendingSince, () => client.addOrder(requests.addOrder));
-  ctx.progress.save({ orderId });
+  await ctx.progress.save({ orderId });
   return orderId;
 }
 
@@ -88,13 +88,13 @@ async function packagesOf(client: BaselinkerClient, orderId: number, requests: B
   if (saved.sendingSince !== undefined) {
     const atBaselinker = await client.orderPackages(orderId);
     packages = atBaselinker.sort((a, b) => a.package_id - b.package_id).map((p) => ({ packageId: p.package_id, number: p.courier_package_nr }));
-    ctx.progress.save({ orderId, packages });
+    await ctx.progress.save({ orderId, packages });
   }
   for (let i = packages.length; i < requests.createPackage.length; i++) {
     try {
       const created = await markedSend(keeping(ctx, { orderId, packages }), undefined, () => client.createPackage(orderId, requests.createPackage[i]!));
       packages = [...packages, { packageId: Number(created.package_id), number: String(created.package_number) }];
-      ctx.progress.save({ orderId, packages });
+      await ctx.progress.save({ orderId, packages });
     } catch (err) {
       if (!(err instanceof CarrierRefusedError)) throw err;
       await abandonOrder(client, parsed.courierCode, orderId, packages, ctx);
@@ -121,7 +121,7 @@ async function createShipment(s: ShipmentForCarrier, settings: ChannelSettings, 
     }
     parcels.push({ trackingNumber: p.number, label: label.bytes });
   }
-  ctx.progress.save({});
+  await ctx.progress.save({});
   return { providerShipmentId: String(orderId), product: parsed.service ?? parsed.courierCode, parcels };
 }
 

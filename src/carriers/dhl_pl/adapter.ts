@@ -57,16 +57,16 @@ async function createShipment(
   let shipmentId = progress.shipmentId;
   if (shipmentId === undefined && progress.sendingSince !== undefined) {
     shipmentId = await findByReference(client, s, progress.sendingSince, ctx.clock.now());
-    if (shipmentId !== undefined) ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
+    if (shipmentId !== undefined) await ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
   if (shipmentId === undefined) {
     const created = await markedSend(ctx, progress.sendingSince, () => client.createShipments(s));
     if (created.state === 'refused') {
-      ctx.progress.save({});
+      await ctx.progress.save({});
       throw new CarrierRefusedError(created.message, created.errors);
     }
     shipmentId = created.shipmentId;
-    ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
+    await ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
   const pieces = await client.pieceIds(shipmentId);
   if (pieces.length !== s.parcels.length) {

@@ -32,11 +32,11 @@ async function createShipment(
   if (!labels || labels.state === 'not_found') {
     const created = await markedSend(ctx, undefined, () => client.generatePackagesNumbers(s));
     if (created.state === 'refused') {
-      ctx.progress.save({});
+      await ctx.progress.save({});
       throw new CarrierRefusedError(created.message, created.errors);
     }
     if (created.state === 'created') {
-      ctx.progress.save({ packageId: created.packageId } satisfies DpdPlProgress);
+      await ctx.progress.save({ packageId: created.packageId } satisfies DpdPlProgress);
       waybills = created.waybills;
     }
     lookup = created.state === 'created' ? { packageId: created.packageId } : { reference: s.id };

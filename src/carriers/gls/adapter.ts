@@ -57,12 +57,12 @@ async function createShipment(
   if (since !== undefined) {
     const earlier = await findEarlier(s, client, since, ctx.clock.now(), request.TypeOfPrinter);
     if (earlier) {
-      ctx.progress.save({});
+      await ctx.progress.save({});
       return earlier;
     }
   }
   const answer = await markedSend(ctx, since, () => client.printLabels(request));
-  ctx.progress.save({});
+  await ctx.progress.save({});
   return createdFrom(s, client, parseCreated(answer), answer);
 }
 

@@ -35,7 +35,7 @@ async function createShipment(
   if (!consignId) {
     if (progress.sendingSince !== undefined) consignId = await findInserted(client, s.id);
     consignId ??= await markedSend(ctx, undefined, () => client.insert(consign));
-    ctx.progress.save({ consignId } satisfies GlsPlProgress);
+    await ctx.progress.save({ consignId } satisfies GlsPlProgress);
   }
   // Fetching the labels numbers the parcels; the consignment then lists the numbers in our parcel order.
   const labels = await client.labels(consignId, s.labelFormat);

@@ -33,12 +33,12 @@ async function createShipment(
   if (numeroEnvio === undefined) {
     const created = await markedSend(ctx, undefined, () => client.transmEnvio(s));
     if (created.state !== 'created') {
-      ctx.progress.save({});
+      await ctx.progress.save({});
       throw created.state === 'credentials_refused' ? new MrwCredentialsRefused(created.reason) : new CarrierRefusedError(created.message, created.errors);
     }
     numeroEnvio = created.numeroEnvio;
   }
-  ctx.progress.save({ numeroEnvio } satisfies MrwProgress);
+  await ctx.progress.save({ numeroEnvio } satisfies MrwProgress);
   const label = await client.etiquetaEnvio(numeroEnvio);
   if (label.state === 'credentials_refused') throw new MrwCredentialsRefused(label.reason);
   // the shipment exists: a label MRW cannot make yet is asked for again later

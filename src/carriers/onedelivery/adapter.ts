@@ -46,10 +46,10 @@ async function createShipment(
   let created = progress.created;
   if (!created && progress.sendingSince !== undefined) created = await findSent(client, request.reference_number, progress.sendingSince);
   created ??= parseCreated(await markedSend(ctx, progress.sendingSince, () => client.createPackage(request, parsed.sendForProcessing)));
-  ctx.progress.save({ created } satisfies OnedeliveryProgress);
+  await ctx.progress.save({ created } satisfies OnedeliveryProgress);
   if (created.barcodes.length !== s.parcels.length) {
     await client.deletePackage(created.orderNumber).catch(() => undefined);
-    ctx.progress.save({});
+    await ctx.progress.save({});
     throw new CarrierRefusedError(`One by Allegro numbered ${created.barcodes.length} parcels of ${s.parcels.length} in package ${created.orderNumber}`);
   }
   const labels = await splitLabels(format, await client.labels(created.orderNumber, format), s.parcels.length);

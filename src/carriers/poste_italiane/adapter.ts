@@ -34,10 +34,10 @@ async function createShipment(
       ctx.log.warn({ shipmentId: s.id }, 'an earlier Poste Italiane create call got no answer: Poste may hold this waybill twice');
     }
     waybills = await markedSend(ctx, undefined, async () => parseCreated(await client.createWaybills(request)).parcels);
-    ctx.progress.save({ waybills } satisfies PosteProgress);
+    await ctx.progress.save({ waybills } satisfies PosteProgress);
   }
   if (waybills.length !== s.parcels.length || waybills.some((w) => !w.trackingNumber || !w.downloadUrl)) {
-    ctx.progress.save({});
+    await ctx.progress.save({});
     throw new CarrierRefusedError(`Poste Italiane returned ${waybills.length} waybills with labels for ${s.parcels.length} parcels`);
   }
   const parcels = [];

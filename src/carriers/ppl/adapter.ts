@@ -37,9 +37,9 @@ async function createShipment(
   let batchId = progress.batchId;
   if (!batchId) {
     if (progress.submittingSince !== undefined) await voidUnrecordedAttempt(client, s.id);
-    ctx.progress.save({ submittingSince: ctx.clock.now() });
+    await ctx.progress.save({ submittingSince: ctx.clock.now() });
     batchId = await client.submitBatch(request);
-    ctx.progress.save({ batchId });
+    await ctx.progress.save({ batchId });
   }
   const outcome = await pollUntil(ctx, { ...BATCH_POLL, stillWaiting: `PPL batch ${batchId} is still being imported` }, async () => {
     const status = parseBatchStatus(await client.batchStatus(batchId), s.id);

@@ -36,7 +36,7 @@ async function createShipment(
     ctx.log.warn({ shipmentId: s.id, ref: request.package.ref }, 'an earlier SP Express create call got no answer: SP Express may hold this order twice');
   }
   const answer = await markedSend(ctx, undefined, async () => parseCreated(await client.create(parsed.productType, request)));
-  ctx.progress.save({});
+  await ctx.progress.save({});
   if (answer.state === 'label_failed') {
     await client.cancel(answer.packageIds).catch(() => undefined);
     throw new CarrierRefusedError(answer.message, { shipment: [answer.message] });

@@ -39,9 +39,9 @@ export class CarrierOutcomes {
     this.wakeWaiter?.();
   }
 
-  private recheckStore(): void {
+  private async recheckStore(): Promise<void> {
     for (const id of [...this.waiting.keys()]) {
-      const row = loadShipmentRow(this.ctx, id);
+      const row = await loadShipmentRow(this.ctx, id);
       if (!row || row.status !== 'pending' || row.failure !== null) this.settle(id);
     }
   }
@@ -67,7 +67,7 @@ export class CarrierOutcomes {
         }
       });
       this.wakeWaiter = undefined;
-      if (this.waiting.size >= before) this.recheckStore();
+      if (this.waiting.size >= before) await this.recheckStore();
       if (this.waiting.size < before) lastReport = performance.now();
       else if (performance.now() - lastReport >= stallMs) return 'stalled';
     }

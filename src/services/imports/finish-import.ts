@@ -17,22 +17,22 @@ export interface ResultPaths {
  * its status follows once the input file is where it belongs (`completeImport`).
  */
 export async function writeImportResults(ctx: ServiceContext, row: ImportRow, file: ImportedFile, paths: ResultPaths): Promise<void> {
-  await writeFileAtomically(paths.result, resultCsv(file, orderResults(ctx, file)));
+  await writeFileAtomically(paths.result, resultCsv(file, await orderResults(ctx, file)));
   const problems = fileProblems(file);
   if (problems.length > 0) await writeFileAtomically(paths.errors, errorsCsv(file, problems));
-  updateImportRow(ctx, row.id, {
-    rows: file.rows, shipmentsCreated: shipmentsCreatedBy(ctx, row.id), failedRows: failedRowCount(file),
+  await updateImportRow(ctx, row.id, {
+    rows: file.rows, shipmentsCreated: await shipmentsCreatedBy(ctx, row.id), failedRows: failedRowCount(file),
     resultPath: paths.result, errorsPath: problems.length > 0 ? paths.errors : null,
   });
 }
 
-export function shipmentsCreatedBy(ctx: ServiceContext, importId: string): number {
-  return ctx.db.select({ n: count() }).from(importedOrders).where(eq(importedOrders.importId, importId)).get()!.n;
+export async function shipmentsCreatedBy(ctx: ServiceContext, importId: string): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(importedOrders).where(eq(importedOrders.importId, importId)).get())!.n;
 }
 
-export function completeImport(ctx: ServiceContext, importId: string, status: 'done' | 'failed'): void {
+export async function completeImport(ctx: ServiceContext, importId: string, status: 'done' | 'failed'): Promise<void> {
   const now = ctx.clock.now();
   // a finished import has handled every row of its file
-  ctx.db.update(imports).set({ status, finishedAt: now, updatedAt: now, rowsProcessed: sql`${imports.rows}` }).where(eq(imports.id, importId)).run();
+  await ctx.db.update(imports).set({ status, finishedAt: now, updatedAt: now, rowsProcessed: sql`${imports.rows}` }).where(eq(imports.id, importId)).run();
   ctx.notices.emit(`import:${importId}`);
 }

@@ -37,14 +37,14 @@ async function importFromProcessing(
   const stem = await freeStem(stemOf(row.fileName), (s) => [join(target, s + ext), join(layout.out, `${s}.result.csv`), join(target, `${s}.errors.csv`)]);
   await writeImportResults(ctx, row, file, { result: join(layout.out, `${stem}.result.csv`), errors: join(target, `${stem}.errors.csv`) });
   await rename(at, join(target, stem + ext));
-  completeImport(ctx, row.id, status);
+  await completeImport(ctx, row.id, status);
   ctx.log.info({ import_id: row.id, watched_folder_id: folder.id, file: row.fileName, status, rows: file.rows }, 'import finished');
   return status;
 }
 
 /** Takes `in/<name>` (a file that stopped growing) into `processing/` and imports it. */
 export async function importDroppedFile(ctx: ServiceContext, deps: ImportDeps, folderId: string, name: string, signal: AbortSignal): Promise<FolderImportOutcome> {
-  const folder = loadWatchedFolderRow(ctx, folderId);
+  const folder = await loadWatchedFolderRow(ctx, folderId);
   if (!folder || folder.status !== 'active' || signal.aborted) return signal.aborted ? 'aborted' : 'skipped';
   const place = await checkDirectoryPlace(ctx, folder.accountId, folder.path);
   if (place.problems.length > 0) {
@@ -60,7 +60,7 @@ export async function importDroppedFile(ctx: ServiceContext, deps: ImportDeps, f
     throw err;
   }
   const bytes = await readFile(at);
-  const row = startImportRow(ctx, { accountId: folder.accountId, watchedFolderId: folder.id, fileName: name, sha256: sha256Of(bytes) });
+  const row = await startImportRow(ctx, { accountId: folder.accountId, watchedFolderId: folder.id, fileName: name, sha256: sha256Of(bytes) });
   ctx.log.info({ import_id: row.id, watched_folder_id: folder.id, file: name, bytes: bytes.length }, 'import started');
   return importFromProcessing(ctx, deps, folder, row, at, bytes, signal);
 }
@@ -71,7 +71,7 @@ export async function importDroppedFile(ctx: ServiceContext, deps: ImportDeps, f
  */
 export async function resumeFolderImports(ctx: ServiceContext, deps: ImportDeps, folder: WatchedFolderRow, signal: AbortSignal): Promise<void> {
   const layout = folderLayout(folder.path);
-  const unfinished = unfinishedImports(ctx, folder.id);
+  const unfinished = await unfinishedImports(ctx, folder.id);
   const resumed = new Set<string>();
   for (const name of await orderFilesIn(layout.processing)) {
     if (signal.aborted) return;
@@ -80,19 +80,19 @@ export async function resumeFolderImports(ctx: ServiceContext, deps: ImportDeps,
     const sha256 = sha256Of(bytes);
     let row = unfinished.find((r) => r.sha256 === sha256 && !resumed.has(r.id));
     if (row) resumed.add(row.id);
-    else row = startImportRow(ctx, { accountId: folder.accountId, watchedFolderId: folder.id, fileName: name, sha256 });
+    else row = await startImportRow(ctx, { accountId: folder.accountId, watchedFolderId: folder.id, fileName: name, sha256 });
     ctx.log.info({ import_id: row.id, watched_folder_id: folder.id, file: name }, 'resuming import');
     await importFromProcessing(ctx, deps, folder, row, at, bytes, signal);
   }
-  for (const row of unfinished.filter((r) => !resumed.has(r.id))) closeLeftover(ctx, row);
+  for (const row of unfinished.filter((r) => !resumed.has(r.id))) await closeLeftover(ctx, row);
 }
 
 /** An unfinished import whose input is no longer in `processing/`: its results were written (a crash came before the last step), or the file was taken away. */
-function closeLeftover(ctx: ServiceContext, row: ImportRow): void {
+async function closeLeftover(ctx: ServiceContext, row: ImportRow): Promise<void> {
   if (row.resultPath) {
-    completeImport(ctx, row.id, row.shipmentsCreated > 0 || alreadyImportedOrders(ctx, row) > 0 ? 'done' : 'failed');
+    await completeImport(ctx, row.id, row.shipmentsCreated > 0 || await alreadyImportedOrders(ctx, row) > 0 ? 'done' : 'failed');
     return;
   }
   ctx.log.warn({ import_id: row.id, file: row.fileName }, 'import closed as failed: its file left processing/ before it was finished');
-  completeImport(ctx, row.id, 'failed');
+  await completeImport(ctx, row.id, 'failed');
 }

@@ -5,7 +5,6 @@ import { readCsvTable, type Delimiter } from '../../imports/csv-table.js';
 import { decodeOrderFile, type DecodedFile } from '../../imports/decode.js';
 import { resolveMapping, type MappingSetting } from '../../imports/mapping.js';
 import { buildOrder, groupOrders, sourceOfPath, type FileOrder, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
-import { inTransaction, statement } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import { createShipment, validateCreation, type ShipmentBody } from '../shipments/create.js';
 import { loadShipmentRow } from '../shipments/records.js';
@@ -67,8 +66,23 @@ function readOrderTable(bytes: Buffer) {
 }
 
 function findImportedOrder(ctx: ServiceContext, source: string, sha256: string, reference: string) {
-  return statement(ctx.db, 'SELECT import_id AS importId, shipment_id AS shipmentId FROM imported_orders WHERE source = ? AND sha256 = ? AND reference_number = ?')
-    .get(source, sha256, reference) as { importId: string; shipmentId: string | null } | undefined;
+  return ctx.store.get<{ importId: string; shipmentId: string | null }>(
+    'SELECT import_id AS "importId", shipment_id AS "shipmentId" FROM imported_orders WHERE source = ? AND sha256 = ? AND reference_number = ?',
+    source, sha256, reference);
+}
+
+/** Runs `fn` in a savepoint of the running transaction: when it throws, only its own writes are undone. */
+async function inSavepoint<T>(ctx: ServiceContext, fn: () => Promise<T>): Promise<T> {
+  await ctx.store.run('SAVEPOINT import_order');
+  try {
+    const result = await fn();
+    await ctx.store.run('RELEASE SAVEPOINT import_order');
+    return result;
+  } catch (err) {
+    await ctx.store.run('ROLLBACK TO SAVEPOINT import_order');
+    await ctx.store.run('RELEASE SAVEPOINT import_order');
+    throw err;
+  }
 }
 
 function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
@@ -82,22 +96,22 @@ function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
  * One order → at most one shipment, ever: the order's key (source, file hash, reference) and its shipment are written
  * in one transaction (a savepoint of the batch's), so a crash leaves both or neither, and a second run finds the key.
  */
-function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder): OrderOutcome {
+async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder): Promise<OrderOutcome> {
   const source = importSource(row);
-  const existing = findImportedOrder(ctx, source, row.sha256, order.reference);
+  const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
   if (existing) return { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId: existing.importId === row.id ? null : existing.importId };
   const errors = new FieldErrorCollector();
   errors.merge(deps.checkShape(order.body));
   const body = order.body as unknown as ShipmentBody;
   try {
     if (order.problems.length > 0) {
-      validateCreation(ctx, row.accountId, body, errors);
+      await validateCreation(ctx, row.accountId, body, errors);
       return { kind: 'invalid', problems: order.problems };
     }
-    return inTransaction(ctx.db, () => {
-      const shipment = createShipment(ctx, row.accountId, body, errors);
-      statement(ctx.db, 'INSERT INTO imported_orders (source, sha256, reference_number, import_id, shipment_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(source, row.sha256, order.reference, row.id, shipment.id, ctx.clock.now());
+    return await inSavepoint(ctx, async () => {
+      const shipment = await createShipment(ctx, row.accountId, body, errors);
+      await ctx.store.run('INSERT INTO imported_orders (source, sha256, reference_number, import_id, shipment_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        source, row.sha256, order.reference, row.id, shipment.id, ctx.clock.now());
       return { kind: 'shipment' as const, shipmentId: shipment.id, earlierImportId: null, fresh: true };
     });
   } catch (err) {
@@ -108,8 +122,8 @@ function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, 
   }
 }
 
-function stillAtCarrierStep(ctx: ServiceContext, shipmentId: string | null): boolean {
-  const shipment = shipmentId ? loadShipmentRow(ctx, shipmentId) : undefined;
+async function stillAtCarrierStep(ctx: ServiceContext, shipmentId: string | null): Promise<boolean> {
+  const shipment = shipmentId ? await loadShipmentRow(ctx, shipmentId) : undefined;
   return shipment !== undefined && shipment.status === 'pending' && shipment.failure === null;
 }
 
@@ -127,19 +141,22 @@ export async function importOrderFile(
   }
   const { orders, problems, rows, plan } = groupOrders(table, resolveMapping(settings.mapping), settings.defaults);
   if (rows === 0) problems.push({ row: 1, reference: '', field: 'file', column: null, message: 'has a header row but no order rows' });
-  updateImportRow(ctx, row.id, { rows });
+  await updateImportRow(ctx, row.id, { rows });
 
   let rowsDone = problems.length === 0 ? 0 : new Set(problems.map((p) => p.row)).size;
   const rowsOfShipment = new Map<string, number>();
   const outcomes = new CarrierOutcomes(ctx, (id) => {
     rowsDone += rowsOfShipment.get(id) ?? 0;
-    setImportProgress(ctx, row.id, rowsDone);
+    // outcomes come in from notices, between this import's steps: the figure is written in the background (it never
+    // goes back, so a write that lands late does no harm)
+    void setImportProgress(ctx, row.id, rowsDone)
+      .catch((err: unknown) => ctx.log.error({ err, import_id: row.id }, 'import progress could not be stored'));
   });
   const window = deps.window ?? DEFAULT_WINDOW;
   const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
   let windowOpen = true;
   const results: OrderOutcome[] = [];
-  setImportProgress(ctx, row.id, rowsDone);
+  await setImportProgress(ctx, row.id, rowsDone);
   try {
     for (let start = 0; start < orders.length; start += ORDERS_PER_TRANSACTION) {
       if (windowOpen) {
@@ -150,19 +167,23 @@ export async function importOrderFile(
       }
       if (signal.aborted) return 'aborted';
       const batch = orders.slice(start, start + ORDERS_PER_TRANSACTION);
-      const batchOutcomes = inTransaction(ctx.db, () => batch.map((group) => createOrderOnce(ctx, deps, row, buildOrder(plan, group))));
-      batch.forEach((order, i) => {
+      const batchOutcomes = await ctx.store.transaction(async () => {
+        const list: OrderOutcome[] = [];
+        for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group)));
+        return list;
+      });
+      for (const [i, order] of batch.entries()) {
         const outcome = batchOutcomes[i]!;
         results.push(outcome);
-        const atCarrierStep = outcome.kind === 'shipment' && outcome.earlierImportId === null && (outcome.fresh || stillAtCarrierStep(ctx, outcome.shipmentId));
+        const atCarrierStep = outcome.kind === 'shipment' && outcome.earlierImportId === null && (outcome.fresh || await stillAtCarrierStep(ctx, outcome.shipmentId));
         if (atCarrierStep) {
           rowsOfShipment.set(outcome.shipmentId!, order.rows.length);
           outcomes.track(outcome.shipmentId!);
         } else {
           rowsDone += order.rows.length;
         }
-      });
-      setImportProgress(ctx, row.id, rowsDone);
+      }
+      await setImportProgress(ctx, row.id, rowsDone);
       // requests and the workers get their turn while a long file is read
       await yieldToEventLoop();
     }

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { statement } from '../../store/db.js';
 import { importedOrders, imports } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { owned } from '../ownership.js';
@@ -25,19 +24,19 @@ export function uploadsRoot(ctx: ServiceContext): string {
  * Stores how many of the file's rows are finished, as the import goes, so a restart shows it. It never goes back: a
  * resumed import counts again from the start and passes the stored figure as it finds its orders done.
  */
-export function setImportProgress(ctx: ServiceContext, importId: string, rowsDone: number): void {
-  statement(ctx.db, 'UPDATE imports SET rows_processed = ?, updated_at = ? WHERE id = ? AND rows_processed < ?')
-    .run(rowsDone, ctx.clock.now(), importId, rowsDone);
+export async function setImportProgress(ctx: ServiceContext, importId: string, rowsDone: number): Promise<void> {
+  await ctx.store.run('UPDATE imports SET rows_processed = ?, updated_at = ? WHERE id = ? AND rows_processed < ?',
+    rowsDone, ctx.clock.now(), importId, rowsDone);
 }
 
 /** Orders of the import's file that an earlier import of the same file (same source) had created. */
-export function alreadyImportedOrders(ctx: ServiceContext, row: ImportRow): number {
-  return ctx.db.select({ n: count() }).from(importedOrders)
+export async function alreadyImportedOrders(ctx: ServiceContext, row: ImportRow): Promise<number> {
+  return (await ctx.db.select({ n: count() }).from(importedOrders)
     .where(and(eq(importedOrders.source, importSource(row)), eq(importedOrders.sha256, row.sha256), ne(importedOrders.importId, row.id)))
-    .get()!.n;
+    .get())!.n;
 }
 
-export function presentImport(ctx: ServiceContext, row: ImportRow) {
+export async function presentImport(ctx: ServiceContext, row: ImportRow) {
   const finished = row.status !== 'processing';
   return {
     id: row.id,
@@ -47,7 +46,7 @@ export function presentImport(ctx: ServiceContext, row: ImportRow) {
     rows: row.rows,
     rows_processed: finished ? row.rows : Math.min(row.rows, row.rowsProcessed),
     shipments_created: row.shipmentsCreated,
-    orders_already_imported: finished ? alreadyImportedOrders(ctx, row) : 0,
+    orders_already_imported: finished ? await alreadyImportedOrders(ctx, row) : 0,
     failed_rows: row.failedRows,
     status: row.status,
     // the files are written when the import finishes
@@ -59,14 +58,14 @@ export function presentImport(ctx: ServiceContext, row: ImportRow) {
   };
 }
 
-export type ImportView = ReturnType<typeof presentImport>;
+export type ImportView = Awaited<ReturnType<typeof presentImport>>;
 
-export function loadImportRow(ctx: ServiceContext, id: string): ImportRow | undefined {
+export function loadImportRow(ctx: ServiceContext, id: string): Promise<ImportRow | undefined> {
   return ctx.db.select().from(imports).where(eq(imports.id, id)).get();
 }
 
-export function getImportRow(ctx: ServiceContext, accountId: string, id: string): ImportRow {
-  return owned(loadImportRow(ctx, id), accountId, 'Import', id);
+export async function getImportRow(ctx: ServiceContext, accountId: string, id: string): Promise<ImportRow> {
+  return owned(await loadImportRow(ctx, id), accountId, 'Import', id);
 }
 
 export interface ImportFilters {
@@ -74,38 +73,38 @@ export interface ImportFilters {
   watched_folder_id?: string;
 }
 
-export function listImports(ctx: ServiceContext, accountId: string, filters: ImportFilters, page: PageRequest) {
+export async function listImports(ctx: ServiceContext, accountId: string, filters: ImportFilters, page: PageRequest) {
   const where: SQL[] = [eq(imports.accountId, accountId)];
   if (filters.status) where.push(eq(imports.status, filters.status as ImportStatus));
   if (filters.watched_folder_id) where.push(eq(imports.watchedFolderId, filters.watched_folder_id));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(imports).where(condition).get()!.n;
-  const rows = ctx.db.select().from(imports).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(imports).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(imports).where(condition)
     .orderBy(desc(imports.createdAt), desc(imports.id)).limit(page.perPage).offset(offsetOf(page)).all();
-  return { items: rows.map((r) => presentImport(ctx, r)), total };
+  return { items: await Promise.all(rows.map((r) => presentImport(ctx, r))), total };
 }
 
 /** Writes the import's row: the file is taken in, nothing of it done yet. */
-export function startImportRow(ctx: ServiceContext, input: { accountId: string; watchedFolderId: string | null; fileName: string; sha256: string; id?: string }): ImportRow {
+export async function startImportRow(ctx: ServiceContext, input: { accountId: string; watchedFolderId: string | null; fileName: string; sha256: string; id?: string }): Promise<ImportRow> {
   const now = ctx.clock.now();
   const row: ImportRow = {
     id: input.id ?? ctx.ids('import'), accountId: input.accountId, watchedFolderId: input.watchedFolderId, fileName: input.fileName,
     sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, rowsProcessed: 0, status: 'processing', resultPath: null, errorsPath: null,
     createdAt: now, updatedAt: now, finishedAt: null,
   };
-  ctx.db.insert(imports).values(row).run();
+  await ctx.db.insert(imports).values(row).run();
   return row;
 }
 
 /** Imports of a folder that were taken in and not finished (a crash, or a stop, came in between). */
-export function unfinishedImports(ctx: ServiceContext, watchedFolderId: string | null): ImportRow[] {
-  return ctx.db.select().from(imports)
+export async function unfinishedImports(ctx: ServiceContext, watchedFolderId: string | null): Promise<ImportRow[]> {
+  return (await ctx.db.select().from(imports)
     .where(and(eq(imports.status, 'processing'), watchedFolderId === null ? undefined : eq(imports.watchedFolderId, watchedFolderId)))
-    .orderBy(imports.createdAt).all()
+    .orderBy(imports.createdAt).all())
     .filter((r) => watchedFolderId !== null || r.watchedFolderId === null);
 }
 
 /** The latest import of this file content in a folder (to resume it, or to finish moving it). */
-export function updateImportRow(ctx: ServiceContext, id: string, set: Partial<Omit<ImportRow, 'id' | 'accountId' | 'createdAt'>>): void {
-  ctx.db.update(imports).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(imports.id, id)).run();
+export async function updateImportRow(ctx: ServiceContext, id: string, set: Partial<Omit<ImportRow, 'id' | 'accountId' | 'createdAt'>>): Promise<void> {
+  await ctx.db.update(imports).set({ ...set, updatedAt: ctx.clock.now() }).where(eq(imports.id, id)).run();
 }

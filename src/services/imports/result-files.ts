@@ -29,16 +29,16 @@ function describeFailure(failure: ShipmentFailure): string {
   return [failure.message, ...fields].join('; ');
 }
 
-function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome): OrderResult {
+async function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome): Promise<OrderResult> {
   if (outcome.kind === 'invalid') {
     return {
       reference_number: reference, shipment_id: null, status: 'error', tracking_numbers: [],
       error: outcome.problems.map((p) => `row ${p.row} ${p.field}: ${p.message}`).join('; '),
     };
   }
-  const shipment = outcome.shipmentId ? loadShipmentRow(ctx, outcome.shipmentId) : undefined;
+  const shipment = outcome.shipmentId ? await loadShipmentRow(ctx, outcome.shipmentId) : undefined;
   if (!shipment) return { reference_number: reference, shipment_id: outcome.shipmentId, status: 'deleted', tracking_numbers: [], error: 'its shipment was deleted' };
-  const tracking = loadParcels(ctx, shipment.id).map((p) => p.trackingNumber).filter((n): n is string => n !== null);
+  const tracking = (await loadParcels(ctx, shipment.id)).map((p) => p.trackingNumber).filter((n): n is string => n !== null);
   const result: OrderResult = { reference_number: reference, shipment_id: shipment.id, status: shipment.status, tracking_numbers: tracking, error: null };
   const failure = shipment.failure as ShipmentFailure | null;
   if (outcome.earlierImportId) {
@@ -52,8 +52,10 @@ function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome)
   return result;
 }
 
-export function orderResults(ctx: ServiceContext, file: ImportedFile): OrderResult[] {
-  return file.orders.map((order, i) => resultOf(ctx, order.reference, file.outcomes[i]!));
+export async function orderResults(ctx: ServiceContext, file: ImportedFile): Promise<OrderResult[]> {
+  const results: OrderResult[] = [];
+  for (const [i, order] of file.orders.entries()) results.push(await resultOf(ctx, order.reference, file.outcomes[i]!));
+  return results;
 }
 
 /** Every problem of the file, by row. */

@@ -17,7 +17,7 @@ export interface ImportFileRead {
 
 /** The result or errors file of a finished import, read back from where it was written. */
 export async function readImportFile(ctx: ServiceContext, accountId: string, id: string, which: 'result' | 'errors'): Promise<ImportFileRead> {
-  const row = getImportRow(ctx, accountId, id);
+  const row = await getImportRow(ctx, accountId, id);
   if (row.status === 'processing') throw new NotFoundError(`Import ${id} is still processing; its ${which} file is written when it finishes.`);
   const path = which === 'result' ? row.resultPath : row.errorsPath;
   if (!path) throw new NotFoundError(which === 'errors' ? `Import ${id} has no errors file: no row failed.` : `Import ${id} has no result file.`);

@@ -7,13 +7,13 @@ import { channelForShipment } from '../shipments/create.js';
 /** Checks of the settings every order of a folder or an upload starts from, with the API's messages. */
 
 /** The channel must be this account's and active (every provider gives every label format, converting where needed). */
-export function checkChannel(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector): void {
-  channelForShipment(ctx, accountId, channelId, errors);
+export async function checkChannel(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector): Promise<void> {
+  await channelForShipment(ctx, accountId, channelId, errors);
 }
 
-export function checkPrinter(ctx: ServiceContext, accountId: string, printerId: unknown, labelFormat: unknown, errors: FieldErrorCollector): void {
+export async function checkPrinter(ctx: ServiceContext, accountId: string, printerId: unknown, labelFormat: unknown, errors: FieldErrorCollector): Promise<void> {
   if (typeof printerId === 'string' && isLabelFormat(labelFormat)) {
-    checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: 1 }, labelFormat, errors, '');
+    await checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: 1 }, labelFormat, errors, '');
   }
 }
 

@@ -49,8 +49,8 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
     if (bytes.length === 0 && BASE64.test(input.content_base64)) errors.add('content_base64', 'must not be empty');
   }
   const labelFormat = input.label_format ?? 'pdf';
-  checkChannel(ctx, accountId, input.shipping_channel_id, errors);
-  checkPrinter(ctx, accountId, input.printer_id, labelFormat, errors);
+  await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
+  await checkPrinter(ctx, accountId, input.printer_id, labelFormat, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
   const settings: ImportSettings = {
@@ -65,7 +65,7 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFile(join(dir, fileName), bytes);
   await writeFileAtomically(join(dir, SETTINGS_FILE), Buffer.from(JSON.stringify(settings)));
-  const row = startImportRow(ctx, { id, accountId, watchedFolderId: null, fileName, sha256: sha256Of(bytes) });
+  const row = await startImportRow(ctx, { id, accountId, watchedFolderId: null, fileName, sha256: sha256Of(bytes) });
   ctx.notices.emit(UPLOADED_IMPORT_QUEUED, id);
   return presentImport(ctx, row);
 }
@@ -81,7 +81,7 @@ export async function runUploadedImport(ctx: ServiceContext, deps: ImportDeps, r
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ctx.log.warn({ import_id: row.id }, 'import closed as failed: its uploaded file is gone');
-    completeImport(ctx, row.id, 'failed');
+    await completeImport(ctx, row.id, 'failed');
     return 'failed';
   }
   const file = await importOrderFile(ctx, deps, row, bytes, settings, signal);
@@ -89,7 +89,7 @@ export async function runUploadedImport(ctx: ServiceContext, deps: ImportDeps, r
   const stem = stemOf(row.fileName);
   await writeImportResults(ctx, row, file, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
   const status = importStatus(file);
-  completeImport(ctx, row.id, status);
+  await completeImport(ctx, row.id, status);
   ctx.log.info({ import_id: row.id, file: row.fileName, status, rows: file.rows }, 'import finished');
   return status;
 }

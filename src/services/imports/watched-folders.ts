@@ -37,25 +37,25 @@ export function presentWatchedFolder(row: WatchedFolderRow) {
 
 export type WatchedFolderView = ReturnType<typeof presentWatchedFolder>;
 
-export function loadWatchedFolderRow(ctx: ServiceContext, id: string): WatchedFolderRow | undefined {
+export function loadWatchedFolderRow(ctx: ServiceContext, id: string): Promise<WatchedFolderRow | undefined> {
   return ctx.db.select().from(watchedFolders).where(eq(watchedFolders.id, id)).get();
 }
 
-export function getWatchedFolderRow(ctx: ServiceContext, accountId: string, id: string): WatchedFolderRow {
-  return owned(loadWatchedFolderRow(ctx, id), accountId, 'Watched folder', id);
+export async function getWatchedFolderRow(ctx: ServiceContext, accountId: string, id: string): Promise<WatchedFolderRow> {
+  return owned(await loadWatchedFolderRow(ctx, id), accountId, 'Watched folder', id);
 }
 
 /** Every folder the daemon watches, of every account. */
-export function activeWatchedFolders(ctx: ServiceContext): WatchedFolderRow[] {
+export function activeWatchedFolders(ctx: ServiceContext): Promise<WatchedFolderRow[]> {
   return ctx.db.select().from(watchedFolders).where(eq(watchedFolders.status, 'active')).all();
 }
 
-export function listWatchedFolders(ctx: ServiceContext, accountId: string, filters: { status?: string }, page: PageRequest) {
+export async function listWatchedFolders(ctx: ServiceContext, accountId: string, filters: { status?: string }, page: PageRequest) {
   const where: SQL[] = [eq(watchedFolders.accountId, accountId)];
   if (filters.status) where.push(eq(watchedFolders.status, filters.status as WatchedFolderStatus));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(watchedFolders).where(condition).get()!.n;
-  const rows = ctx.db.select().from(watchedFolders).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(watchedFolders).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(watchedFolders).where(condition)
     .orderBy(desc(watchedFolders.createdAt), desc(watchedFolders.id)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentWatchedFolder), total };
 }
@@ -86,7 +86,7 @@ async function checkPath(ctx: ServiceContext, accountId: string, value: unknown,
   }
   const path = resolve(value);
   const own = and(eq(watchedFolders.accountId, accountId), exceptId ? ne(watchedFolders.id, exceptId) : undefined);
-  for (const other of ctx.db.select({ id: watchedFolders.id, path: watchedFolders.path }).from(watchedFolders).where(own).all()) {
+  for (const other of await ctx.db.select({ id: watchedFolders.id, path: watchedFolders.path }).from(watchedFolders).where(own).all()) {
     if (other.path === path) errors.add('path', `is already watched (${other.id})`);
     else if (isWithin(path, other.path)) errors.add('path', `lies inside watched folder ${other.id} (${other.path})`);
     else if (isWithin(other.path, path)) errors.add('path', `contains watched folder ${other.id} (${other.path})`);
@@ -110,8 +110,8 @@ export function prepareWatchedFolder(ctx: ServiceContext, folder: WatchedFolderR
 
 export async function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const realPath = await checkPath(ctx, accountId, input.path, errors);
-  checkChannel(ctx, accountId, input.shipping_channel_id, errors);
-  checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
+  await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
+  await checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
   await makeLayout(realPath!, errors);
@@ -120,35 +120,35 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
     id: ctx.ids('watchedFolder'), accountId, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
     printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
-  ctx.db.insert(watchedFolders).values(row).run();
+  await ctx.db.insert(watchedFolders).values(row).run();
   ctx.notices.emit(WATCHED_FOLDERS_CHANGED, row.id);
   return presentWatchedFolder(row);
 }
 
 /** Changes what is given; what a change affects is checked again (a new label format against the printer). */
 export async function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
-  const row = getWatchedFolderRow(ctx, accountId, id);
+  const row = await getWatchedFolderRow(ctx, accountId, id);
   const channelId = patch.shipping_channel_id ?? row.channelId;
   const labelFormat = patch.label_format ?? row.labelFormat;
   const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
   const moved = patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path);
   const realPath = moved ? await checkPath(ctx, accountId, patch.path, errors, id) : undefined;
-  if (patch.shipping_channel_id !== undefined) checkChannel(ctx, accountId, channelId, errors);
-  if (patch.printer_id !== undefined || patch.label_format !== undefined) checkPrinter(ctx, accountId, printerId, labelFormat, errors);
+  if (patch.shipping_channel_id !== undefined) await checkChannel(ctx, accountId, channelId, errors);
+  if (patch.printer_id !== undefined || patch.label_format !== undefined) await checkPrinter(ctx, accountId, printerId, labelFormat, errors);
   const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
   errors.throwIfAny();
   if (realPath) await makeLayout(realPath, errors);
-  ctx.db.update(watchedFolders).set({
+  await ctx.db.update(watchedFolders).set({
     path: realPath ? resolve(patch.path!) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
     status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, updatedAt: ctx.clock.now(),
   }).where(eq(watchedFolders.id, id)).run();
   ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
-  return presentWatchedFolder(loadWatchedFolderRow(ctx, id)!);
+  return presentWatchedFolder((await loadWatchedFolderRow(ctx, id))!);
 }
 
 /** Stops watching; the folder and its files stay on disk, the imports stay listed. */
-export function deleteWatchedFolder(ctx: ServiceContext, accountId: string, id: string): void {
-  getWatchedFolderRow(ctx, accountId, id);
-  ctx.db.delete(watchedFolders).where(eq(watchedFolders.id, id)).run();
+export async function deleteWatchedFolder(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  await getWatchedFolderRow(ctx, accountId, id);
+  await ctx.db.delete(watchedFolders).where(eq(watchedFolders.id, id)).run();
   ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
 }

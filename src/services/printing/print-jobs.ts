@@ -4,7 +4,6 @@ import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { renderTestLabel } from '../../labels/test-label.js';
-import { inTransaction } from '../../store/db.js';
 import { accounts, labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
@@ -58,17 +57,17 @@ export interface QueuePrintInput {
  * Writes a print job as a queued row (call it inside the transaction of the change that needs it). A printer whose
  * queue waits out a backoff is asked again at once: someone wants it to print now.
  */
-export function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput): PrintJobRow {
+export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput): Promise<PrintJobRow> {
   const now = ctx.clock.now();
   const row: PrintJobRow = {
     id: input.id ?? ctx.ids('printJob'), accountId: input.accountId, shipmentId: input.shipmentId ?? null, printerId: input.printerId,
     format: input.format, copies: input.copies, content: input.content ?? null, layout: input.layout ?? null, status: 'queued',
     attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, createdAt: now, printedAt: null,
   };
-  ctx.db.insert(printJobs).values(row).run();
-  ctx.db.update(printJobs).set({ nextAttemptAt: now })
+  await ctx.db.insert(printJobs).values(row).run();
+  await ctx.db.update(printJobs).set({ nextAttemptAt: now })
     .where(and(eq(printJobs.printerId, input.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
-  ctx.notices.emit(JOBS_QUEUED);
+  ctx.store.afterCommit(() => ctx.notices.emit(JOBS_QUEUED));
   noticeDeskChange(ctx, { accountId: row.accountId, kind: 'print_job', id: row.id });
   return row;
 }
@@ -77,14 +76,14 @@ export function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput): Prin
  * Checks a `{printer_id, copies}` print request for a label format: the printer must be this account's and take the
  * format; 1..20 copies. Problems go to `errors` under `<prefix>.printer_id` / `<prefix>.copies`.
  */
-export function checkPrintRequest(
+export async function checkPrintRequest(
   ctx: ServiceContext, accountId: string, request: { printer_id?: unknown; copies?: unknown }, format: PrintFormat, errors: FieldErrorCollector, prefix = 'print',
-): PrinterRow | undefined {
+): Promise<PrinterRow | undefined> {
   const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const copies = request.copies ?? 1;
   if (typeof copies !== 'number' || !Number.isInteger(copies) || copies < 1 || copies > MAX_COPIES) errors.add(at('copies'), `must be an integer from 1 to ${MAX_COPIES}`);
   if (typeof request.printer_id !== 'string') return undefined;
-  const printer = loadPrinterRow(ctx, request.printer_id);
+  const printer = await loadPrinterRow(ctx, request.printer_id);
   if (!printer || printer.accountId !== accountId) {
     errors.add(at('printer_id'), 'is not a printer of this account');
     return undefined;
@@ -97,17 +96,17 @@ export function checkPrintRequest(
 }
 
 /** The `print` of a shipment's creation, once its label exists (called in the transaction that stores the label). */
-export function queuePrintOnCreate(ctx: ServiceContext, shipment: ShipmentRow): void {
+export async function queuePrintOnCreate(ctx: ServiceContext, shipment: ShipmentRow): Promise<void> {
   const request = shipment.printRequest as { printer_id?: string; copies?: number } | null;
   if (!request?.printer_id) return;
   const errors = new FieldErrorCollector();
-  const printer = checkPrintRequest(ctx, shipment.accountId, request, shipment.labelFormat, errors);
+  const printer = await checkPrintRequest(ctx, shipment.accountId, request, shipment.labelFormat, errors);
   if (!printer) {
     // the printer went away (or changed formats) after the shipment was accepted; the label stays available
     ctx.log.warn({ shipment_id: shipment.id, printer_id: request.printer_id, errors: errors.errors }, 'print on create skipped');
     return;
   }
-  queuePrintJob(ctx, { accountId: shipment.accountId, printerId: printer.id, shipmentId: shipment.id, format: shipment.labelFormat, copies: request.copies ?? 1 });
+  await queuePrintJob(ctx, { accountId: shipment.accountId, printerId: printer.id, shipmentId: shipment.id, format: shipment.labelFormat, copies: request.copies ?? 1 });
 }
 
 export interface ShipmentPrintBody {
@@ -117,39 +116,46 @@ export interface ShipmentPrintBody {
 }
 
 /** `POST /v1/shipments/{id}/print`: queues the stored label on the given printer or the default for its format. */
-export function printShipmentLabel(ctx: ServiceContext, accountId: string, shipmentId: string, body: ShipmentPrintBody, errors = new FieldErrorCollector()): PrintJobView {
-  const shipment = getShipmentRow(ctx, accountId, shipmentId);
-  const label = ctx.db.select({ format: labels.format }).from(labels).where(eq(labels.shipmentId, shipmentId)).get();
-  if (!label) throw new ValidationError({ shipment_id: [`has no label yet (status ${shipment.status}); ask again once it is created, or give "print" when creating it`] }, `Shipment ${shipmentId} has no label yet.`);
-  if (shipment.status === 'cancelled') throw new ValidationError({ shipment_id: ['is cancelled: its label is void'] }, `Shipment ${shipmentId} is cancelled.`);
-  if (body.layout === 'a4' && label.format !== 'pdf') errors.add('layout', 'the a4 layout is for pdf labels only');
-  let printerId = body.printer_id ?? undefined;
-  if (!printerId) {
-    printerId = defaultPrinterFor(ctx, accountId, label.format)?.id;
-    if (!printerId) errors.add('printer_id', `is required: this account has no default printer for ${label.format} labels`);
-  }
-  const printer = printerId ? checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: body.copies }, label.format, errors, '') : undefined;
-  errors.throwIfAny();
-  return presentPrintJob(inTransaction(ctx.db, () => queuePrintJob(ctx, {
-    accountId, printerId: printer!.id, shipmentId, format: label.format, copies: body.copies ?? 1, layout: body.layout ?? null,
-  })));
+export async function printShipmentLabel(ctx: ServiceContext, accountId: string, shipmentId: string, body: ShipmentPrintBody, errors = new FieldErrorCollector()): Promise<PrintJobView> {
+  // checked and queued in one transaction: the shipment cannot be cancelled, nor the printer changed, in between
+  return presentPrintJob(await ctx.store.transaction(async () => {
+    const shipment = await getShipmentRow(ctx, accountId, shipmentId);
+    const label = await ctx.db.select({ format: labels.format }).from(labels).where(eq(labels.shipmentId, shipmentId)).get();
+    if (!label) throw new ValidationError({ shipment_id: [`has no label yet (status ${shipment.status}); ask again once it is created, or give "print" when creating it`] }, `Shipment ${shipmentId} has no label yet.`);
+    if (shipment.status === 'cancelled') throw new ValidationError({ shipment_id: ['is cancelled: its label is void'] }, `Shipment ${shipmentId} is cancelled.`);
+    if (body.layout === 'a4' && label.format !== 'pdf') errors.add('layout', 'the a4 layout is for pdf labels only');
+    let printerId = body.printer_id ?? undefined;
+    if (!printerId) {
+      printerId = (await defaultPrinterFor(ctx, accountId, label.format))?.id;
+      if (!printerId) errors.add('printer_id', `is required: this account has no default printer for ${label.format} labels`);
+    }
+    const printer = printerId ? await checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: body.copies }, label.format, errors, '') : undefined;
+    errors.throwIfAny();
+    return queuePrintJob(ctx, {
+      accountId, printerId: printer!.id, shipmentId, format: label.format, copies: body.copies ?? 1, layout: body.layout ?? null,
+    });
+  }));
 }
 
 /** `POST /v1/printers/{id}/test`: one test label per format the printer takes (or those asked for). */
 export async function printTestLabels(ctx: ServiceContext, accountId: string, printerId: string, formats?: PrintFormat[]): Promise<PrintJobView[]> {
-  const printer = getPrinterRow(ctx, accountId, printerId);
+  const printer = await getPrinterRow(ctx, accountId, printerId);
   const takes = printerFormats(printer);
   const asked = formats && formats.length > 0 ? [...new Set(formats)] : takes;
   const refused = asked.filter((f) => !takes.includes(f));
   if (refused.length) throw new ValidationError({ formats: [`printer ${printer.name} takes ${takes.join(', ')}, not ${refused.join(', ')}`] });
-  const station = ctx.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).get()?.name ?? 'packdesk';
+  const station = (await ctx.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).get())?.name ?? 'packdesk';
   const at = isoTime(ctx.clock.now());
   const jobs = await Promise.all(asked.map(async (format) => {
     const id = ctx.ids('printJob');
     const content = await renderTestLabel(format, { stationName: station, printerName: printer.name, barcode: id, at });
     return { id, format, content };
   }));
-  return inTransaction(ctx.db, () => jobs.map((j) => presentPrintJob(queuePrintJob(ctx, { ...j, accountId, printerId, copies: 1 }))));
+  return ctx.store.transaction(async () => {
+    const queued: PrintJobView[] = [];
+    for (const j of jobs) queued.push(presentPrintJob(await queuePrintJob(ctx, { ...j, accountId, printerId, copies: 1 })));
+    return queued;
+  });
 }
 
 export interface PrintJobFilters {
@@ -158,38 +164,40 @@ export interface PrintJobFilters {
   shipment_id?: string;
 }
 
-export function listPrintJobs(ctx: ServiceContext, accountId: string, filters: PrintJobFilters, page: PageRequest) {
+export async function listPrintJobs(ctx: ServiceContext, accountId: string, filters: PrintJobFilters, page: PageRequest) {
   const where: SQL[] = [eq(printJobs.accountId, accountId)];
   if (filters.status) where.push(eq(printJobs.status, filters.status as PrintJobStatus));
   if (filters.printer_id) where.push(eq(printJobs.printerId, filters.printer_id));
   if (filters.shipment_id) where.push(eq(printJobs.shipmentId, filters.shipment_id));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(printJobs).where(condition).get()!.n;
-  const rows = ctx.db.select().from(printJobs).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(printJobs).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(printJobs).where(condition)
     .orderBy(desc(printJobs.createdAt), desc(printJobs.id)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentPrintJob), total };
 }
 
-export function loadPrintJobRow(ctx: ServiceContext, id: string): PrintJobRow | undefined {
+export function loadPrintJobRow(ctx: ServiceContext, id: string): Promise<PrintJobRow | undefined> {
   return ctx.db.select().from(printJobs).where(eq(printJobs.id, id)).get();
 }
 
-export function getPrintJob(ctx: ServiceContext, accountId: string, id: string): PrintJobView {
-  return presentPrintJob(owned(loadPrintJobRow(ctx, id), accountId, 'Print job', id));
+export async function getPrintJob(ctx: ServiceContext, accountId: string, id: string): Promise<PrintJobView> {
+  return presentPrintJob(owned(await loadPrintJobRow(ctx, id), accountId, 'Print job', id));
 }
 
 /** Queues a failed job again, with a new 24 h window. */
-export function retryPrintJob(ctx: ServiceContext, accountId: string, id: string): PrintJobView {
-  const row = owned(loadPrintJobRow(ctx, id), accountId, 'Print job', id);
-  if (row.status !== 'failed') throw new ValidationError({ status: [`only a failed print job can be retried (this one is ${row.status})`] });
-  const now = ctx.clock.now();
-  inTransaction(ctx.db, () => {
-    ctx.db.update(printJobs).set({ status: 'queued', attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null })
+export async function retryPrintJob(ctx: ServiceContext, accountId: string, id: string): Promise<PrintJobView> {
+  // checked and queued again in one transaction, so two retries cannot both pass the check
+  const retried = await ctx.store.transaction(async () => {
+    const row = owned(await loadPrintJobRow(ctx, id), accountId, 'Print job', id);
+    if (row.status !== 'failed') throw new ValidationError({ status: [`only a failed print job can be retried (this one is ${row.status})`] });
+    const now = ctx.clock.now();
+    await ctx.db.update(printJobs).set({ status: 'queued', attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null })
       .where(eq(printJobs.id, id)).run();
-    ctx.db.update(printJobs).set({ nextAttemptAt: now })
+    await ctx.db.update(printJobs).set({ nextAttemptAt: now })
       .where(and(eq(printJobs.printerId, row.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+    return (await loadPrintJobRow(ctx, id))!;
   });
   ctx.notices.emit(JOBS_QUEUED);
   noticeDeskChange(ctx, { accountId, kind: 'print_job', id });
-  return presentPrintJob(loadPrintJobRow(ctx, id)!);
+  return presentPrintJob(retried);
 }

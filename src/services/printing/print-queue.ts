@@ -3,7 +3,6 @@ import {
   parsePrinterUri, printerDriver, PrinterUnavailableError, PrintJobFailedError, type PrintDocument, type PrinterStatus,
 } from '../../../printers/index.js';
 import { layoutA4 } from '../../labels/index.js';
-import { statement, inTransaction } from '../../store/db.js';
 import { labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
@@ -62,21 +61,21 @@ const HEADS = `
   SELECT pj.id, pj.status, pj.next_attempt_at, pj.lease_until FROM printers p
   JOIN print_jobs pj ON pj.rowid = (SELECT min(r) FROM (
     SELECT min(rowid) AS r FROM print_jobs WHERE printer_id = p.id AND status = 'queued'
-    UNION ALL SELECT min(rowid) FROM print_jobs WHERE printer_id = p.id AND status = 'printing'))`;
+    UNION ALL SELECT min(rowid) FROM print_jobs WHERE printer_id = p.id AND status = 'printing') AS unfinished)`;
 
 const HEADS_DUE = `${HEADS}
-  WHERE (pj.status = 'queued' AND pj.next_attempt_at <= @now) OR (pj.status = 'printing' AND pj.lease_until <= @now)
-  ORDER BY coalesce(pj.next_attempt_at, pj.lease_until) LIMIT @limit`;
+  WHERE (pj.status = 'queued' AND pj.next_attempt_at <= ?) OR (pj.status = 'printing' AND pj.lease_until <= ?)
+  ORDER BY coalesce(pj.next_attempt_at, pj.lease_until) LIMIT ?`;
 
 /** Claims up to `limit` due printer heads for `leaseMs`, at most one job per printer. */
-export function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: number): ClaimedPrintJob[] {
+export async function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: number): Promise<ClaimedPrintJob[]> {
   if (limit <= 0) return [];
   const now = ctx.clock.now();
-  return inTransaction(ctx.db, () => {
-    const heads = statement(ctx.db, HEADS_DUE).all({ now, limit }) as { id: string; status: string }[];
+  return ctx.store.transaction(async () => {
+    const heads = await ctx.store.all<{ id: string; status: string }>(HEADS_DUE, now, now, limit);
     if (heads.length === 0) return [];
     const resumed = new Set(heads.filter((h) => h.status === 'printing').map((h) => h.id));
-    const rows = ctx.db.update(printJobs)
+    const rows = await ctx.db.update(printJobs)
       .set({ status: 'printing', attempts: sql`${printJobs.attempts} + 1`, leaseUntil: now + leaseMs })
       .where(inArray(printJobs.id, heads.map((h) => h.id))).returning().all();
     for (const job of rows) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
@@ -85,15 +84,17 @@ export function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs: numb
 }
 
 /** At start-up every `printing` job belongs to a process that is gone: resume it now (one daemon per data directory). */
-export function releaseInterruptedPrintJobs(ctx: ServiceContext): number {
+export async function releaseInterruptedPrintJobs(ctx: ServiceContext): Promise<number> {
+  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
   const now = ctx.clock.now();
-  return ctx.db.update(printJobs).set({ leaseUntil: now }).where(and(eq(printJobs.status, 'printing'), sql`${printJobs.leaseUntil} > ${now}`)).run().changes;
+  const released = await ctx.db.update(printJobs).set({ leaseUntil: now })
+    .where(and(eq(printJobs.status, 'printing'), sql`${printJobs.leaseUntil} > ${now}`)).returning({ id: printJobs.id });
+  return released.length;
 }
 
 /** When the next printer head becomes due (for the worker to sleep until then); jobs behind a head wait for it. */
-export function nextPrintDueAt(ctx: ServiceContext): number | undefined {
-  const row = statement(ctx.db, `SELECT min(CASE status WHEN 'queued' THEN next_attempt_at ELSE lease_until END) AS at FROM (${HEADS})`)
-    .get() as { at: number | null } | undefined;
+export async function nextPrintDueAt(ctx: ServiceContext): Promise<number | undefined> {
+  const row = await ctx.store.get<{ at: number | null }>(`SELECT min(CASE status WHEN 'queued' THEN next_attempt_at ELSE lease_until END) AS at FROM (${HEADS}) AS heads`);
   return row?.at ?? undefined;
 }
 
@@ -102,7 +103,7 @@ class NothingToPrintError extends Error {}
 async function documentOf(ctx: ServiceContext, job: PrintJobRow, resumed: boolean): Promise<PrintDocument> {
   let content = job.content;
   if (!content && job.shipmentId) {
-    content = ctx.db.select({ content: labels.content }).from(labels).where(eq(labels.shipmentId, job.shipmentId)).get()?.content ?? null;
+    content = (await ctx.db.select({ content: labels.content }).from(labels).where(eq(labels.shipmentId, job.shipmentId)).get())?.content ?? null;
     if (content && job.layout === 'a4') content = await layoutA4(content);
   }
   if (!content) throw new NothingToPrintError('nothing to print: the shipment or its label no longer exists');
@@ -110,19 +111,20 @@ async function documentOf(ctx: ServiceContext, job: PrintJobRow, resumed: boolea
 }
 
 /** Sets the claimed job's outcome, unless someone changed it meanwhile (deleted printer, …). */
-function finish(ctx: ServiceContext, job: PrintJobRow, values: Partial<PrintJobRow>): void {
-  const changed = ctx.db.update(printJobs).set(values).where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'printing'))).run().changes;
-  if (changed > 0) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
+async function finish(ctx: ServiceContext, job: PrintJobRow, values: Partial<PrintJobRow>): Promise<void> {
+  const changed = await ctx.db.update(printJobs).set(values).where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'printing')))
+    .returning({ id: printJobs.id });
+  if (changed.length > 0) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
 }
 
-function scheduleRetry(ctx: ServiceContext, job: PrintJobRow, error: string, delayMs: number, resume: boolean): void {
+async function scheduleRetry(ctx: ServiceContext, job: PrintJobRow, error: string, delayMs: number, resume: boolean): Promise<void> {
   const at = ctx.clock.now() + delayMs;
   if (at > job.expiresAt) {
-    finish(ctx, job, { status: 'failed', error: `gave up after 24 h: ${error}`, leaseUntil: null, nextAttemptAt: null });
+    await finish(ctx, job, { status: 'failed', error: `gave up after 24 h: ${error}`, leaseUntil: null, nextAttemptAt: null });
     return;
   }
   // a job that may have reached the printer stays `printing`, so the next attempt looks for it before sending
-  finish(ctx, job, resume ? { error, leaseUntil: at, nextAttemptAt: at } : { status: 'queued', error, leaseUntil: null, nextAttemptAt: at });
+  await finish(ctx, job, resume ? { error, leaseUntil: at, nextAttemptAt: at } : { status: 'queued', error, leaseUntil: null, nextAttemptAt: at });
 }
 
 /** How long the job has been waiting: since it was queued, or queued again by a retry (24 h before it expires). */
@@ -133,17 +135,19 @@ function waitingFor(ctx: ServiceContext, job: PrintJobRow): number {
 /** Prints one claimed job and records what happened; never throws. */
 export async function runPrintJob(ctx: ServiceContext, claimed: ClaimedPrintJob, options: PrintQueueOptions): Promise<void> {
   const { job, resumed } = claimed;
-  const printer = loadPrinterRow(ctx, job.printerId);
+  const printer = await loadPrinterRow(ctx, job.printerId);
   const parsed = printer ? parsePrinterUri(printer.uri) : undefined;
   if (!printer || !parsed || 'error' in parsed) {
-    finish(ctx, job, { status: 'failed', error: printer ? `the printer URI is not usable: ${printer.uri}` : 'the printer was deleted', leaseUntil: null });
+    await finish(ctx, job, { status: 'failed', error: printer ? `the printer URI is not usable: ${printer.uri}` : 'the printer was deleted', leaseUntil: null });
     return;
   }
-  const noteStatus = (status: PrinterStatus | undefined) => status && recordPrinterStatus(ctx, printer.id, status);
+  const noteStatus = async (status: PrinterStatus | undefined) => {
+    if (status) await recordPrinterStatus(ctx, printer.id, status);
+  };
   const refused = await refusedPrinterDirectory(ctx, printer);
   if (refused) {
-    noteStatus(refused);
-    finish(ctx, job, { status: 'failed', error: refused.message, leaseUntil: null, nextAttemptAt: null });
+    await noteStatus(refused);
+    await finish(ctx, job, { status: 'failed', error: refused.message, leaseUntil: null, nextAttemptAt: null });
     return;
   }
   try {
@@ -151,26 +155,26 @@ export async function runPrintJob(ctx: ServiceContext, claimed: ClaimedPrintJob,
     const driver = await printerDriver(parsed.uri, { formats: printerFormats(printer), timeoutMs: options.timeoutMs, completionWaitMs: options.completionWaitMs });
     const outcome = await driver.print(document);
     if (outcome.state === 'printed') {
-      finish(ctx, job, { status: 'printed', printedAt: ctx.clock.now(), error: null, leaseUntil: null, nextAttemptAt: null });
+      await finish(ctx, job, { status: 'printed', printedAt: ctx.clock.now(), error: null, leaseUntil: null, nextAttemptAt: null });
       ctx.log.debug({ print_job_id: job.id, printer_id: printer.id, resumed }, 'printed');
     } else if (ctx.clock.now() > job.expiresAt) {
-      finish(ctx, job, { status: 'failed', error: `the printer did not finish the job within 24 h: ${outcome.message}`, leaseUntil: null, nextAttemptAt: null });
+      await finish(ctx, job, { status: 'failed', error: `the printer did not finish the job within 24 h: ${outcome.message}`, leaseUntil: null, nextAttemptAt: null });
     } else {
-      finish(ctx, job, { error: outcome.message, leaseUntil: ctx.clock.now() + RECHECK_SUBMITTED_MS });
+      await finish(ctx, job, { error: outcome.message, leaseUntil: ctx.clock.now() + RECHECK_SUBMITTED_MS });
     }
-    noteStatus(outcome.status);
+    await noteStatus(outcome.status);
   } catch (err) {
     if (err instanceof PrinterUnavailableError) {
       ctx.log.warn({ print_job_id: job.id, printer_id: printer.id, attempt: job.attempts, reason: err.message }, 'printer cannot print now; job kept queued');
-      noteStatus(err.status);
-      scheduleRetry(ctx, job, err.message, err.retryAfterMs ?? printRetryDelay(waitingFor(ctx, job), options.random), err.maybeDelivered);
+      await noteStatus(err.status);
+      await scheduleRetry(ctx, job, err.message, err.retryAfterMs ?? printRetryDelay(waitingFor(ctx, job), options.random), err.maybeDelivered);
     } else if (err instanceof PrintJobFailedError && !err.permanent && job.attempts < MAX_JOB_ERRORS) {
-      noteStatus(err.status);
-      scheduleRetry(ctx, job, err.message, printRetryDelay(waitingFor(ctx, job), options.random), false);
+      await noteStatus(err.status);
+      await scheduleRetry(ctx, job, err.message, printRetryDelay(waitingFor(ctx, job), options.random), false);
     } else {
-      if (err instanceof PrintJobFailedError) noteStatus(err.status);
+      if (err instanceof PrintJobFailedError) await noteStatus(err.status);
       else if (!(err instanceof NothingToPrintError)) ctx.log.error({ err, print_job_id: job.id }, 'print job failed unexpectedly');
-      finish(ctx, job, { status: 'failed', error: (err as Error).message, leaseUntil: null, nextAttemptAt: null });
+      await finish(ctx, job, { status: 'failed', error: (err as Error).message, leaseUntil: null, nextAttemptAt: null });
     }
   }
 }

@@ -6,7 +6,6 @@ import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { inTransaction } from '../../store/db.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
@@ -21,6 +20,11 @@ export const PRINTER_STATES: readonly PrinterState[] = ['ready', 'offline', 'unk
 export const STATUS_CHECK_TIMEOUT_MS = 3000;
 /** A status that did not change is written again only this often (keeps the print queue from rewriting the row per job). */
 const STATUS_REWRITE_MS = 10_000;
+
+/** The printer's JSON array column (formats, default_for) holds `value`. */
+function holds(ctx: ServiceContext, column: typeof printers.formats | typeof printers.defaultFor, value: string): SQL {
+  return sql`exists (select 1 from ${ctx.store.sql.jsonValues(sql`${column}`)} where value = ${value})`;
+}
 
 const formatsOf = (value: unknown): PrintFormat[] => (Array.isArray(value) ? (value as PrintFormat[]) : []);
 
@@ -43,12 +47,12 @@ export function presentPrinter(row: PrinterRow) {
 
 export type PrinterView = ReturnType<typeof presentPrinter>;
 
-export function loadPrinterRow(ctx: ServiceContext, id: string): PrinterRow | undefined {
+export function loadPrinterRow(ctx: ServiceContext, id: string): Promise<PrinterRow | undefined> {
   return ctx.db.select().from(printers).where(eq(printers.id, id)).get();
 }
 
-export function getPrinterRow(ctx: ServiceContext, accountId: string, id: string): PrinterRow {
-  return owned(loadPrinterRow(ctx, id), accountId, 'Printer', id);
+export async function getPrinterRow(ctx: ServiceContext, accountId: string, id: string): Promise<PrinterRow> {
+  return owned(await loadPrinterRow(ctx, id), accountId, 'Printer', id);
 }
 
 export function printerFormats(row: PrinterRow): PrintFormat[] {
@@ -56,21 +60,21 @@ export function printerFormats(row: PrinterRow): PrintFormat[] {
 }
 
 /** The account's default printer for a label format. */
-export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format: PrintFormat): PrinterRow | undefined {
+export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format: PrintFormat): Promise<PrinterRow | undefined> {
   return ctx.db.select().from(printers)
-    .where(and(eq(printers.accountId, accountId), sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${format})`))
+    .where(and(eq(printers.accountId, accountId), holds(ctx, printers.defaultFor, format)))
     .get();
 }
 
 /** Writes what a printer said: its state, the detail, and when it was last reachable. */
-export function recordPrinterStatus(ctx: ServiceContext, printerId: string, status: PrinterStatus): void {
+export async function recordPrinterStatus(ctx: ServiceContext, printerId: string, status: PrinterStatus): Promise<void> {
   const now = ctx.clock.now();
-  const row = ctx.db.select({ accountId: printers.accountId, status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt })
+  const row = await ctx.db.select({ accountId: printers.accountId, status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt })
     .from(printers).where(eq(printers.id, printerId)).get();
   if (!row) return;
   const unchanged = row.status === status.state && JSON.stringify(row.detail) === JSON.stringify(status);
   if (unchanged && (!status.reachable || (row.seen !== null && now - row.seen < STATUS_REWRITE_MS))) return;
-  ctx.db.update(printers).set({
+  await ctx.db.update(printers).set({
     status: status.state, statusDetail: status, ...(status.reachable ? { lastSeenAt: now } : {}),
   }).where(eq(printers.id, printerId)).run();
   if (!unchanged) noticeDeskChange(ctx, { accountId: row.accountId, kind: 'printer', id: printerId });
@@ -95,12 +99,12 @@ export async function refreshPrinterStatus(ctx: ServiceContext, row: PrinterRow,
   if ('error' in parsed) return row;
   const refused = await refusedPrinterDirectory(ctx, row);
   const driver = refused ? undefined : await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs });
-  recordPrinterStatus(ctx, row.id, refused ?? await driver!.status());
-  return loadPrinterRow(ctx, row.id) ?? row;
+  await recordPrinterStatus(ctx, row.id, refused ?? await driver!.status());
+  return (await loadPrinterRow(ctx, row.id)) ?? row;
 }
 
 export async function getPrinter(ctx: ServiceContext, accountId: string, id: string, refresh: boolean): Promise<PrinterView> {
-  const row = getPrinterRow(ctx, accountId, id);
+  const row = await getPrinterRow(ctx, accountId, id);
   return presentPrinter(refresh ? await refreshPrinterStatus(ctx, row) : row);
 }
 
@@ -110,14 +114,14 @@ export interface PrinterFilters {
   status?: string;
 }
 
-export function listPrinters(ctx: ServiceContext, accountId: string, filters: PrinterFilters, page: PageRequest) {
+export async function listPrinters(ctx: ServiceContext, accountId: string, filters: PrinterFilters, page: PageRequest) {
   const where: SQL[] = [eq(printers.accountId, accountId)];
-  if (filters.format) where.push(sql`exists (select 1 from json_each(${printers.formats}) where value = ${filters.format})`);
-  if (filters.default_for) where.push(sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${filters.default_for})`);
+  if (filters.format) where.push(holds(ctx, printers.formats, filters.format));
+  if (filters.default_for) where.push(holds(ctx, printers.defaultFor, filters.default_for));
   if (filters.status) where.push(eq(printers.status, filters.status as PrinterState));
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(printers).where(condition).get()!.n;
-  const rows = ctx.db.select().from(printers).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(printers).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(printers).where(condition)
     .orderBy(desc(printers.createdAt), desc(printers.id)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentPrinter), total };
 }
@@ -130,8 +134,8 @@ export interface PrinterInput {
   dpi?: LabelDpi;
 }
 
-function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): boolean {
-  const row = ctx.db.select({ id: printers.id }).from(printers).where(and(eq(printers.accountId, accountId), eq(printers.name, name))).get();
+async function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): Promise<boolean> {
+  const row = await ctx.db.select({ id: printers.id }).from(printers).where(and(eq(printers.accountId, accountId), eq(printers.name, name))).get();
   return row !== undefined && row.id !== exceptId;
 }
 
@@ -143,7 +147,7 @@ async function checkPrinterInput(ctx: ServiceContext, accountId: string, input: 
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (input.name === undefined) errors.add('name', 'is required');
   else if (typeof input.name === 'string' && !name) errors.add('name', 'must not be empty');
-  if (name && nameTaken(ctx, accountId, name, exceptId)) errors.add('name', 'is already used by another printer');
+  if (name && await nameTaken(ctx, accountId, name, exceptId)) errors.add('name', 'is already used by another printer');
   if (input.uri === undefined) errors.add('uri', 'is required');
   const parsed = typeof input.uri === 'string' ? parsePrinterUri(input.uri.trim()) : undefined;
   if (parsed && 'error' in parsed) errors.add('uri', parsed.error);
@@ -166,11 +170,11 @@ async function checkPrinterInput(ctx: ServiceContext, accountId: string, input: 
 }
 
 /** One default printer per format and account: taking a format as default takes it from the others. */
-function takeDefaults(ctx: ServiceContext, accountId: string, printerId: string, formats: PrintFormat[]): void {
+async function takeDefaults(ctx: ServiceContext, accountId: string, printerId: string, formats: PrintFormat[]): Promise<void> {
   for (const format of formats) {
-    ctx.db.update(printers)
-      .set({ defaultFor: sql`(select coalesce(json_group_array(value), '[]') from json_each(${printers.defaultFor}) where value != ${format})` })
-      .where(and(eq(printers.accountId, accountId), sql`${printers.id} != ${printerId}`, sql`exists (select 1 from json_each(${printers.defaultFor}) where value = ${format})`))
+    await ctx.db.update(printers)
+      .set({ defaultFor: sql`(select coalesce(${ctx.store.sql.jsonArrayOf}, '[]') from ${ctx.store.sql.jsonValues(sql`${printers.defaultFor}`)} where value != ${format})` })
+      .where(and(eq(printers.accountId, accountId), sql`${printers.id} != ${printerId}`, holds(ctx, printers.defaultFor, format)))
       .run();
   }
 }
@@ -182,15 +186,15 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
     id: ctx.ids('printer'), accountId, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
     dpi: input.dpi ?? DEFAULT_LABEL_DPI, status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
-  inTransaction(ctx.db, () => {
-    ctx.db.insert(printers).values(row).run();
-    takeDefaults(ctx, accountId, row.id, checked.defaultFor);
+  await ctx.store.transaction(async () => {
+    await ctx.db.insert(printers).values(row).run();
+    await takeDefaults(ctx, accountId, row.id, checked.defaultFor);
   });
   return presentPrinter(await refreshPrinterStatus(ctx, row));
 }
 
 export async function updatePrinter(ctx: ServiceContext, accountId: string, id: string, patch: PrinterInput, errors = new FieldErrorCollector()): Promise<PrinterView> {
-  const row = getPrinterRow(ctx, accountId, id);
+  const row = await getPrinterRow(ctx, accountId, id);
   const formats = patch.formats ?? printerFormats(row);
   // defaults the printer no longer takes are dropped unless the patch names its defaults itself (a formats value of the
   // wrong type is the schema's to report)
@@ -200,20 +204,20 @@ export async function updatePrinter(ctx: ServiceContext, accountId: string, id: 
   const checked = await checkPrinterInput(ctx, accountId, input, errors, uri !== row.uri, id);
   const now = ctx.clock.now();
   const uriChanged = checked.uri !== row.uri;
-  inTransaction(ctx.db, () => {
-    ctx.db.update(printers).set({
+  await ctx.store.transaction(async () => {
+    await ctx.db.update(printers).set({
       name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, updatedAt: now,
       ...(patch.dpi !== undefined ? { dpi: patch.dpi } : {}),
       ...(uriChanged ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
     }).where(eq(printers.id, id)).run();
-    takeDefaults(ctx, accountId, id, checked.defaultFor);
+    await takeDefaults(ctx, accountId, id, checked.defaultFor);
   });
-  const fresh = loadPrinterRow(ctx, id)!;
+  const fresh = (await loadPrinterRow(ctx, id))!;
   return presentPrinter(uriChanged ? await refreshPrinterStatus(ctx, fresh) : fresh);
 }
 
 /** Deletes the printer; its print jobs go with it (queued ones are never printed). */
-export function deletePrinter(ctx: ServiceContext, accountId: string, id: string): void {
-  getPrinterRow(ctx, accountId, id);
-  ctx.db.delete(printers).where(eq(printers.id, id)).run();
+export async function deletePrinter(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  await getPrinterRow(ctx, accountId, id);
+  await ctx.db.delete(printers).where(eq(printers.id, id)).run();
 }

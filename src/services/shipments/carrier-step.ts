@@ -5,9 +5,8 @@ import { normalisePhone, type Address, type Contact } from '../../domain/shipmen
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
 import { carrierLabelFormat, findProvider } from '../../carriers/registry.js';
-import type { CarrierParty, CreatedAtCarrier, ShipmentForCarrier } from '../../carriers/types.js';
+import type { CarrierParty, CarrierProgress, CreatedAtCarrier, ShipmentForCarrier } from '../../carriers/types.js';
 import { convertLabelOffThread, LabelFormatError, mergeLabels, type LabelSource } from '../../labels/index.js';
-import { inTransaction } from '../../store/db.js';
 import { labels, parcels, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
@@ -54,41 +53,41 @@ function notify(ctx: ServiceContext, shipmentId: string): void {
   ctx.notices.emit(`shipment:${shipmentId}`);
 }
 
-function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource }) {
+async function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource }) {
   const provider = findProvider(row.provider)!;
   const now = ctx.clock.now();
-  inTransaction(ctx.db, () => {
-    created.parcels.forEach((p, i) => {
-      ctx.db.update(parcels).set({
+  await ctx.store.transaction(async () => {
+    for (const [i, p] of created.parcels.entries()) {
+      await ctx.db.update(parcels).set({
         trackingNumber: p.trackingNumber, trackingStatus: 'created', trackingUrl: provider.adapter.trackingUrl(p.trackingNumber),
       }).where(eq(parcels.id, parcelList[i]!.id)).run();
-    });
-    ctx.db.insert(labels).values({
+    }
+    await ctx.db.insert(labels).values({
       shipmentId: row.id, format: row.labelFormat, content: label.content, pages: label.pages,
       sha256: createHash('sha256').update(label.content).digest('hex'), source: label.source, createdAt: now,
     }).onConflictDoNothing().run();
-    ctx.db.update(shipments).set({
+    await ctx.db.update(shipments).set({
       status: 'created', providerShipmentId: created.providerShipmentId, product: created.product,
       totalPriceMinor: created.totalPrice?.amountMinor ?? null, currency: created.totalPrice?.currency ?? null,
       failure: null, nextAttemptAt: null, carrierProgress: null, updatedAt: now,
     }).where(eq(shipments.id, row.id)).run();
-    indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
-    const fresh = loadShipmentRow(ctx, row.id)!;
-    recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: presentShipment(ctx, fresh), previousStatus: 'pending' });
-    trackShipmentParcels(ctx, row.id);
-    queuePrintOnCreate(ctx, fresh);
+    await indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
+    const fresh = (await loadShipmentRow(ctx, row.id))!;
+    await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: await presentShipment(ctx, fresh), previousStatus: 'pending' });
+    await trackShipmentParcels(ctx, row.id);
+    await queuePrintOnCreate(ctx, fresh);
   });
 }
 
-function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: number, failure: { message: string; errors: Record<string, string[]> }, nextAttemptAt: number | null, clearProgress: boolean) {
+async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: number, failure: { message: string; errors: Record<string, string[]> }, nextAttemptAt: number | null, clearProgress: boolean) {
   const now = ctx.clock.now();
   const value: ShipmentFailure = { ...failure, attempts: attempt, at: isoTime(now) };
-  inTransaction(ctx.db, () => {
-    ctx.db.update(shipments).set({
+  await ctx.store.transaction(async () => {
+    await ctx.db.update(shipments).set({
       failure: value, attempts: attempt, nextAttemptAt, updatedAt: now, ...(clearProgress ? { carrierProgress: null } : {}),
     }).where(eq(shipments.id, row.id)).run();
     if (nextAttemptAt === null) {
-      recordEvent(ctx, { accountId: row.accountId, type: 'shipment.updated', resourceName: 'shipment', resource: presentShipment(ctx, loadShipmentRow(ctx, row.id)!) });
+      await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.updated', resourceName: 'shipment', resource: await presentShipment(ctx, (await loadShipmentRow(ctx, row.id))!) });
     }
   });
 }
@@ -98,15 +97,18 @@ function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: number, f
  * A refusal leaves it pending with `failure` (fixed by PATCH or retried by hand); an outage is retried with backoff.
  */
 export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: string, attempt: number, maxAttempts: number): Promise<JobOutcome> {
-  const row = loadShipmentRow(ctx, shipmentId);
+  const row = await loadShipmentRow(ctx, shipmentId);
   if (!row || row.status !== 'pending') return { result: 'done' }; // deleted, cancelled, or finished by an earlier run
-  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
+  const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
   const adapter = findProvider(row.provider)!.adapter;
-  const parcelList = loadParcels(ctx, row.id);
-  const progress = {
-    load: () => (loadShipmentRow(ctx, row.id)?.carrierProgress as Record<string, unknown> | null) ?? null,
-    save: (p: Record<string, unknown>) => {
-      ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run();
+  const parcelList = await loadParcels(ctx, row.id);
+  // nothing else changes the progress while this job holds the shipment, so the last saved value is kept here too
+  let saved = (row.carrierProgress as Record<string, unknown> | null) ?? null;
+  const progress: CarrierProgress = {
+    load: () => saved,
+    save: async (p) => {
+      saved = p;
+      await ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run();
     },
   };
   try {
@@ -120,27 +122,27 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
       parts.push(source === 'carrier' ? p.label : await convertLabelOffThread(forCarrier.labelFormat, row.labelFormat, p.label, row.labelDpi));
     }
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
-    recordCreated(ctx, row, parcelList, created, label);
+    await recordCreated(ctx, row, parcelList, created, label);
     notify(ctx, row.id);
     return { result: 'done' };
   } catch (err) {
     if (err instanceof CarrierRefusedError || err instanceof LabelFormatError) {
       const refused = err instanceof CarrierRefusedError;
       // a label that cannot be read or converted came from a shipment the carrier made: its progress finds it again on retry
-      recordFailure(ctx, row, attempt, { message: err.message, errors: refused ? err.errors : {} }, null, refused);
+      await recordFailure(ctx, row, attempt, { message: err.message, errors: refused ? err.errors : {} }, null, refused);
       notify(ctx, row.id);
       return { result: 'fail', error: err.message };
     }
     const message = err instanceof CarrierTransientError ? err.message : `unexpected error: ${(err as Error).message}`;
     if (!(err instanceof CarrierTransientError)) ctx.log.error({ err, shipment_id: row.id }, 'shipment creation failed unexpectedly');
     if (attempt >= maxAttempts) {
-      recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, null, false);
+      await recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, null, false);
       notify(ctx, row.id);
       return { result: 'fail', error: message };
     }
     const delay = Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), (err as CarrierTransientError).retryAfterMs ?? 0);
     const at = ctx.clock.now() + delay;
-    recordFailure(ctx, row, attempt, { message, errors: {} }, at, false);
+    await recordFailure(ctx, row, attempt, { message, errors: {} }, at, false);
     notify(ctx, row.id);
     return { result: 'retry', at, error: message };
   }

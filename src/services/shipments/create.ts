@@ -5,7 +5,6 @@ import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
 import { checkShipmentInput, normalisePhone, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { findProvider } from '../../carriers/registry.js';
-import { inTransaction } from '../../store/db.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
@@ -54,9 +53,9 @@ export function todayOf(ctx: ServiceContext): string {
 }
 
 /** Looks up the channel for a shipment: it must be this account's and active. */
-export function channelForShipment(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
+export async function channelForShipment(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
   if (typeof channelId !== 'string') return undefined;
-  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
+  const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
   if (!channel || channel.accountId !== accountId || channel.deletedAt !== null) {
     errors.add('shipping_channel_id', 'is not a shipping channel of this account');
     return undefined;
@@ -75,22 +74,22 @@ function cleanContact(c: Contact): Contact {
 }
 
 /** Validates a whole creation input; throws ValidationError listing every problem. */
-export function validateCreation(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors: FieldErrorCollector) {
-  const found = channelForShipment(ctx, accountId, body.shipping_channel_id, errors);
+export async function validateCreation(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors: FieldErrorCollector) {
+  const found = await channelForShipment(ctx, accountId, body.shipping_channel_id, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
-  if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
+  if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return found!;
 }
 
 /** Shipment columns that come from the creation input. */
-export function creationColumns(ctx: ServiceContext, body: ShipmentBody, provider: string) {
+export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, provider: string) {
   return {
     provider,
     channelId: body.shipping_channel_id,
     labelFormat: body.label_format,
     // a label converted for the printer that prints it on creation is drawn at that printer's resolution
-    labelDpi: body.label_dpi ?? (body.print ? loadPrinterRow(ctx, body.print.printer_id)?.dpi : undefined) ?? DEFAULT_LABEL_DPI,
+    labelDpi: body.label_dpi ?? (body.print ? (await loadPrinterRow(ctx, body.print.printer_id))?.dpi : undefined) ?? DEFAULT_LABEL_DPI,
     shippingDate: body.shipping_date ?? todayOf(ctx),
     isInternational: body.origin_address.country_code !== body.destination_address.country_code,
     codAmountMinor: body.cash_on_delivery_amount == null ? null : toMinorUnits(body.cash_on_delivery_amount)!,
@@ -113,25 +112,25 @@ export function parcelRows(ctx: ServiceContext, shipmentId: string, list: Parcel
 }
 
 /** Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. */
-export function createShipment(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors = new FieldErrorCollector()) {
-  const { provider } = validateCreation(ctx, accountId, body, errors);
+export async function createShipment(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors = new FieldErrorCollector()) {
+  const { provider } = await validateCreation(ctx, accountId, body, errors);
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
-  return inTransaction(ctx.db, () => {
+  return ctx.store.transaction(async () => {
     const row: ShipmentRow = {
-      id, seq: nextShipmentSeq(ctx), accountId, status: 'pending', ...creationColumns(ctx, body, provider.code),
+      id, seq: await nextShipmentSeq(ctx), accountId, status: 'pending', ...(await creationColumns(ctx, body, provider.code)),
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
       totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null,
       cancelledAt: null, createdAt: now, updatedAt: now,
     };
-    ctx.db.insert(shipments).values(row).run();
+    await ctx.db.insert(shipments).values(row).run();
     const rows = parcelRows(ctx, id, body.parcels);
-    ctx.db.insert(parcels).values(rows).run();
-    indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber]);
-    enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
-    const view = presentShipment(ctx, row, rows);
-    recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
+    await ctx.db.insert(parcels).values(rows).run();
+    await indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber]);
+    await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    const view = await presentShipment(ctx, row, rows);
+    await recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
     return view;
   });
 }

@@ -27,8 +27,8 @@ export interface StoredLabel {
  */
 export async function getShipmentLabel(ctx: ServiceContext, accountId: string, id: string, options: { layout?: 'a4'; format?: LabelFormat } = {}): Promise<StoredLabel> {
   const { layout } = options;
-  const shipment = getShipmentRow(ctx, accountId, id);
-  const row = ctx.db.select().from(labels).where(eq(labels.shipmentId, id)).get();
+  const shipment = await getShipmentRow(ctx, accountId, id);
+  const row = await ctx.db.select().from(labels).where(eq(labels.shipmentId, id)).get();
   if (!row) throw new NotFoundError(`Shipment ${id} has no label yet (status ${shipment.status}).`);
   const format = options.format ?? row.format;
   if (layout === 'a4' && format !== 'pdf') throw new ValidationError({ layout: ['the a4 layout is for pdf labels only'] });

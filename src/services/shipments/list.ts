@@ -1,5 +1,4 @@
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { statement } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import { presentShipmentSummary, type ShipmentRow, type ShipmentStatus } from './records.js';
 
@@ -12,8 +11,8 @@ export interface ShipmentFilters {
 }
 
 /** The list shows only these columns: reading them alone keeps the hot list query narrow. */
-const SUMMARY_COLUMNS = `id, reference_number AS referenceNumber, channel_id AS channelId, provider_shipment_id AS providerShipmentId,
-  status, total_price_minor AS totalPriceMinor, currency, created_at AS createdAt, updated_at AS updatedAt`;
+const SUMMARY_COLUMNS = `id, reference_number AS "referenceNumber", channel_id AS "channelId", provider_shipment_id AS "providerShipmentId",
+  status, total_price_minor AS "totalPriceMinor", currency, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 type SummaryRow = Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency' | 'createdAt' | 'updatedAt'>;
 
@@ -25,51 +24,53 @@ const MIN_SUBSTRING_TERM = 3;
  * index answers `LIKE '%term%'` without a scan; `%` and `_` in the term widen that match, so the candidates are
  * checked against the plain substring afterwards. A 1–2 character term matches a whole reference number (indexed).
  */
-function searchSeqs(ctx: ServiceContext, accountId: string, term: string): number[] {
+async function searchSeqs(ctx: ServiceContext, accountId: string, term: string): Promise<number[]> {
   if (term.length < MIN_SUBSTRING_TERM) {
-    const rows = statement(ctx.db, 'SELECT seq FROM shipments WHERE account_id = ? AND reference_number = ? COLLATE NOCASE').all(accountId, term) as { seq: number }[];
+    const rows = await ctx.store.all<{ seq: number }>(`SELECT seq FROM shipments WHERE account_id = ? AND ${ctx.store.sql.equalsIgnoringCase('reference_number')}`,
+      accountId, term);
     return rows.map((r) => r.seq);
   }
   const needle = term.toLowerCase();
-  const rows = statement(ctx.db, 'SELECT rowid AS seq, terms FROM shipment_search WHERE terms LIKE ? AND account_id = ?')
-    .all(`%${term}%`, accountId) as { seq: number; terms: string }[];
+  const rows = await ctx.store.all<{ seq: number; terms: string }>(`SELECT rowid AS seq, terms FROM shipment_search WHERE terms ${ctx.store.sql.like} ? AND account_id = ?`,
+    `%${term}%`, accountId);
   return rows.filter((r) => r.terms.toLowerCase().includes(needle)).map((r) => r.seq);
 }
 
 /** Total from the trigger-kept counters when only account, status and channel filter (no scan). */
-function countedTotal(ctx: ServiceContext, accountId: string, f: ShipmentFilters): number {
+async function countedTotal(ctx: ServiceContext, accountId: string, f: ShipmentFilters): Promise<number> {
   const clauses = ['account_id = ?'];
   const params: string[] = [accountId];
   if (f.status) { clauses.push('status = ?'); params.push(f.status); }
   if (f.channelId) { clauses.push('channel_id = ?'); params.push(f.channelId); }
-  const sql = `SELECT ifnull(sum(n), 0) AS n FROM shipment_counts WHERE ${clauses.join(' AND ')}`;
-  return (statement(ctx.db, sql).get(...params) as { n: number }).n;
+  const sql = `SELECT coalesce(sum(n), 0) AS n FROM shipment_counts WHERE ${clauses.join(' AND ')}`;
+  return (await ctx.store.get<{ n: number }>(sql, ...params))!.n;
 }
 
-export function listShipments(ctx: ServiceContext, accountId: string, f: ShipmentFilters, page: PageRequest) {
+export async function listShipments(ctx: ServiceContext, accountId: string, f: ShipmentFilters, page: PageRequest) {
   const clauses = ['account_id = ?'];
-  const params: (string | number)[] = [accountId];
+  const params: unknown[] = [accountId];
   if (f.status) { clauses.push('status = ?'); params.push(f.status); }
   if (f.channelId) { clauses.push('channel_id = ?'); params.push(f.channelId); }
   if (f.createdFrom !== undefined) { clauses.push('created_at >= ?'); params.push(f.createdFrom); }
   if (f.createdTo !== undefined) { clauses.push('created_at <= ?'); params.push(f.createdTo); }
   if (f.search) {
-    const seqs = searchSeqs(ctx, accountId, f.search);
+    const seqs = await searchSeqs(ctx, accountId, f.search);
     if (seqs.length === 0) return { items: [], total: 0 };
-    clauses.push(`seq IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(seqs));
+    const among = ctx.store.sql.inList(seqs);
+    clauses.push(`seq ${among.sql}`);
+    params.push(among.param);
   }
   const where = clauses.join(' AND ');
   const scanless = !f.search && f.createdFrom === undefined && f.createdTo === undefined;
-  const total = scanless ? countedTotal(ctx, accountId, f) : (statement(ctx.db, `SELECT count(*) AS n FROM shipments WHERE ${where}`).get(...params) as { n: number }).n;
+  const total = scanless ? await countedTotal(ctx, accountId, f) : (await ctx.store.get<{ n: number }>(`SELECT count(*) AS n FROM shipments WHERE ${where}`, ...params))!.n;
   if (offsetOf(page) >= total) return { items: [], total }; // a page past the end walks no index
-  const rows = statement(ctx.db, `SELECT ${SUMMARY_COLUMNS} FROM shipments WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`)
-    .all(...params, page.perPage, offsetOf(page)) as SummaryRow[];
+  const rows = await ctx.store.all<SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM shipments WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
+    ...params, page.perPage, offsetOf(page));
   return { items: rows.map(presentShipmentSummary), total };
 }
 
 /** Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. */
-export function shipmentListVersion(ctx: ServiceContext, accountId: string): number {
-  const row = statement(ctx.db, 'SELECT version FROM shipment_list_versions WHERE account_id = ?').get(accountId) as { version: number } | undefined;
+export async function shipmentListVersion(ctx: ServiceContext, accountId: string): Promise<number> {
+  const row = await ctx.store.get<{ version: number }>('SELECT version FROM shipment_list_versions WHERE account_id = ?', accountId);
   return row?.version ?? 0;
 }

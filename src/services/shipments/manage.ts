@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { eq } from 'drizzle-orm';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { findProvider } from '../../carriers/registry.js';
-import { inTransaction } from '../../store/db.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
@@ -19,12 +18,12 @@ export const MAX_WAIT_SECONDS = 30;
 
 /** The record; with `waitSeconds`, first waits (≤ 30 s) for the next outcome of a pending shipment's carrier step. */
 export async function getShipment(ctx: ServiceContext, accountId: string, id: string, waitSeconds = 0) {
-  let row = getShipmentRow(ctx, accountId, id);
+  let row = await getShipmentRow(ctx, accountId, id);
   const finished = row.status !== 'pending' || (row.failure !== null && row.nextAttemptAt === null);
   if (waitSeconds > 0 && !finished) {
     const deadline = AbortSignal.timeout(Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000);
     await once(ctx.notices, `shipment:${id}`, { signal: deadline }).catch(() => undefined);
-    row = getShipmentRow(ctx, accountId, id);
+    row = await getShipmentRow(ctx, accountId, id);
   }
   return presentShipment(ctx, row);
 }
@@ -36,13 +35,13 @@ const CREATION_FIELDS: ReadonlySet<string> = new Set([
   'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print',
 ]);
 
-function jobRunning(ctx: ServiceContext, id: string): boolean {
-  return findJob(ctx, CREATE_AT_CARRIER, id)?.state === 'running';
+async function jobRunning(ctx: ServiceContext, id: string): Promise<boolean> {
+  return (await findJob(ctx, CREATE_AT_CARRIER, id))?.state === 'running';
 }
 
 /** Input of the creation, rebuilt from the stored shipment (for merging a correction into it). */
-function storedBody(ctx: ServiceContext, row: ShipmentRow): ShipmentBody {
-  const view = presentShipment(ctx, row);
+async function storedBody(ctx: ServiceContext, row: ShipmentRow): Promise<ShipmentBody> {
+  const view = await presentShipment(ctx, row);
   return {
     shipping_channel_id: row.channelId, label_format: row.labelFormat, label_dpi: row.labelDpi, sender_contact: view.sender_contact,
     recipient_contact: view.recipient_contact, origin_address: view.origin_address, destination_address: view.destination_address,
@@ -57,17 +56,17 @@ function storedBody(ctx: ServiceContext, row: ShipmentRow): ShipmentBody {
  * Updates reference, metadata, tracking flag and label comment at any time; while the shipment is pending and its
  * creation failed, any creation field may be corrected too, and creation is queued again.
  */
-export function patchShipment(ctx: ServiceContext, accountId: string, id: string, patch: Record<string, unknown>, errors = new FieldErrorCollector()) {
-  const row = getShipmentRow(ctx, accountId, id);
+export async function patchShipment(ctx: ServiceContext, accountId: string, id: string, patch: Record<string, unknown>, errors = new FieldErrorCollector()) {
+  const row = await getShipmentRow(ctx, accountId, id);
   const creationKeys = Object.keys(patch).filter((k) => CREATION_FIELDS.has(k) && patch[k] !== undefined);
   const correcting = creationKeys.length > 0;
   if (correcting) {
     const why = row.status !== 'pending' ? 'the shipment is already created at the carrier'
-      : row.failure === null || jobRunning(ctx, id) ? 'the carrier step is in progress; change it after it failed' : undefined;
+      : row.failure === null || await jobRunning(ctx, id) ? 'the carrier step is in progress; change it after it failed' : undefined;
     if (why) for (const k of creationKeys) errors.add(k, `cannot be changed: ${why}`);
   }
   errors.throwIfAny();
-  const merged = { ...storedBody(ctx, row), ...patch } as ShipmentBody;
+  const merged = { ...(await storedBody(ctx, row)), ...patch } as ShipmentBody;
   const now = ctx.clock.now();
   const update: Partial<ShipmentRow> = { updatedAt: now };
   if ('reference_number' in patch) update.referenceNumber = (patch.reference_number as string | null) ?? null;
@@ -75,24 +74,27 @@ export function patchShipment(ctx: ServiceContext, accountId: string, id: string
   if ('enable_tracking' in patch) update.enableTracking = Boolean(patch.enable_tracking);
   if ('label_comment' in patch) update.labelComment = (patch.label_comment as string | null) ?? null;
   if (correcting) {
-    const { provider } = validateCreation(ctx, accountId, merged, errors);
-    Object.assign(update, creationColumns(ctx, merged, provider.code), { failure: null, nextAttemptAt: now, carrierProgress: null });
+    const { provider } = await validateCreation(ctx, accountId, merged, errors);
+    Object.assign(update, await creationColumns(ctx, merged, provider.code), { failure: null, nextAttemptAt: now, carrierProgress: null });
   } else if (patch.metadata !== undefined) {
     // the metadata size rule still applies to a plain update
     validateMetadataOnly(patch.metadata, errors);
   }
-  return inTransaction(ctx.db, () => {
-    ctx.db.update(shipments).set(update).where(eq(shipments.id, id)).run();
+  return ctx.store.transaction(async () => {
+    await ctx.db.update(shipments).set(update).where(eq(shipments.id, id)).run();
     if (correcting && patch.parcels !== undefined) {
-      ctx.db.delete(parcels).where(eq(parcels.shipmentId, id)).run();
-      ctx.db.insert(parcels).values(parcelRows(ctx, id, merged.parcels)).run();
+      await ctx.db.delete(parcels).where(eq(parcels.shipmentId, id)).run();
+      await ctx.db.insert(parcels).values(parcelRows(ctx, id, merged.parcels)).run();
     }
-    const fresh = loadShipmentRow(ctx, id)!;
-    if ('reference_number' in patch) indexShipmentForSearch(ctx, fresh.seq, accountId, [fresh.referenceNumber, fresh.providerShipmentId, ...loadParcels(ctx, id).map((p) => p.trackingNumber)]);
-    if (correcting) enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
-    if (fresh.enableTracking !== row.enableTracking) setShipmentTracking(ctx, id, fresh.enableTracking);
-    const view = presentShipment(ctx, fresh);
-    recordEvent(ctx, { accountId, type: 'shipment.updated', resourceName: 'shipment', resource: view });
+    const fresh = (await loadShipmentRow(ctx, id))!;
+    if ('reference_number' in patch) {
+      const trackingNumbers = (await loadParcels(ctx, id)).map((p) => p.trackingNumber);
+      await indexShipmentForSearch(ctx, fresh.seq, accountId, [fresh.referenceNumber, fresh.providerShipmentId, ...trackingNumbers]);
+    }
+    if (correcting) await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    if (fresh.enableTracking !== row.enableTracking) await setShipmentTracking(ctx, id, fresh.enableTracking);
+    const view = await presentShipment(ctx, fresh);
+    await recordEvent(ctx, { accountId, type: 'shipment.updated', resourceName: 'shipment', resource: view });
     return view;
   });
 }
@@ -103,63 +105,64 @@ function validateMetadataOnly(metadata: unknown, errors: FieldErrorCollector): v
 }
 
 /** Queues creation again for a pending shipment whose carrier step failed. */
-export function retryShipment(ctx: ServiceContext, accountId: string, id: string) {
-  const row = getShipmentRow(ctx, accountId, id);
+export async function retryShipment(ctx: ServiceContext, accountId: string, id: string) {
+  const row = await getShipmentRow(ctx, accountId, id);
   if (row.status !== 'pending' || row.failure === null) {
     throw new ValidationError({ status: [`only a pending shipment whose creation failed can be retried (this one is ${row.status}${row.status === 'pending' ? ' and in progress' : ''})`] });
   }
   const now = ctx.clock.now();
-  return inTransaction(ctx.db, () => {
-    ctx.db.update(shipments).set({ nextAttemptAt: now, updatedAt: now }).where(eq(shipments.id, id)).run();
-    enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
-    return presentShipment(ctx, loadShipmentRow(ctx, id)!);
+  return ctx.store.transaction(async () => {
+    await ctx.db.update(shipments).set({ nextAttemptAt: now, updatedAt: now }).where(eq(shipments.id, id)).run();
+    await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    return presentShipment(ctx, (await loadShipmentRow(ctx, id))!);
   });
 }
 
 /** A shipment may be deleted only while nothing of it exists at the carrier. */
-export function deleteShipment(ctx: ServiceContext, accountId: string, id: string): void {
-  const row = getShipmentRow(ctx, accountId, id);
-  const atCarrier = row.status !== 'pending' || row.carrierProgress !== null || jobRunning(ctx, id);
+export async function deleteShipment(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  const row = await getShipmentRow(ctx, accountId, id);
+  const atCarrier = row.status !== 'pending' || row.carrierProgress !== null || await jobRunning(ctx, id);
   if (atCarrier) {
     const message = 'Cannot delete a shipment created at the carrier; cancel it';
     throw new ValidationError({ id: [message] }, message);
   }
-  inTransaction(ctx.db, () => {
-    recordEvent(ctx, { accountId, type: 'shipment.deleted', resourceName: 'shipment', resource: presentShipment(ctx, row) });
-    cancelJob(ctx, CREATE_AT_CARRIER, id);
-    dropShipmentFromSearch(ctx, row.seq);
-    ctx.db.delete(shipments).where(eq(shipments.id, id)).run();
+  await ctx.store.transaction(async () => {
+    await recordEvent(ctx, { accountId, type: 'shipment.deleted', resourceName: 'shipment', resource: await presentShipment(ctx, row) });
+    await cancelJob(ctx, CREATE_AT_CARRIER, id);
+    await dropShipmentFromSearch(ctx, row.seq);
+    await ctx.db.delete(shipments).where(eq(shipments.id, id)).run();
   });
 }
 
 /** Cancels at the carrier where it can (else 422 naming the provider) → `cancelled`. Only from pending or created. */
 export async function cancelShipment(ctx: ServiceContext, accountId: string, id: string) {
-  const row = getShipmentRow(ctx, accountId, id);
+  const row = await getShipmentRow(ctx, accountId, id);
   if (row.status !== 'pending' && row.status !== 'created') {
     throw new ValidationError({ status: [`a ${row.status} shipment cannot be cancelled (only pending or created)`] });
   }
   const provider = findProvider(row.provider)!;
   if (row.status === 'pending') {
-    if (row.carrierProgress !== null || jobRunning(ctx, id)) {
+    if (row.carrierProgress !== null || await jobRunning(ctx, id)) {
       throw new ValidationError({ status: ['the shipment is being created at the carrier right now; cancel it once it is created'] });
     }
   } else {
     if (!provider.capabilities.cancel || !provider.adapter.cancel) {
       throw new ValidationError({ provider: [`${provider.code} cannot cancel shipments through its API`] }, `Provider ${provider.code} cannot cancel shipments.`);
     }
-    const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get()!;
+    const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
+    const trackingNumbers = (await loadParcels(ctx, id)).map((p) => p.trackingNumber!).filter(Boolean);
     await provider.adapter.cancel(
-      { providerShipmentId: row.providerShipmentId!, trackingNumbers: loadParcels(ctx, id).map((p) => p.trackingNumber!).filter(Boolean) },
+      { providerShipmentId: row.providerShipmentId!, trackingNumbers },
       ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel),
     );
   }
   const now = ctx.clock.now();
-  return inTransaction(ctx.db, () => {
-    ctx.db.update(shipments).set({ status: 'cancelled', cancelledAt: now, updatedAt: now, nextAttemptAt: null }).where(eq(shipments.id, id)).run();
-    cancelJob(ctx, CREATE_AT_CARRIER, id);
-    cancelShipmentTracking(ctx, id);
-    const view = presentShipment(ctx, loadShipmentRow(ctx, id)!);
-    recordEvent(ctx, { accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: view, previousStatus: row.status });
+  return ctx.store.transaction(async () => {
+    await ctx.db.update(shipments).set({ status: 'cancelled', cancelledAt: now, updatedAt: now, nextAttemptAt: null }).where(eq(shipments.id, id)).run();
+    await cancelJob(ctx, CREATE_AT_CARRIER, id);
+    await cancelShipmentTracking(ctx, id);
+    const view = await presentShipment(ctx, (await loadShipmentRow(ctx, id))!);
+    await recordEvent(ctx, { accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: view, previousStatus: row.status });
     return view;
   });
 }

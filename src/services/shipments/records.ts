@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { fromMinorUnits } from '../../domain/money.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/store.js';
 import { labels, parcels, shipments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { owned } from '../ownership.js';
@@ -19,7 +19,7 @@ export interface ShipmentFailure {
   at: string;
 }
 
-/** The reads every shipment step makes, prepared once per connection. */
+/** The reads every shipment step makes, built once per store. */
 function buildReads(db: Db) {
   return {
     shipment: db.select().from(shipments).where(eq(shipments.id, sql.placeholder('id'))).prepare(),
@@ -34,20 +34,20 @@ function reads(ctx: ServiceContext) {
   return r;
 }
 
-export function loadShipmentRow(ctx: ServiceContext, id: string): ShipmentRow | undefined {
+export function loadShipmentRow(ctx: ServiceContext, id: string): Promise<ShipmentRow | undefined> {
   return reads(ctx).shipment.get({ id });
 }
 
-export function getShipmentRow(ctx: ServiceContext, accountId: string, id: string): ShipmentRow {
-  return owned(loadShipmentRow(ctx, id), accountId, 'Shipment', id);
+export async function getShipmentRow(ctx: ServiceContext, accountId: string, id: string): Promise<ShipmentRow> {
+  return owned(await loadShipmentRow(ctx, id), accountId, 'Shipment', id);
 }
 
-export function loadParcels(ctx: ServiceContext, shipmentId: string): ParcelRow[] {
+export function loadParcels(ctx: ServiceContext, shipmentId: string): Promise<ParcelRow[]> {
   return reads(ctx).parcels.all({ id: shipmentId });
 }
 
-function hasLabel(ctx: ServiceContext, shipmentId: string): boolean {
-  return reads(ctx).hasLabel.get({ id: shipmentId }) !== undefined;
+async function hasLabel(ctx: ServiceContext, shipmentId: string): Promise<boolean> {
+  return (await reads(ctx).hasLabel.get({ id: shipmentId })) !== undefined;
 }
 
 const money = (minor: number | null) => (minor == null ? null : fromMinorUnits(minor));
@@ -68,7 +68,8 @@ export function presentShipmentSummary(row: Pick<ShipmentRow, 'id' | 'referenceN
 }
 
 /** The full record, as GET /v1/shipments/{id} returns it. */
-export function presentShipment(ctx: ServiceContext, row: ShipmentRow, parcelRows = loadParcels(ctx, row.id)) {
+export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loadedParcels?: ParcelRow[]) {
+  const parcelRows = loadedParcels ?? await loadParcels(ctx, row.id);
   return {
     ...presentShipmentSummary(row),
     label_format: row.labelFormat,
@@ -85,7 +86,7 @@ export function presentShipment(ctx: ServiceContext, row: ShipmentRow, parcelRow
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,
-    has_label: hasLabel(ctx, row.id),
+    has_label: await hasLabel(ctx, row.id),
     parcels: parcelRows.map((p) => ({
       id: p.id,
       parcel_type: p.parcelType,
@@ -106,4 +107,4 @@ export function presentShipment(ctx: ServiceContext, row: ShipmentRow, parcelRow
   };
 }
 
-export type ShipmentView = ReturnType<typeof presentShipment>;
+export type ShipmentView = Awaited<ReturnType<typeof presentShipment>>;

@@ -4,7 +4,6 @@ import type { TrackingEventFromCarrier, TrackResult } from '../../carriers/types
 import {
   MOVING_TRACKING_STATUSES, nextCheckAfter, pollingContinues, stableFraction, statusOfUnknownCode, type TrackingStatus,
 } from '../../domain/tracking.js';
-import { inTransaction, statement } from '../../store/db.js';
 import { shippingChannels, trackingParcels } from '../../store/schema.js';
 import { carrierContext, channelSettings } from '../channels.js';
 import type { ServiceContext } from '../context.js';
@@ -16,7 +15,7 @@ export class TrackingUnsupportedError extends Error {}
 
 /** Asks the channel's carrier about some of its parcels in one call (≤ the adapter's batch size). */
 export async function askCarrier(ctx: ServiceContext, channelId: string, trackingNumbers: string[]): Promise<TrackResult[]> {
-  const channel = ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
+  const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
   if (!channel) throw new TrackingUnsupportedError(`channel ${channelId} does not exist`);
   return findProvider(channel.provider)!.adapter.track(trackingNumbers, channelSettings(ctx, channel), carrierContext(ctx, channel));
 }
@@ -35,21 +34,21 @@ function statusOf(ctx: ServiceContext, provider: string, event: TrackingEventFro
 }
 
 /** Stored events of a parcel, as `code@time` keys, so a re-read event is neither stored nor counted again. */
-function storedEventKeys(ctx: ServiceContext, trackingParcelId: string): Set<string> {
-  const rows = statement(ctx.db, 'SELECT carrier_code AS code, occurred_at AS at FROM tracking_updates WHERE tracking_parcel_id = ?')
-    .all(trackingParcelId) as { code: string; at: number }[];
+async function storedEventKeys(ctx: ServiceContext, trackingParcelId: string): Promise<Set<string>> {
+  const rows = await ctx.store.all<{ code: string; at: number }>('SELECT carrier_code AS code, occurred_at AS at FROM tracking_updates WHERE tracking_parcel_id = ?',
+    trackingParcelId);
   return new Set(rows.map((r) => `${r.code}@${r.at}`));
 }
 
-function storeEvent(ctx: ServiceContext, trackingParcelId: string, status: TrackingStatus, e: TrackingEventFromCarrier, now: number): void {
-  statement(ctx.db, `INSERT INTO tracking_updates (id, tracking_parcel_id, status, carrier_code, carrier_text, location, description, occurred_at, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-    .run(ctx.ids('trackingUpdate'), trackingParcelId, status, e.code, e.text, e.location, e.description, e.occurredAt, now);
+async function storeEvent(ctx: ServiceContext, trackingParcelId: string, status: TrackingStatus, e: TrackingEventFromCarrier, now: number): Promise<void> {
+  await ctx.store.run(`INSERT INTO tracking_updates (id, tracking_parcel_id, status, carrier_code, carrier_text, location, description, occurred_at, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  ctx.ids('trackingUpdate'), trackingParcelId, status, e.code, e.text, e.location, e.description, e.occurredAt, now);
 }
 
 /** The status the carrier's answer gives the parcel; new events are stored on the way. */
-function statusFromResult(ctx: ServiceContext, row: TrackingParcelRow, result: TrackResult, now: number): string {
-  const stored = storedEventKeys(ctx, row.id);
+async function statusFromResult(ctx: ServiceContext, row: TrackingParcelRow, result: TrackResult, now: number): Promise<string> {
+  const stored = await storedEventKeys(ctx, row.id);
   // a number the carrier forgets after it knew it keeps its status (a glitch, not news)
   if (!result.found) return stored.size === 0 ? 'not_recognized' : row.status;
   let moving = MOVING_TRACKING_STATUSES.has(row.status as TrackingStatus);
@@ -58,35 +57,35 @@ function statusFromResult(ctx: ServiceContext, row: TrackingParcelRow, result: T
     const status = statusOf(ctx, row.provider, event, moving);
     moving ||= MOVING_TRACKING_STATUSES.has(status);
     latest = status;
-    if (!stored.has(`${event.code}@${event.occurredAt}`)) storeEvent(ctx, row.id, status, event, now);
+    if (!stored.has(`${event.code}@${event.occurredAt}`)) await storeEvent(ctx, row.id, status, event, now);
   }
   return latest ?? (row.status === 'not_recognized' ? 'created' : row.status);
 }
 
 /** One successful check of one parcel: store its news, count the check, schedule the next, fire events. */
-function recordCheck(ctx: ServiceContext, row: TrackingParcelRow, result: TrackResult, now: number): void {
-  const status = statusFromResult(ctx, row, result, now);
+async function recordCheck(ctx: ServiceContext, row: TrackingParcelRow, result: TrackResult, now: number): Promise<void> {
+  const status = await statusFromResult(ctx, row, result, now);
   const checksDone = row.checksDone + 1;
   // a parcel stopped while it was being checked (deleted, shipment untracked) stays stopped
   const nextCheckAt = row.nextCheckAt !== null && pollingContinues(status, checksDone, row.maxChecks)
     ? nextCheckAfter(row.id, now, row.checkDelayHours) : null;
-  statement(ctx.db, `UPDATE tracking_parcels SET status = ?, checks_done = ?, last_checked_at = ?, next_check_at = ?, lease_until = NULL,
-    updated_at = ? WHERE id = ?`).run(status, checksDone, now, nextCheckAt, now, row.id);
+  await ctx.store.run(`UPDATE tracking_parcels SET status = ?, checks_done = ?, last_checked_at = ?, next_check_at = ?, lease_until = NULL,
+    updated_at = ? WHERE id = ?`, status, checksDone, now, nextCheckAt, now, row.id);
   if (status === row.status) return;
   const fresh = { ...row, status, checksDone, lastCheckedAt: now, nextCheckAt, leaseUntil: null, updatedAt: now };
-  recordTrackingEvent(ctx, fresh, 'tracking_parcel.status_changed', row.status);
-  if (row.shipmentId && row.parcelId) followParcelTracking(ctx, row.shipmentId, row.parcelId, status);
+  await recordTrackingEvent(ctx, fresh, 'tracking_parcel.status_changed', row.status);
+  if (row.shipmentId && row.parcelId) await followParcelTracking(ctx, row.shipmentId, row.parcelId, status);
 }
 
 /** Records the carrier's answers for checked parcels in one transaction; parcels gone meanwhile are skipped. */
-export function recordTrackResults(ctx: ServiceContext, trackingParcelIds: readonly string[], results: readonly TrackResult[]): void {
+export async function recordTrackResults(ctx: ServiceContext, trackingParcelIds: readonly string[], results: readonly TrackResult[]): Promise<void> {
   const now = ctx.clock.now();
   const byNumber = new Map(results.map((r) => [r.trackingNumber, r]));
-  inTransaction(ctx.db, () => {
+  await ctx.store.transaction(async () => {
     for (const id of trackingParcelIds) {
-      const row = loadTrackingParcelRow(ctx, id);
+      const row = await loadTrackingParcelRow(ctx, id);
       if (!row) continue;
-      recordCheck(ctx, row, byNumber.get(row.trackingNumber) ?? { trackingNumber: row.trackingNumber, found: false }, now);
+      await recordCheck(ctx, row, byNumber.get(row.trackingNumber) ?? { trackingNumber: row.trackingNumber, found: false }, now);
     }
   });
 }
@@ -95,16 +94,16 @@ export function recordTrackResults(ctx: ServiceContext, trackingParcelIds: reado
  * The carrier refused the check for good (not an outage): it counts as a check, so a parcel that can never be read
  * stops after `max_checks`; its status stays.
  */
-export function recordFailedChecks(ctx: ServiceContext, trackingParcelIds: readonly string[]): void {
+export async function recordFailedChecks(ctx: ServiceContext, trackingParcelIds: readonly string[]): Promise<void> {
   const now = ctx.clock.now();
-  inTransaction(ctx.db, () => {
+  await ctx.store.transaction(async () => {
     for (const id of trackingParcelIds) {
-      const row = loadTrackingParcelRow(ctx, id);
+      const row = await loadTrackingParcelRow(ctx, id);
       if (!row) continue;
       const checksDone = row.checksDone + 1;
       const nextCheckAt = row.nextCheckAt !== null && pollingContinues(row.status, checksDone, row.maxChecks)
         ? nextCheckAfter(row.id, now, row.checkDelayHours) : null;
-      ctx.db.update(trackingParcels).set({ checksDone, lastCheckedAt: now, nextCheckAt, leaseUntil: null, updatedAt: now })
+      await ctx.db.update(trackingParcels).set({ checksDone, lastCheckedAt: now, nextCheckAt, leaseUntil: null, updatedAt: now })
         .where(eq(trackingParcels.id, id)).run();
     }
   });
@@ -114,12 +113,12 @@ export function recordFailedChecks(ctx: ServiceContext, trackingParcelIds: reado
 const POSTPONE_SPREAD_MS = 5_000;
 
 /** The carrier was unavailable (429, 5xx, unreachable): not a check; try again after `untilMs`. */
-export function postponeChecks(ctx: ServiceContext, trackingParcelIds: readonly string[], untilMs: number): void {
-  inTransaction(ctx.db, () => {
+export async function postponeChecks(ctx: ServiceContext, trackingParcelIds: readonly string[], untilMs: number): Promise<void> {
+  await ctx.store.transaction(async () => {
     for (const id of trackingParcelIds) {
       // a parcel stopped meanwhile (next_check_at null) stays stopped
-      statement(ctx.db, `UPDATE tracking_parcels SET next_check_at = CASE WHEN next_check_at IS NULL THEN NULL ELSE ? END, lease_until = NULL
-        WHERE id = ?`).run(untilMs + Math.floor(stableFraction(id) * POSTPONE_SPREAD_MS), id);
+      await ctx.store.run(`UPDATE tracking_parcels SET next_check_at = CASE WHEN next_check_at IS NULL THEN NULL ELSE CAST(? AS bigint) END, lease_until = NULL
+        WHERE id = ?`, untilMs + Math.floor(stableFraction(id) * POSTPONE_SPREAD_MS), id);
     }
   });
 }

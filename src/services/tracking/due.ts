@@ -1,37 +1,37 @@
-import { and, asc, inArray, isNotNull, isNull, lte, min, notInArray, or, type SQL } from 'drizzle-orm';
+import { asc, inArray, isNotNull, min } from 'drizzle-orm';
 import { findProvider } from '../../carriers/registry.js';
 import { trackingParcels } from '../../store/schema.js';
-import { inTransaction } from '../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import type { TrackingParcelRow } from './records.js';
 
 /**
- * Claims up to `limit` parcels due for a check (oldest due first) for `leaseMs`; parcels of `skipProviders` stay.
- * A lease that ran out belongs to a poller that died: its parcel is claimed again.
+ * Claims up to `limit` parcels due for a check (oldest due first) for `leaseMs`, in one statement; parcels of
+ * `skipProviders` stay. A lease that ran out belongs to a poller that died: its parcel is claimed again. Daemons
+ * sharing a store pass over each other's claims.
  */
-export function claimDueTrackingParcels(ctx: ServiceContext, limit: number, leaseMs: number, skipProviders: readonly string[] = []): TrackingParcelRow[] {
+export async function claimDueTrackingParcels(ctx: ServiceContext, limit: number, leaseMs: number, skipProviders: readonly string[] = []): Promise<TrackingParcelRow[]> {
   if (limit <= 0) return [];
   const now = ctx.clock.now();
-  const conditions: SQL[] = [
-    lte(trackingParcels.nextCheckAt, now),
-    or(isNull(trackingParcels.leaseUntil), lte(trackingParcels.leaseUntil, now))!,
-  ];
-  if (skipProviders.length > 0) conditions.push(notInArray(trackingParcels.provider, [...skipProviders]));
-  return inTransaction(ctx.db, () => {
-    const due = ctx.db.select({ id: trackingParcels.id }).from(trackingParcels).where(and(...conditions))
-      .orderBy(asc(trackingParcels.nextCheckAt)).limit(limit);
-    return ctx.db.update(trackingParcels).set({ leaseUntil: now + leaseMs }).where(inArray(trackingParcels.id, due)).returning().all();
-  });
+  const skipped = skipProviders.length > 0 ? `AND provider NOT IN (${skipProviders.map(() => '?').join(', ')})` : '';
+  const claimed = await ctx.store.all<{ id: string }>(`UPDATE tracking_parcels SET lease_until = ? WHERE id IN (
+    SELECT id FROM tracking_parcels WHERE next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ${skipped}
+    ORDER BY next_check_at LIMIT ?${ctx.store.sql.skipLocked}) RETURNING id`, now + leaseMs, now, now, ...skipProviders, limit);
+  if (claimed.length === 0) return [];
+  return ctx.db.select().from(trackingParcels).where(inArray(trackingParcels.id, claimed.map((c) => c.id)))
+    .orderBy(asc(trackingParcels.nextCheckAt)).all();
 }
 
 /** At start-up every lease belongs to a process that is gone (one daemon per data directory). */
-export function releaseTrackingLeases(ctx: ServiceContext): number {
-  return ctx.db.update(trackingParcels).set({ leaseUntil: null }).where(isNotNull(trackingParcels.leaseUntil)).run().changes;
+export async function releaseTrackingLeases(ctx: ServiceContext): Promise<number> {
+  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
+  const released = await ctx.db.update(trackingParcels).set({ leaseUntil: null }).where(isNotNull(trackingParcels.leaseUntil))
+    .returning({ id: trackingParcels.id }).all();
+  return released.length;
 }
 
 /** The earliest planned check, for the poller to sleep until then. */
-export function nextTrackingCheckAt(ctx: ServiceContext): number | undefined {
-  return ctx.db.select({ at: min(trackingParcels.nextCheckAt) }).from(trackingParcels).get()?.at ?? undefined;
+export async function nextTrackingCheckAt(ctx: ServiceContext): Promise<number | undefined> {
+  return (await ctx.db.select({ at: min(trackingParcels.nextCheckAt) }).from(trackingParcels).get())?.at ?? undefined;
 }
 
 /** Parcels of one channel that one carrier call checks together. */

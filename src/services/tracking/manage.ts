@@ -4,7 +4,7 @@ import { findProvider } from '../../carriers/registry.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { DEFAULT_CHECK_DELAY_HOURS, DEFAULT_MAX_CHECKS, nextCheckAfter, pollingContinues } from '../../domain/tracking.js';
-import { inTransaction } from '../../store/db.js';
+import { isUniqueViolation } from '../../store/store.js';
 import { shippingChannels, trackingParcels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { JOBS_QUEUED } from '../jobs.js';
@@ -36,9 +36,9 @@ function checkExternalData(value: unknown, errors: FieldErrorCollector): void {
 }
 
 /** The channel a tracking parcel is created on: this account's, active, and its carrier able to track. */
-function trackingChannel(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
+async function trackingChannel(ctx: ServiceContext, accountId: string, channelId: unknown, errors: FieldErrorCollector) {
   if (typeof channelId !== 'string') return undefined;
-  const channel = ctx.db.select().from(shippingChannels).where(and(eq(shippingChannels.id, channelId), isNull(shippingChannels.deletedAt))).get();
+  const channel = await ctx.db.select().from(shippingChannels).where(and(eq(shippingChannels.id, channelId), isNull(shippingChannels.deletedAt))).get();
   if (!channel || channel.accountId !== accountId) {
     errors.add('shipping_channel_id', 'is not a shipping channel of this account');
     return undefined;
@@ -48,20 +48,16 @@ function trackingChannel(ctx: ServiceContext, accountId: string, channelId: unkn
   return { channel, provider, adapter: provider.adapter };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 const ALREADY_TRACKED = 'is already tracked on this shipping channel';
 
 /** Stores a tracking parcel for a number the carrier gave out elsewhere; its first check is due at once. */
-export function createTrackingParcel(ctx: ServiceContext, accountId: string, body: TrackingParcelBody, errors = new FieldErrorCollector()) {
-  const found = trackingChannel(ctx, accountId, body.shipping_channel_id, errors);
+export async function createTrackingParcel(ctx: ServiceContext, accountId: string, body: TrackingParcelBody, errors = new FieldErrorCollector()) {
+  const found = await trackingChannel(ctx, accountId, body.shipping_channel_id, errors);
   const number = typeof body.tracking_number === 'string' ? body.tracking_number.trim() : undefined;
   if (found && number) {
     const pattern = found.adapter.trackingNumberPattern;
     if (pattern && !pattern.test(number)) errors.add('tracking_number', `is not a ${found.provider.name} tracking number (expected ${pattern.source})`);
-    const taken = ctx.db.select({ id: trackingParcels.id }).from(trackingParcels)
+    const taken = await ctx.db.select({ id: trackingParcels.id }).from(trackingParcels)
       .where(and(eq(trackingParcels.channelId, found.channel.id), eq(trackingParcels.trackingNumber, number))).get();
     if (taken) errors.add('tracking_number', ALREADY_TRACKED);
   }
@@ -80,8 +76,8 @@ export function createTrackingParcel(ctx: ServiceContext, accountId: string, bod
   };
   let view;
   try {
-    view = inTransaction(ctx.db, () => {
-      ctx.db.insert(trackingParcels).values(row).run();
+    view = await ctx.store.transaction(async () => {
+      await ctx.db.insert(trackingParcels).values(row).run();
       return recordTrackingEvent(ctx, row, 'tracking_parcel.created');
     });
   } catch (err) {
@@ -98,30 +94,30 @@ export interface TrackingParcelFilters {
   search?: string;
 }
 
-export function listTrackingParcels(ctx: ServiceContext, accountId: string, filters: TrackingParcelFilters, page: PageRequest) {
+export async function listTrackingParcels(ctx: ServiceContext, accountId: string, filters: TrackingParcelFilters, page: PageRequest) {
   const where: SQL[] = [eq(trackingParcels.accountId, accountId)];
   if (filters.status) where.push(eq(trackingParcels.status, filters.status));
   if (filters.channelId) where.push(eq(trackingParcels.channelId, filters.channelId));
   if (filters.search) {
     const escaped = filters.search.replace(/[\\%_]/g, (c) => `\\${c}`);
-    where.push(sql`${trackingParcels.trackingNumber} LIKE ${`%${escaped}%`} ESCAPE '\\'`);
+    where.push(sql`${trackingParcels.trackingNumber} ${sql.raw(ctx.store.sql.like)} ${`%${escaped}%`} ESCAPE '\\'`);
   }
   const condition = and(...where);
-  const total = ctx.db.select({ n: count() }).from(trackingParcels).where(condition).get()!.n;
-  const rows = ctx.db.select().from(trackingParcels).where(condition)
+  const total = (await ctx.db.select({ n: count() }).from(trackingParcels).where(condition).get())!.n;
+  const rows = await ctx.db.select().from(trackingParcels).where(condition)
     .orderBy(desc(trackingParcels.createdAt), desc(sql`rowid`)).limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentTrackingParcel), total };
 }
 
-export function getTrackingParcel(ctx: ServiceContext, accountId: string, id: string) {
-  return presentTrackingParcelDetail(ctx, getTrackingParcelRow(ctx, accountId, id));
+export async function getTrackingParcel(ctx: ServiceContext, accountId: string, id: string) {
+  return presentTrackingParcelDetail(ctx, await getTrackingParcelRow(ctx, accountId, id));
 }
 
 /** When the next check falls after a change of delay or of the number of checks (null: polling stays stopped). */
-function rescheduled(ctx: ServiceContext, row: TrackingParcelRow, update: Partial<TrackingParcelRow>): number | null {
+async function rescheduled(ctx: ServiceContext, row: TrackingParcelRow, update: Partial<TrackingParcelRow>): Promise<number | null> {
   const delay = update.checkDelayHours ?? row.checkDelayHours;
   const maxChecks = update.maxChecks ?? row.maxChecks;
-  if (!pollingContinues(row.status, row.checksDone, maxChecks) || !shipmentAllowsPolling(ctx, row)) return null;
+  if (!pollingContinues(row.status, row.checksDone, maxChecks) || !(await shipmentAllowsPolling(ctx, row))) return null;
   const now = ctx.clock.now();
   // stopped only because its checks ran out, and now it has more: check again at once
   if (row.nextCheckAt === null) return now;
@@ -130,8 +126,8 @@ function rescheduled(ctx: ServiceContext, row: TrackingParcelRow, update: Partia
 }
 
 /** Recipient, external data, delay and number of checks may change; the number and the channel may not. */
-export function patchTrackingParcel(ctx: ServiceContext, accountId: string, id: string, patch: TrackingParcelPatch, errors = new FieldErrorCollector()) {
-  const row = getTrackingParcelRow(ctx, accountId, id);
+export async function patchTrackingParcel(ctx: ServiceContext, accountId: string, id: string, patch: TrackingParcelPatch, errors = new FieldErrorCollector()) {
+  const row = await getTrackingParcelRow(ctx, accountId, id);
   if (patch.tracking_number !== undefined && patch.tracking_number !== row.trackingNumber) {
     errors.add('tracking_number', 'cannot be changed; track the new number as a new tracking parcel');
   }
@@ -147,35 +143,35 @@ export function patchTrackingParcel(ctx: ServiceContext, accountId: string, id: 
   if (patch.external_data !== undefined) update.externalData = patch.external_data ?? {};
   if (patch.check_delay_hours !== undefined) update.checkDelayHours = patch.check_delay_hours;
   if (patch.max_checks !== undefined) update.maxChecks = patch.max_checks;
-  if (update.checkDelayHours !== undefined || update.maxChecks !== undefined) update.nextCheckAt = rescheduled(ctx, row, update);
-  return inTransaction(ctx.db, () => {
-    ctx.db.update(trackingParcels).set(update).where(eq(trackingParcels.id, id)).run();
-    return recordTrackingEvent(ctx, loadTrackingParcelRow(ctx, id)!, 'tracking_parcel.updated');
+  if (update.checkDelayHours !== undefined || update.maxChecks !== undefined) update.nextCheckAt = await rescheduled(ctx, row, update);
+  return ctx.store.transaction(async () => {
+    await ctx.db.update(trackingParcels).set(update).where(eq(trackingParcels.id, id)).run();
+    return recordTrackingEvent(ctx, (await loadTrackingParcelRow(ctx, id))!, 'tracking_parcel.updated');
   });
 }
 
 /** Only tracking parcels created through the API may be deleted; a shipment's parcels are tracked with it. */
-export function deleteTrackingParcel(ctx: ServiceContext, accountId: string, id: string): void {
-  const row = getTrackingParcelRow(ctx, accountId, id);
+export async function deleteTrackingParcel(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
+  const row = await getTrackingParcelRow(ctx, accountId, id);
   if (row.origin !== 'external') {
     const message = `Cannot delete the tracking parcel of shipment ${row.shipmentId}; set enable_tracking to false on the shipment to stop tracking it`;
     throw new ValidationError({ id: [message] }, message);
   }
-  inTransaction(ctx.db, () => {
-    recordTrackingEvent(ctx, { ...row, nextCheckAt: null }, 'tracking_parcel.deleted');
-    ctx.db.delete(trackingParcels).where(eq(trackingParcels.id, id)).run();
+  await ctx.store.transaction(async () => {
+    await recordTrackingEvent(ctx, { ...row, nextCheckAt: null }, 'tracking_parcel.deleted');
+    await ctx.db.delete(trackingParcels).where(eq(trackingParcels.id, id)).run();
   });
 }
 
 /** Checks the parcel at its carrier now (it counts as a check); an unreachable carrier is a 503 and changes nothing. */
 export async function refreshTrackingParcel(ctx: ServiceContext, accountId: string, id: string) {
-  const row = getTrackingParcelRow(ctx, accountId, id);
+  const row = await getTrackingParcelRow(ctx, accountId, id);
   try {
-    recordTrackResults(ctx, [row.id], await askCarrier(ctx, row.channelId, [row.trackingNumber]));
+    await recordTrackResults(ctx, [row.id], await askCarrier(ctx, row.channelId, [row.trackingNumber]));
   } catch (err) {
     if (err instanceof CarrierRefusedError) throw new ValidationError({ tracking_number: [err.message] }, err.message);
     if (err instanceof TrackingUnsupportedError) throw new ValidationError({ shipping_channel_id: [err.message] });
     throw err;
   }
-  return presentTrackingParcelDetail(ctx, loadTrackingParcelRow(ctx, id) ?? row);
+  return presentTrackingParcelDetail(ctx, (await loadTrackingParcelRow(ctx, id)) ?? row);
 }

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
-import type { Db } from '../../store/db.js';
+import type { Db } from '../../store/store.js';
 import { trackingParcels, trackingUpdates } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
@@ -9,7 +9,7 @@ import { owned } from '../ownership.js';
 export type TrackingParcelRow = typeof trackingParcels.$inferSelect;
 export type TrackingUpdateRow = typeof trackingUpdates.$inferSelect;
 
-/** Queries on the tracking hot path, prepared once per connection (building a drizzle query costs more than running it). */
+/** Queries on the tracking hot path, built once per store (building a drizzle query costs more than running it). */
 function preparedQueriesOf(db: Db) {
   return {
     parcelById: db.select().from(trackingParcels).where(eq(trackingParcels.id, sql.placeholder('id'))).prepare(),
@@ -26,12 +26,12 @@ function preparedQueries(db: Db) {
   return queries;
 }
 
-export function loadTrackingParcelRow(ctx: ServiceContext, id: string): TrackingParcelRow | undefined {
+export function loadTrackingParcelRow(ctx: ServiceContext, id: string): Promise<TrackingParcelRow | undefined> {
   return preparedQueries(ctx.db).parcelById.get({ id });
 }
 
-export function getTrackingParcelRow(ctx: ServiceContext, accountId: string, id: string): TrackingParcelRow {
-  return owned(loadTrackingParcelRow(ctx, id), accountId, 'Tracking parcel', id);
+export async function getTrackingParcelRow(ctx: ServiceContext, accountId: string, id: string): Promise<TrackingParcelRow> {
+  return owned(await loadTrackingParcelRow(ctx, id), accountId, 'Tracking parcel', id);
 }
 
 /** The list representation (SPEC §2.3). */
@@ -70,22 +70,22 @@ export function presentStatusUpdate(row: TrackingUpdateRow) {
 }
 
 /** Newest first; events at the same moment in the order they were stored, latest first. */
-export function loadStatusUpdates(ctx: ServiceContext, trackingParcelId: string): TrackingUpdateRow[] {
+export function loadStatusUpdates(ctx: ServiceContext, trackingParcelId: string): Promise<TrackingUpdateRow[]> {
   return preparedQueries(ctx.db).updatesOfParcel.all({ id: trackingParcelId });
 }
 
 /** The record as GET /v1/tracking-parcels/{id} returns it: with its status updates. */
-export function presentTrackingParcelDetail(ctx: ServiceContext, row: TrackingParcelRow) {
-  return { ...presentTrackingParcel(row), status_updates: loadStatusUpdates(ctx, row.id).map(presentStatusUpdate) };
+export async function presentTrackingParcelDetail(ctx: ServiceContext, row: TrackingParcelRow) {
+  return { ...presentTrackingParcel(row), status_updates: (await loadStatusUpdates(ctx, row.id)).map(presentStatusUpdate) };
 }
 
-export type TrackingParcelView = ReturnType<typeof presentTrackingParcelDetail>;
+export type TrackingParcelView = Awaited<ReturnType<typeof presentTrackingParcelDetail>>;
 
 type TrackingEventType = 'tracking_parcel.created' | 'tracking_parcel.updated' | 'tracking_parcel.deleted' | 'tracking_parcel.status_changed';
 
 /** Records an event about a tracking parcel (inside the transaction of the change); returns the view it carries. */
-export function recordTrackingEvent(ctx: ServiceContext, row: TrackingParcelRow, type: TrackingEventType, previousStatus?: string): TrackingParcelView {
-  const view = presentTrackingParcelDetail(ctx, row);
-  recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'tracking_parcel', resource: view, previousStatus });
+export async function recordTrackingEvent(ctx: ServiceContext, row: TrackingParcelRow, type: TrackingEventType, previousStatus?: string): Promise<TrackingParcelView> {
+  const view = await presentTrackingParcelDetail(ctx, row);
+  await recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'tracking_parcel', resource: view, previousStatus });
   return view;
 }

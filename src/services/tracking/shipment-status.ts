@@ -9,18 +9,18 @@ import { loadParcels, loadShipmentRow, presentShipment } from '../shipments/reco
  * A shipment parcel's tracking status changed: mirror it on the parcel, then move the shipment forward when its
  * parcels say so (SPEC §3.1). Call inside the transaction of the tracking change.
  */
-export function followParcelTracking(ctx: ServiceContext, shipmentId: string, parcelId: string, status: string): void {
-  ctx.db.update(parcels).set({ trackingStatus: status }).where(eq(parcels.id, parcelId)).run();
-  const shipment = loadShipmentRow(ctx, shipmentId);
+export async function followParcelTracking(ctx: ServiceContext, shipmentId: string, parcelId: string, status: string): Promise<void> {
+  await ctx.db.update(parcels).set({ trackingStatus: status }).where(eq(parcels.id, parcelId)).run();
+  const shipment = await loadShipmentRow(ctx, shipmentId);
   if (!shipment) return;
-  const parcelRows = loadParcels(ctx, shipmentId);
+  const parcelRows = await loadParcels(ctx, shipmentId);
   const next = shipmentStatusFromParcels(parcelRows.map((p) => p.trackingStatus));
   if (!next || !shipmentMovesForward(shipment.status, next)) return;
   const now = ctx.clock.now();
-  ctx.db.update(shipments).set({ status: next, updatedAt: now }).where(eq(shipments.id, shipmentId)).run();
-  const fresh = loadShipmentRow(ctx, shipmentId)!;
-  recordEvent(ctx, {
+  await ctx.db.update(shipments).set({ status: next, updatedAt: now }).where(eq(shipments.id, shipmentId)).run();
+  const fresh = (await loadShipmentRow(ctx, shipmentId))!;
+  await recordEvent(ctx, {
     accountId: shipment.accountId, type: 'shipment.status_changed', resourceName: 'shipment',
-    resource: presentShipment(ctx, fresh, parcelRows), previousStatus: shipment.status,
+    resource: await presentShipment(ctx, fresh, parcelRows), previousStatus: shipment.status,
   });
 }

@@ -1,0 +1,202 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleProxy } from 'drizzle-orm/sqlite-proxy';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { singleExecutable, unpackedFolder } from '../runtime/shipped.js';
+import * as schema from './schema.js';
+import { driverErrorCode, type Db, type DialectSql, type Store } from './store.js';
+
+const POSTGRES_SQL: DialectSql = {
+  like: 'ILIKE',
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
+  jsonValues: (expr) => sql`json_array_elements_text(${expr}::json)`,
+  jsonArrayOf: sql`json_agg(value)::text`,
+  // the expression index on lower(reference_number) answers this (migrations-pg)
+  equalsIgnoringCase: (column) => `lower(${column}) = lower(?)`,
+  // the array's element type is taken from the column it is compared with
+  inList: (values) => ({ sql: '= ANY(?)', param: values }),
+};
+
+/**
+ * PostgreSQL (≥ 15) as the store several daemons share. Queries are the ones every dialect runs: drizzle renders them
+ * from schema.ts, and they reach PostgreSQL with their `?` placeholders numbered; the tables are schema-pg.ts's, which
+ * keep SQLite's names and storage (test/unit/store-schemas.test.ts holds the two in step).
+ *
+ * Transactions are SERIALIZABLE, as SQLite's are: a transaction that would see another's writes out of order is
+ * rolled back by PostgreSQL and run again here, so a use case reads the same on one daemon as on several.
+ */
+
+/** Numbers come back as numbers: times are Unix milliseconds in bigint columns, counts are bigint. */
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/**
+ * How often a transaction PostgreSQL rolled back for a conflict with another (SQLSTATE 40001, 40P01) is tried, with a
+ * random pause before each new attempt that grows with the attempts, so the two do not collide again at once.
+ */
+const TRANSACTION_ATTEMPTS = 20;
+const RETRY_PAUSE_MS = 5;
+const RETRIED_STATES = new Set(['40001', '40P01']);
+
+/** Several daemons may start at once: one migrates while the others wait on this advisory lock. */
+const MIGRATION_LOCK = 0x7061636b; // "pack"
+
+interface OpenTransaction {
+  client: pg.PoolClient;
+  afterCommit: (() => void)[];
+}
+
+/**
+ * A statement as drizzle's SQLite builder renders it, in PostgreSQL's spelling: `?` placeholders numbered `$1, $2, …`
+ * (question marks in string literals and quoted names stay), and the columns of an ON CONFLICT target without their
+ * table (PostgreSQL refuses `"table"."column"` there).
+ */
+export function toPostgres(sql: string): string {
+  return numberPlaceholders(sql).replace(/on conflict \(([^)]*)\)/g, (_, target: string) =>
+    `on conflict (${target.replace(/"[^"]+"\./g, '')})`);
+}
+
+function numberPlaceholders(sql: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      out += ch;
+    } else if (ch === '\'' || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else {
+      out += ch === '?' ? `$${++n}` : ch;
+    }
+  }
+  return out;
+}
+
+function migrationsFolder(): string {
+  if (singleExecutable()) return unpackedFolder('migrations-pg.json');
+  const candidates = [
+    fileURLToPath(new URL('./migrations-pg', import.meta.url)),
+    fileURLToPath(new URL('../../../src/store/migrations-pg', import.meta.url)),
+  ];
+  const found = candidates.find((dir) => existsSync(join(dir, 'meta', '_journal.json')));
+  if (!found) throw new Error(`PostgreSQL migrations not found (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres';
+  readonly shared = true;
+  readonly sql = POSTGRES_SQL;
+  readonly db: Db;
+  private readonly inside = new AsyncLocalStorage<OpenTransaction>();
+  private readonly sqlText = new Map<string, string>();
+
+  private constructor(private readonly pool: pg.Pool) {
+    this.db = drizzleProxy(async (sql, params, method) => {
+      const result = await this.query(sql, params, method !== 'run');
+      return { rows: method === 'get' ? result.rows[0] : method === 'run' ? [] : result.rows };
+    }, { schema });
+  }
+
+  /** Connects to the database at `url` and brings its schema up to date. */
+  static async open(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: url, types, max: options.maxConnections ?? 10, application_name: 'packdesk' });
+    // an idle connection the server closed is dropped from the pool; the next query takes a fresh one
+    pool.on('error', () => {});
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        try {
+          await migrate(drizzlePg(client), { migrationsFolder: migrationsFolder() });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PostgresStore(pool);
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inside.getStore()) return fn();
+    const client = await this.pool.connect();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const open: OpenTransaction = { client, afterCommit: [] };
+        try {
+          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+          const result = await this.inside.run(open, fn);
+          await client.query('COMMIT');
+          for (const notify of open.afterCommit) notify();
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          if (attempt >= TRANSACTION_ATTEMPTS || !RETRIED_STATES.has(driverErrorCode(err) ?? '')) throw err;
+          await sleep(Math.random() * RETRY_PAUSE_MS * attempt);
+        }
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  afterCommit(fn: () => void): void {
+    const open = this.inside.getStore();
+    if (open) open.afterCommit.push(fn);
+    else fn();
+  }
+
+  async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return (await this.query(sql, params, false)).rows as T[];
+  }
+
+  async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
+    return (await this.query(sql, params, false)).rows[0] as T | undefined;
+  }
+
+  async run(sql: string, ...params: unknown[]): Promise<number> {
+    return (await this.query(sql, params, false)).rowCount ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** A connection of its own, outside the pool's work (LISTEN). */
+  connect(): Promise<pg.PoolClient> {
+    return this.pool.connect();
+  }
+
+  private query(sql: string, params: unknown[], arrays: boolean): Promise<pg.QueryResult> {
+    let text = this.sqlText.get(sql);
+    if (text === undefined) {
+      text = toPostgres(sql);
+      if (this.sqlText.size < 2000) this.sqlText.set(sql, text);
+    }
+    const on = this.inside.getStore()?.client ?? this.pool;
+    return on.query({ text, values: params, ...(arrays ? { rowMode: 'array' as const } : {}) });
+  }
+}

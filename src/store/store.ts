@@ -1,0 +1,196 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type Database from 'better-sqlite3';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
+import * as schema from './schema.js';
+
+/**
+ * The one way services reach the store, the same on every dialect: drizzle's query builder over `schema.ts` (`db`),
+ * plain statements for the few hot or dialect-specific paths, and transactions. Everything is asynchronous; on SQLite
+ * the work itself runs synchronously in-process, on PostgreSQL over a connection pool.
+ */
+export type Db = SqliteRemoteDatabase<typeof schema>;
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly dialect: Dialect;
+  /**
+   * Several daemons may work on this store at once (PostgreSQL). Claims left by a daemon that died are then taken
+   * again when their leases run out, never at another daemon's start: they may be a live daemon's.
+   */
+  readonly shared: boolean;
+  readonly db: Db;
+  /** The words of SQL the dialects spell differently; statements use them instead of branching. */
+  readonly sql: DialectSql;
+  /**
+   * Runs `fn` in one transaction: every query made while it runs, on `db` or on this store, belongs to it. A call
+   * inside a running transaction joins it. On SQLite the writer lock is taken up front (no upgrade deadlocks).
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` once the current transaction has committed (at once outside one); dropped if it rolls back. */
+  afterCommit(fn: () => void): void;
+  /** A plain statement with `?` placeholders; rows come as objects keyed by the selected names. */
+  all<T>(sql: string, ...params: unknown[]): Promise<T[]>;
+  get<T>(sql: string, ...params: unknown[]): Promise<T | undefined>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(sql: string, ...params: unknown[]): Promise<number>;
+  /** Answers when the store can be reached (the health check). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The driver's error code (SQLite's name, PostgreSQL's SQLSTATE) of a failed statement. */
+export function driverErrorCode(err: unknown): string | undefined {
+  // drizzle wraps the driver's error (DrizzleQueryError) and keeps it as the cause
+  const driverError = (err as { cause?: unknown } | null)?.cause ?? err;
+  return (driverError as { code?: string } | null)?.code;
+}
+
+/** The statement broke a unique index or primary key, on either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = driverErrorCode(err);
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+export interface DialectSql {
+  /** LIKE without regard to case (SQLite's LIKE is so for ASCII). */
+  like: 'LIKE' | 'ILIKE';
+  /** Ends the subquery that picks rows to claim: on PostgreSQL rows another daemon is claiming are passed over. */
+  skipLocked: string;
+  /** A table of the strings in the JSON array (text) `expr` holds, in one column `value`. */
+  jsonValues(expr: SQL): SQL;
+  /** The JSON array (text) of the `value`s an aggregate query selects. */
+  jsonArrayOf: SQL;
+  /** `column` equals the one parameter without regard to case. */
+  equalsIgnoringCase(column: string): string;
+  /** "is one of `values`" as one parameter, for lists of any length: the SQL after the column, and the parameter. */
+  inList(values: readonly (string | number)[]): { sql: string; param: unknown };
+}
+
+const SQLITE_SQL: DialectSql = {
+  like: 'LIKE',
+  skipLocked: '',
+  jsonValues: (expr) => sql`json_each(${expr})`,
+  jsonArrayOf: sql`json_group_array(value)`,
+  equalsIgnoringCase: (column) => `${column} = ? COLLATE NOCASE`,
+  inList: (values) => ({ sql: 'IN (SELECT value FROM json_each(?))', param: JSON.stringify(values) }),
+};
+
+type Method = 'run' | 'all' | 'values' | 'get';
+
+interface OpenTransaction {
+  token: object;
+  done: Promise<void>;
+  afterCommit: (() => void)[];
+}
+
+/** Prepared statements kept per connection; drizzle renders the same text for the same query shape. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * SQLite through one better-sqlite3 connection. A transaction owns the connection while it runs: queries from other
+ * work wait until it ends, so an awaiting transaction never takes in someone else's writes.
+ */
+export class SqliteStore implements Store {
+  readonly dialect = 'sqlite';
+  readonly shared = false;
+  readonly sql = SQLITE_SQL;
+  readonly db: Db;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly inside = new AsyncLocalStorage<object>();
+  private open: OpenTransaction | undefined;
+
+  constructor(readonly client: Database.Database) {
+    this.db = drizzle(async (sql, params, method) => {
+      if (this.mustWait()) await this.idle();
+      return this.execute(sql, params, method);
+    }, { schema });
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.open && this.inside.getStore() === this.open.token) return fn();
+    await this.idle();
+    let finished!: () => void;
+    const open: OpenTransaction = { token: {}, done: new Promise((resolve) => (finished = resolve)), afterCommit: [] };
+    this.open = open;
+    let result: T;
+    try {
+      this.client.exec('BEGIN IMMEDIATE');
+      try {
+        result = await this.inside.run(open.token, fn);
+        this.client.exec('COMMIT');
+      } catch (err) {
+        if (this.client.inTransaction) this.client.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      this.open = undefined;
+      finished();
+    }
+    for (const notify of open.afterCommit) notify();
+    return result;
+  }
+
+  afterCommit(fn: () => void): void {
+    if (this.open && this.inside.getStore() === this.open.token) this.open.afterCommit.push(fn);
+    else fn();
+  }
+
+  async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    if (this.mustWait()) await this.idle();
+    return this.prepared(sql).raw(false).all(...params) as T[];
+  }
+
+  async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
+    if (this.mustWait()) await this.idle();
+    return this.prepared(sql).raw(false).get(...params) as T | undefined;
+  }
+
+  async run(sql: string, ...params: unknown[]): Promise<number> {
+    if (this.mustWait()) await this.idle();
+    return this.prepared(sql).run(...params).changes;
+  }
+
+  async ping(): Promise<void> {
+    this.client.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    if (this.client.open) this.client.close();
+  }
+
+  /** A transaction of other work holds the connection. */
+  private mustWait(): boolean {
+    return this.open !== undefined && this.inside.getStore() !== this.open.token;
+  }
+
+  private async idle(): Promise<void> {
+    while (this.open) await this.open.done;
+  }
+
+  /** drizzle's side: rows as arrays in the order of the selected columns. */
+  private execute(sql: string, params: unknown[], method: Method): { rows: unknown[] } {
+    const stmt = this.prepared(sql);
+    if (method === 'run' || !stmt.reader) {
+      stmt.run(...params);
+      return { rows: [] };
+    }
+    stmt.raw(true);
+    return { rows: method === 'get' ? stmt.get(...params) as unknown[] : stmt.all(...params) };
+  }
+
+  private prepared(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (stmt) {
+      // most recently used goes last, so the first entry is the one to drop
+      this.statements.delete(sql);
+    } else {
+      stmt = this.client.prepare(sql);
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, stmt);
+    return stmt;
+  }
+}
