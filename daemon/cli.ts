@@ -6,10 +6,10 @@ import { DEFAULT_RETENTION_DAYS } from '../src/services/retention.js';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
-import { action, parsePositiveInt } from '../src/cli/run.js';
+import { action, DATABASE_OPTION, databaseUrlOf, parsePositiveInt, type StoreFlags } from '../src/cli/run.js';
 
-interface DaemonFlags {
-  dataDir?: string;
+interface DaemonFlags extends StoreFlags {
+  station?: string;
   host: string;
   port: string;
   tlsCert?: string;
@@ -32,7 +32,9 @@ function retentionDaysOf(flag: string | undefined, fromEnv: string | undefined):
 export function registerDaemonCommand(program: Command): void {
   program.command('daemon')
     .description('run the packdesk daemon in the foreground')
-    .option('--data-dir <dir>', 'data directory')
+    .option('--data-dir <dir>', 'data directory (its secret.key seals credentials: every station of one store has the same)')
+    .option(...DATABASE_OPTION)
+    .option('--station <name>', "the station this daemon serves: its machine's printers and watched folders (else $PACKDESK_STATION; else the host name)")
     .option('--host <host>', 'address to bind', DEFAULT_HOST)
     .option('--port <port>', 'port to listen on', String(DEFAULT_PORT))
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
@@ -57,15 +59,17 @@ export function registerDaemonCommand(program: Command): void {
       process.once('SIGTERM', onSignal('SIGTERM'));
       process.once('SIGINT', onSignal('SIGINT'));
       // loaded here so other commands don't pay for the server stack at start-up
-      const { startDaemon } = await import('./main.js');
+      const { startDaemon, SecretKeyMismatchError, StoreUnavailableError } = await import('./main.js');
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays,
+          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays,
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {
-        if (err instanceof DataDirLockedError) throw new CliError(err.message, EXIT.failure);
+        if (err instanceof DataDirLockedError || err instanceof StoreUnavailableError || err instanceof SecretKeyMismatchError) {
+          throw new CliError(err.message, EXIT.failure);
+        }
         if ((err as { code?: string }).code === 'EADDRINUSE') throw new CliError(`${o.host}:${o.port} is already in use`, EXIT.failure);
         throw err;
       }

@@ -4,6 +4,8 @@ import type { Clock } from '../src/domain/clock.js';
 import type { ServiceContext } from '../src/services/context.js';
 import { closeContext, openContext } from '../src/services/open.js';
 import { DataDirLock } from '../src/store/lock.js';
+import { PostgresStore } from '../src/store/postgres.js';
+import { checkSecretKey, defaultStation, heartbeat, HEARTBEAT_MS, registerDaemon, unregisterDaemon } from '../src/services/daemons.js';
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
 import type { DeskStreamOptions } from './desk/stream.js';
@@ -11,8 +13,17 @@ import { releaseOrphanedJobs } from '../src/services/jobs.js';
 import { stopLabelConversions } from '../src/labels/index.js';
 import { createWorkers } from './workers/index.js';
 
+/** Why a daemon may refuse to start, besides a data directory another daemon holds. */
+export { StoreUnavailableError } from '../src/store/postgres.js';
+export { SecretKeyMismatchError } from '../src/services/daemons.js';
+
 export interface DaemonOptions {
+  /** Where the secret key (and on SQLite the store, on both the uploaded import files) live. */
   dataDir: string;
+  /** A PostgreSQL store several daemons share (`--database`); the data directory's SQLite when not given. */
+  databaseUrl?: string;
+  /** The station this daemon serves (`--station`); the host name when not given. */
+  station?: string;
   host: string;
   port: number;
   log: Logger;
@@ -35,18 +46,29 @@ export interface RunningDaemon {
   close(): Promise<void>;
 }
 
-/** Starts the daemon on a data directory, refusing one another daemon holds. */
+/**
+ * Starts the daemon on a data directory's SQLite store, refusing one another daemon holds, or on a PostgreSQL store
+ * beside other daemons.
+ */
 export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
-  const lock = DataDirLock.acquire(o.dataDir);
+  const lock = o.databaseUrl ? undefined : DataDirLock.acquire(o.dataDir);
   let ctx: ServiceContext | undefined;
+  let heartbeats: NodeJS.Timeout | undefined;
   try {
     ctx = openContext({
-      dataDir: o.dataDir, log: o.log, clock: o.clock,
+      dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined,
       options: {
         allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
         ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
       },
     });
+    await checkSecretKey(ctx);
+    const station = o.station ?? defaultStation();
+    const me = await registerDaemon(ctx, { station, version: VERSION });
+    const beating = ctx;
+    heartbeats = setInterval(() => {
+      heartbeat(beating, me.id).catch((err: unknown) => o.log.warn({ err }, 'heartbeat: the store did not take it'));
+    }, HEARTBEAT_MS).unref();
     const orphaned = await releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
     const workers = createWorkers(ctx);
@@ -54,7 +76,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
     o.log.info({
-      url, data_dir: o.dataDir, files_roots: ctx.options.filesRoots, retention_days: ctx.options.retentionDays, version: VERSION, pid: process.pid,
+      url, data_dir: o.dataDir, store: ctx.store.dialect, station, files_roots: ctx.options.filesRoots, retention_days: ctx.options.retentionDays, version: VERSION, pid: process.pid,
     }, 'listening');
     const opened = ctx;
     let closing: Promise<void> | undefined;
@@ -64,13 +86,16 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
         await app.close();
         await workers.stop();
         await stopLabelConversions();
+        clearInterval(heartbeats);
+        await unregisterDaemon(opened, me.id);
         await closeContext(opened);
-        lock.release();
+        lock?.release();
       })()),
     };
   } catch (err) {
+    clearInterval(heartbeats);
     if (ctx) await closeContext(ctx);
-    lock.release();
+    lock?.release();
     throw err;
   }
 }

@@ -35,7 +35,7 @@ export function createWorkers(ctx: ServiceContext, options: {
   printing?: PrintQueueWorkerOptions; imports?: ImportWorkerOptions; retention?: RetentionWorkerOptions;
 } = {}): Workers {
   const shipments = new JobWorker(ctx, {
-    name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 5 * 60_000,
+    name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 30_000,
     handle: (job) => createShipmentAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
   });
   const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });

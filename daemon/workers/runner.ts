@@ -1,23 +1,54 @@
 import type { ServiceContext } from '../../src/services/context.js';
-import { claimJobs, completeJob, failJob, nextDueAt, retryJob, type JobOutcome, type JobRow } from '../../src/services/jobs.js';
+import { claimJobs, completeJob, failJob, nextDueAt, renewJobLeases, retryJob, type JobOutcome, type JobRow } from '../../src/services/jobs.js';
 import { PollingWorker } from './polling-worker.js';
 
 export interface WorkerOptions {
   name: string;
   kinds: readonly string[];
   concurrency: number;
-  /** How long a claim lasts before another worker may take the job (the holder is presumed dead). */
+  /**
+   * How long a claim lasts before another worker may take the job (the holder is presumed dead). A running worker
+   * renews the leases of its jobs three times per lease, so a long carrier call keeps its job, and the jobs of a
+   * daemon killed mid-work are taken by another (or by itself, restarted) within one lease.
+   */
   leaseMs: number;
   handle(job: JobRow): Promise<JobOutcome>;
 }
 
 /** Claims due jobs of some kinds from the durable job queue and runs them; records each outcome on the job row. */
 export class JobWorker extends PollingWorker {
+  /** Ids of the jobs this worker runs, whose leases it renews. */
+  private readonly held = new Set<string>();
+  private renewals: NodeJS.Timeout | undefined;
+
   constructor(ctx: ServiceContext, private readonly options: WorkerOptions) {
     super(ctx, options.name);
   }
 
+  override start(): void {
+    super.start();
+    this.renewals = setInterval(() => {
+      if (this.held.size === 0) return;
+      renewJobLeases(this.ctx, [...this.held], this.ctx.clock.now() + this.options.leaseMs)
+        .catch((err: unknown) => this.ctx.log.warn({ err, worker: this.name }, 'could not renew the leases of running jobs'));
+    }, this.options.leaseMs / 3).unref();
+  }
+
+  override async stop(): Promise<void> {
+    clearInterval(this.renewals);
+    await super.stop();
+  }
+
   private async runJob(job: JobRow): Promise<void> {
+    this.held.add(job.id);
+    try {
+      await this.finishJob(job);
+    } finally {
+      this.held.delete(job.id);
+    }
+  }
+
+  private async finishJob(job: JobRow): Promise<void> {
     let outcome: JobOutcome;
     try {
       outcome = await this.options.handle(job);

@@ -3,7 +3,7 @@ import {
   createAccount, createApiKey, listAccounts, listApiKeys, presentAccount, presentApiKey, revokeApiKey, setPlan,
 } from '../services/accounts.js';
 import { printJson, printRecord, printTable } from './output.js';
-import { action, parsePositiveInt, withStore } from './run.js';
+import { action, DATABASE_OPTION, parsePositiveInt, withStore, type StoreFlags } from './run.js';
 
 /** `packdesk accounts …` and `packdesk keys …`: they work on the local store directly, not over HTTP. */
 export function registerAccountCommands(program: Command): void {
@@ -15,10 +15,11 @@ export function registerAccountCommands(program: Command): void {
     .option('--plan <plan>', 'free | standard | enterprise', 'free')
     .option('--rate-limit <n>', 'requests per minute (enterprise only; default unlimited)')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (o: { name: string; plan: string; rateLimit?: string; dataDir?: string; json?: boolean }) => {
+    .action(action(async (o: { name: string; plan: string; rateLimit?: string; json?: boolean } & StoreFlags) => {
       const rateLimit = o.rateLimit === undefined ? undefined : parsePositiveInt(o.rateLimit, '--rate-limit');
-      const row = await withStore(o.dataDir, (ctx) => createAccount(ctx, { name: o.name, plan: o.plan, rateLimit }));
+      const row = await withStore(o, (ctx) => createAccount(ctx, { name: o.name, plan: o.plan, rateLimit }));
       const view = presentAccount(row);
       if (o.json) printJson({ account_id: row.id, ...view });
       else process.stdout.write(`created account ${row.id} (${row.name}, plan ${row.plan})\n`);
@@ -27,9 +28,10 @@ export function registerAccountCommands(program: Command): void {
   accounts.command('list')
     .description('list accounts')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (o: { dataDir?: string; json?: boolean }) => {
-      const rows = await withStore(o.dataDir, async (ctx) => (await listAccounts(ctx)).map(presentAccount));
+    .action(action(async (o: { json?: boolean } & StoreFlags) => {
+      const rows = await withStore(o, async (ctx) => (await listAccounts(ctx)).map(presentAccount));
       if (o.json) printJson(rows);
       else printTable(['id', 'name', 'plan', 'rate limit/min', 'created'], rows.map((a) => [a.id, a.name, a.plan, a.rate_limit?.requests_per_minute ?? 'unlimited', a.created_at]));
     }));
@@ -40,10 +42,11 @@ export function registerAccountCommands(program: Command): void {
     .argument('<plan>', 'free | standard | enterprise')
     .option('--rate-limit <n>', 'requests per minute (enterprise only)')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (id: string, plan: string, o: { rateLimit?: string; dataDir?: string; json?: boolean }) => {
+    .action(action(async (id: string, plan: string, o: { rateLimit?: string; json?: boolean } & StoreFlags) => {
       const rateLimit = o.rateLimit === undefined ? undefined : parsePositiveInt(o.rateLimit, '--rate-limit');
-      const view = presentAccount(await withStore(o.dataDir, (ctx) => setPlan(ctx, id, plan, rateLimit)));
+      const view = presentAccount(await withStore(o, (ctx) => setPlan(ctx, id, plan, rateLimit)));
       if (o.json) printJson(view);
       else printRecord(view);
     }));
@@ -56,9 +59,10 @@ export function registerAccountCommands(program: Command): void {
     .option('--scope <scope>', 'full | read_only', 'full')
     .option('--name <name>', 'a label for the key')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (o: { account: string; scope: string; name?: string; dataDir?: string; json?: boolean }) => {
-      const { row, apiKey } = await withStore(o.dataDir, (ctx) => createApiKey(ctx, { accountId: o.account, scope: o.scope, name: o.name }));
+    .action(action(async (o: { account: string; scope: string; name?: string; json?: boolean } & StoreFlags) => {
+      const { row, apiKey } = await withStore(o, (ctx) => createApiKey(ctx, { accountId: o.account, scope: o.scope, name: o.name }));
       if (o.json) printJson({ id: row.id, api_key: apiKey, scope: row.scope, account_id: row.accountId });
       else process.stdout.write(`created key ${row.id} (${row.scope}) for ${row.accountId}\n${apiKey}\nstore it now: it is not shown again\n`);
     }));
@@ -67,9 +71,10 @@ export function registerAccountCommands(program: Command): void {
     .description('list API keys (never the keys themselves)')
     .option('--account <id>', 'only this account')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (o: { account?: string; dataDir?: string; json?: boolean }) => {
-      const rows = await withStore(o.dataDir, async (ctx) => (await listApiKeys(ctx, o.account)).map(presentApiKey));
+    .action(action(async (o: { account?: string; json?: boolean } & StoreFlags) => {
+      const rows = await withStore(o, async (ctx) => (await listApiKeys(ctx, o.account)).map(presentApiKey));
       if (o.json) printJson(rows);
       else printTable(['id', 'account', 'scope', 'prefix', 'created', 'revoked'], rows.map((k) => [k.id, k.account_id, k.scope, `${k.prefix}…`, k.created_at, k.revoked_at]));
     }));
@@ -78,9 +83,10 @@ export function registerAccountCommands(program: Command): void {
     .description('revoke an API key')
     .argument('<key-id>')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (id: string, o: { dataDir?: string; json?: boolean }) => {
-      const view = presentApiKey(await withStore(o.dataDir, (ctx) => revokeApiKey(ctx, id)));
+    .action(action(async (id: string, o: { json?: boolean } & StoreFlags) => {
+      const view = presentApiKey(await withStore(o, (ctx) => revokeApiKey(ctx, id)));
       if (o.json) printJson(view);
       else process.stdout.write(`revoked ${view.id}\n`);
     }));

@@ -4,10 +4,9 @@ import { configPath, DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../paths
 import { readConfigFile, writeConfigFile } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { isInteractive, printJson } from './output.js';
-import { action, withStore } from './run.js';
+import { action, DATABASE_OPTION, withStore, type StoreFlags } from './run.js';
 
-interface InitOptions {
-  dataDir?: string;
+interface InitOptions extends StoreFlags {
   account?: string;
   plan: string;
   url?: string;
@@ -20,6 +19,7 @@ export function registerInitCommand(program: Command): void {
   program.command('init')
     .description('create the data directory, the first account and API key, and the CLI config')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--account <name>', 'name of the first account')
     .option('--plan <plan>', 'plan of the first account', 'enterprise')
     .option('--url <url>', 'URL where the daemon will listen', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
@@ -33,7 +33,7 @@ export function registerInitCommand(program: Command): void {
         dataDirFlag = await input({ message: 'Data directory', default: resolveDataDir(o.dataDir) });
         accountName = await input({ message: 'Account name', default: accountName });
       }
-      const result = await withStore(dataDirFlag, async (ctx, dataDir) => {
+      const result = await withStore({ dataDir: dataDirFlag, database: o.database }, async (ctx, dataDir) => {
         const existing = await listAccounts(ctx);
         const config = readConfigFile();
         if (existing.length > 0 && config.data_dir === dataDir && config.api_key && config.account_id) {

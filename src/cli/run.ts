@@ -31,10 +31,30 @@ export function toCliError(err: unknown): CliError {
   return new CliError((err as Error)?.message ?? String(err), EXIT.failure);
 }
 
-/** Runs `fn` against the local store of a data directory (for init, accounts and keys). */
-export async function withStore<T>(dataDirFlag: string | undefined, fn: (ctx: ServiceContext, dataDir: string) => T | Promise<T>): Promise<T> {
-  const dataDir = resolveDataDir(dataDirFlag);
-  const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+/** `--database`: a PostgreSQL store several daemons share. */
+export const DATABASE_OPTION = ['--database <url>', 'a PostgreSQL store several stations share, postgres://… (else $PACKDESK_DATABASE_URL; else the data directory\'s SQLite)'] as const;
+
+/** The store flags of a command: `--data-dir` and `--database`. */
+export interface StoreFlags {
+  dataDir?: string;
+  database?: string;
+}
+
+/** The PostgreSQL store's URL, from `--database` or the environment; undefined for the data directory's SQLite. */
+export function databaseUrlOf(flag: string | undefined): string | undefined {
+  return flag ?? (process.env.PACKDESK_DATABASE_URL?.trim() || undefined);
+}
+
+/** Runs `fn` against the store (for init, accounts and keys): the data directory's SQLite, or `--database`. */
+export async function withStore<T>(flags: StoreFlags, fn: (ctx: ServiceContext, dataDir: string) => T | Promise<T>): Promise<T> {
+  const dataDir = resolveDataDir(flags.dataDir);
+  const databaseUrl = databaseUrlOf(flags.database);
+  let store;
+  if (databaseUrl) {
+    const { PostgresStore } = await import('../store/postgres.js');
+    store = await PostgresStore.open(databaseUrl).catch((err: Error) => { throw new CliError(err.message, EXIT.failure); });
+  }
+  const ctx = openContext({ dataDir, log: pino({ level: 'silent' }), store });
   try {
     return await fn(ctx, dataDir);
   } finally {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient } from './client.js';
 import { clientConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { printJson, printRecord } from './output.js';
+import { printJson, printRecord, printTable } from './output.js';
 import { action } from './run.js';
 
 interface Health {
@@ -10,6 +10,15 @@ interface Health {
   version: string;
   store: string;
   workers: Record<string, string>;
+}
+
+interface Daemon {
+  station: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  seen_at: string;
 }
 
 interface Account {
@@ -41,10 +50,13 @@ function describeWorkers(workers: Record<string, string>): string {
   return entries.length === 0 ? 'none running' : entries.map(([name, state]) => `${name} ${state}`).join(', ');
 }
 
-/** `packdesk status`: where the daemon is, whether it is healthy, and which account the configured key acts for. */
+/**
+ * `packdesk status`: where the daemon is, whether it is healthy, which account the configured key acts for, and the
+ * daemons working on its store (seen in the last minute: on a shared store, every station's).
+ */
 export function registerStatusCommand(program: Command): void {
   program.command('status')
-    .description("the daemon's address, version and health, and the account of the configured API key")
+    .description("the daemon's address, version and health, the account of the configured API key, and the daemons on its store")
     .option('--json', 'print JSON')
     .action(action(async (o: { json?: boolean }) => {
       const { url } = clientConfig();
@@ -53,15 +65,20 @@ export function registerStatusCommand(program: Command): void {
         if (o.json) printJson({ url, ...health, account: null });
         throw new CliError(`the daemon at ${url} is ${health.status}: store ${health.store}; workers ${describeWorkers(health.workers)}`, EXIT.failure);
       }
-      const { body } = await ApiClient.fromConfig().get<{ data: Account }>('/v1/account');
+      const client = ApiClient.fromConfig();
+      const [{ body }, { body: seen }] = await Promise.all([
+        client.get<{ data: Account }>('/v1/account'), client.get<{ data: Daemon[] }>('/v1/daemons'),
+      ]);
       const account = body.data;
       if (o.json) {
-        printJson({ url, ...health, account });
+        printJson({ url, ...health, account, daemons: seen.data });
         return;
       }
       printRecord({
         daemon: url, version: health.version, health: health.status, store: health.store, workers: describeWorkers(health.workers),
         account: `${account.id} (${account.name}, plan ${account.plan}, ${account.rate_limit ? `${account.rate_limit.requests_per_minute} requests/min` : 'no rate limit'})`,
       });
+      process.stdout.write('\n');
+      printTable(['station', 'host', 'pid', 'version', 'started', 'last seen'], seen.data.map((d) => [d.station, d.host, d.pid, d.version, d.started_at, d.seen_at]));
     }));
 }

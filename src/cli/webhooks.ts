@@ -3,7 +3,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { revealSecret } from '../services/webhooks.js';
-import { action, listPath, withStore } from './run.js';
+import { action, DATABASE_OPTION, listPath, withStore, type StoreFlags } from './run.js';
 
 interface Subscription {
   id: string;
@@ -225,9 +225,10 @@ export function registerWebhookCommands(program: Command): void {
     .description("print a subscription's signing secret (reads the local store; the API never returns it)")
     .argument('<id>', 'subscription id (wh_…)')
     .option('--data-dir <dir>', 'data directory')
+    .option(...DATABASE_OPTION)
     .option('--json', 'print JSON')
-    .action(action(async (id: string, o: { dataDir?: string; json?: boolean }) => {
-      const secret = await withStore(o.dataDir, (ctx) => revealSecret(ctx, id));
+    .action(action(async (id: string, o: { json?: boolean } & StoreFlags) => {
+      const secret = await withStore(o, (ctx) => revealSecret(ctx, id));
       if (o.json) printJson({ id, secret });
       else process.stdout.write(`${secret}\n`);
     }));

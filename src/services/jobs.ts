@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { jobs } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -57,6 +57,11 @@ export function claimJobs(ctx: ServiceContext, kinds: readonly string[], limit: 
     WHERE id IN (SELECT id FROM jobs WHERE kind IN (${kinds.map(() => '?').join(', ')})
       AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until <= ?)) ORDER BY run_at LIMIT ?${ctx.store.sql.skipLocked})
     RETURNING ${JOB_COLUMNS}`, now + leaseMs, now, ...kinds, now, now, limit);
+}
+
+/** Moves the leases of running jobs on to `until`: their worker is alive and still at them. */
+export async function renewJobLeases(ctx: ServiceContext, ids: readonly string[], until: number): Promise<void> {
+  await ctx.db.update(jobs).set({ leaseUntil: until }).where(and(eq(jobs.state, 'running'), inArray(jobs.id, [...ids]))).run();
 }
 
 /** The job's work is done: its row goes. */

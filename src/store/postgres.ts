@@ -43,12 +43,34 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /**
- * How often a transaction PostgreSQL rolled back for a conflict with another (SQLSTATE 40001, 40P01) is tried, with a
- * random pause before each new attempt that grows with the attempts, so the two do not collide again at once.
+ * How often a transaction PostgreSQL rolled back for a conflict with another is tried, with a random pause before each
+ * new attempt that doubles with the attempts (up to a quarter second), so the two do not collide again at once. Besides serialization failures
+ * and deadlocks, a unique violation (23505) is tried again: a concurrent transaction may have taken the key this one
+ * read as free (e.g. the next shipment number), which PostgreSQL reports so rather than as a serialization failure.
  */
-const TRANSACTION_ATTEMPTS = 20;
+const TRANSACTION_ATTEMPTS = 30;
 const RETRY_PAUSE_MS = 5;
-const RETRIED_STATES = new Set(['40001', '40P01']);
+const RETRY_PAUSE_MAX_MS = 250;
+const RETRIED_STATES = new Set(['40001', '40P01', '23505']);
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The store could not be reached or brought up to date; the message names the server, never the URL's password. */
+export class StoreUnavailableError extends Error {}
+
+/** `postgres://user@host:port/database`: where a URL points, without its password, for messages and logs. */
+export function describeDatabaseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StoreUnavailableError('the database URL is not a URL (postgres://user:password@host:port/database)');
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new StoreUnavailableError(`the database URL must start with postgres:// (not ${parsed.protocol}//)`);
+  }
+  return `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ''}${parsed.host}${parsed.pathname}`;
+}
 
 /** Several daemons may start at once: one migrates while the others wait on this advisory lock. */
 const MIGRATION_LOCK = 0x7061636b; // "pack"
@@ -114,7 +136,10 @@ export class PostgresStore implements Store {
 
   /** Connects to the database at `url` and brings its schema up to date. */
   static async open(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: url, types, max: options.maxConnections ?? 10, application_name: 'packdesk' });
+    const where = describeDatabaseUrl(url);
+    const pool = new pg.Pool({
+      connectionString: url, types, max: options.maxConnections ?? 10, application_name: 'packdesk', connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // an idle connection the server closed is dropped from the pool; the next query takes a fresh one
     pool.on('error', () => {});
     try {
@@ -131,7 +156,7 @@ export class PostgresStore implements Store {
       }
     } catch (err) {
       await pool.end();
-      throw err;
+      throw new StoreUnavailableError(`cannot open the PostgreSQL store at ${where}: ${(err as Error).message}`);
     }
     return new PostgresStore(pool);
   }
@@ -151,7 +176,7 @@ export class PostgresStore implements Store {
         } catch (err) {
           await client.query('ROLLBACK').catch(() => {});
           if (attempt >= TRANSACTION_ATTEMPTS || !RETRIED_STATES.has(driverErrorCode(err) ?? '')) throw err;
-          await sleep(Math.random() * RETRY_PAUSE_MS * attempt);
+          await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
         }
       }
     } finally {

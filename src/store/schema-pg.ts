@@ -388,3 +388,18 @@ export const deskSessions = pgTable('desk_sessions', {
   index('desk_sessions_expires').on(t.expiresAt),
   uniqueIndex('desk_sessions_rowid').on(t.rowid),
 ]);
+
+export const daemons = pgTable('daemons', {
+  id: text('id').primaryKey(),
+  station: text('station').notNull(),
+  host: text('host').notNull(),
+  pid: int64('pid').notNull(),
+  version: text('version').notNull(),
+  startedAt: int64('started_at').notNull(),
+  seenAt: int64('seen_at').notNull(),
+}, (t) => [index('daemons_seen').on(t.seenAt)]);
+
+export const storeFacts = pgTable('store_facts', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

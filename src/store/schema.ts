@@ -411,3 +411,20 @@ export const deskSessions = sqliteTable('desk_sessions', {
   createdAt: integer('created_at').notNull(),
   expiresAt: integer('expires_at').notNull(),
 }, (t) => [uniqueIndex('desk_sessions_token').on(t.tokenHash), uniqueIndex('desk_sessions_link').on(t.linkHash), index('desk_sessions_expires').on(t.expiresAt)]);
+
+/** The daemons working on this store, each with the station it serves; a heartbeat keeps `seen_at` fresh. */
+export const daemons = sqliteTable('daemons', {
+  id: text('id').primaryKey(),
+  station: text('station').notNull(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  version: text('version').notNull(),
+  startedAt: integer('started_at').notNull(),
+  seenAt: integer('seen_at').notNull(),
+}, (t) => [index('daemons_seen').on(t.seenAt)]);
+
+/** Facts about the store itself: `secret_check` is a value sealed with the secret key the store was set up with. */
+export const storeFacts = sqliteTable('store_facts', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

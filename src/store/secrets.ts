@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const KEY_FILE = 'secret.key';
@@ -10,6 +10,7 @@ export class SecretBox {
 
   /** Loads the key file of the data directory, creating it (0600) on first use. */
   static forDataDir(dataDir: string): SecretBox {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, KEY_FILE);
     if (!existsSync(path)) {
       try {

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runCli, startStation, type Env, type Station } from '../helpers/cli.js';
 
@@ -77,14 +78,18 @@ describe('packdesk CLI against a real daemon', () => {
     expect(text.stdout).toMatch(/^Open the desk in a browser: http:\/\/127\.0\.0\.1:\d+\/desk\/login\?token=/);
   });
 
-  it('status --json reports the daemon, its health and the account of the key', async () => {
-    const status = await station.cliJson<{ url: string; status: string; version: string; store: string; account: { id: string; plan: string } }>(['status', '--json']);
+  it('status --json reports the daemon, its health, the account of the key and the daemons on its store', async () => {
+    const status = await station.cliJson<{
+      url: string; status: string; version: string; store: string; account: { id: string; plan: string }; daemons: { station: string; pid: number; version: string }[];
+    }>(['status', '--json']);
     expect(status).toMatchObject({ url: station.daemonUrl, status: 'ok', store: 'ok', account: { id: station.init.account_id, plan: 'enterprise' } });
     expect(status.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(status.daemons).toEqual([expect.objectContaining({ station: hostname(), version: status.version })]);
     const human = await station.cli(['status'], envB);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(station.daemonUrl);
     expect(human.stdout).toContain(accountB);
+    expect(human.stdout).toContain(hostname());
     expect(human.stdout + human.stderr).not.toContain(envB.PACKDESK_API_KEY);
   });
 

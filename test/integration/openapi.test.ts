@@ -12,6 +12,7 @@ const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 export const ENDPOINTS = [
   'GET /healthz',
   'GET /v1/account',
+  'GET /v1/daemons',
   'GET /v1/providers',
   'POST /v1/providers/{code}/setting-options',
   'POST /v1/shipping-channels',
