@@ -39,9 +39,9 @@ const dataDir = join(work, 'data');
 const folderPath = join(work, 'erp-drop');
 const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
 const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
-const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
-const { apiKey } = createApiKey(ctx, { accountId: account.id });
-closeContext(ctx);
+const account = await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const { apiKey } = await createApiKey(ctx, { accountId: account.id });
+await closeContext(ctx);
 
 const daemon = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0', '--files-root', tmpdir()], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {

@@ -12,7 +12,6 @@ const { openContext, closeContext } = await import(dist('src/services/open.js'))
 const { createAccount } = await import(dist('src/services/accounts.js'));
 const { createPrinter } = await import(dist('src/services/printing/printers.js'));
 const { queuePrintJob } = await import(dist('src/services/printing/print-jobs.js'));
-const { inTransaction } = await import(dist('src/store/db.js'));
 const { PrintQueueWorker } = await import(dist('daemon/workers/print-queue.js'));
 
 const JOBS = Number(process.env.BENCH_PRINT_JOBS ?? 1000);
@@ -33,12 +32,12 @@ const uri = `tcp://127.0.0.1:${listener.address().port}`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-print-'));
 const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
-const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const account = await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
 const printer = await createPrinter(ctx, account.id, { name: 'Zebra', uri, formats: ['zpl'] });
-inTransaction(ctx.db, () => {
+await ctx.store.transaction(async () => {
   for (let i = 0; i < JOBS; i++) {
     const zpl = `^XA^CI28^PW812^LL1218^FO40,40^A0N,60,60^FDBENCH ${i}^FS^BY3,3,200^FO80,400^BCN,200,Y,N,N^FD>:BENCH${String(i).padStart(6, '0')}^FS^XZ\n`;
-    queuePrintJob(ctx, { accountId: account.id, printerId: printer.id, format: 'zpl', copies: 1, content: Buffer.from(zpl) });
+    await queuePrintJob(ctx, { accountId: account.id, printerId: printer.id, format: 'zpl', copies: 1, content: Buffer.from(zpl) });
   }
 });
 
@@ -46,10 +45,10 @@ const worker = new PrintQueueWorker(ctx);
 const started = process.hrtime.bigint();
 await worker.runDue();
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-const printed = ctx.db.$client.prepare("SELECT count(*) AS n FROM print_jobs WHERE status = 'printed'").get().n;
+const { n: printed } = await ctx.store.get("SELECT count(*) AS n FROM print_jobs WHERE status = 'printed'");
 if (printed !== JOBS || labels !== JOBS) throw new Error(`printed ${printed} jobs, the listener got ${labels} labels; expected ${JOBS}`);
 print({ bench: 'print-queue-raw-zpl', jobs: JOBS, printer: 'loopback raw socket answering ~HS', seconds: +seconds.toFixed(2), per_second: Math.round(JOBS / seconds), target_per_second: 200 });
 
-closeContext(ctx);
+await closeContext(ctx);
 listener.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -50,9 +50,9 @@ const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
 
 // account, key and an active PPL channel (through the daemon so the channel is validated at the emulator)
 const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
-const account = listAccounts(ctx).find((a) => a.name === 'bench') ?? createAccount(ctx, { name: 'bench', plan: 'enterprise' });
-const { apiKey } = createApiKey(ctx, { accountId: account.id });
-closeContext(ctx);
+const account = (await listAccounts(ctx)).find((a) => a.name === 'bench') ?? await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const { apiKey } = await createApiKey(ctx, { accountId: account.id });
+await closeContext(ctx);
 const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 
 let daemon = await startDaemon();

@@ -37,7 +37,6 @@ async function runDaemon() {
   const { createSubscription } = await import(dist('src/services/webhooks.js'));
   const { recordEvent } = await import(dist('src/services/events.js'));
   const { EVENT_TYPES } = await import(dist('src/domain/events.js'));
-  const { inTransaction } = await import(dist('src/store/db.js'));
 
   // the retention worker's one line per run is how this process learns a prune happened
   let prunes = [];
@@ -56,24 +55,24 @@ async function runDaemon() {
     retentionDays: RETENTION_DAYS,
   });
   const { ctx } = daemon;
-  const account = createAccount(ctx, { name: 'soak', plan: 'enterprise' });
+  const account = await createAccount(ctx, { name: 'soak', plan: 'enterprise' });
   // one event type per subscription: every event is delivered exactly once, over several subscriptions' slots
   const types = EVENT_TYPES.filter((t) => t !== 'webhook.test').slice(0, SUBSCRIPTIONS);
   for (const type of types) await createSubscription(ctx, account.id, { name: type, url: `${process.env.SOAK_RECEIVER}/${type}`, events: [type] });
-  const outboxBusy = ctx.db.$client.prepare(`SELECT EXISTS (SELECT 1 FROM webhook_queue)
-    OR EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL) AS busy`).pluck();
-  const count = (table) => ctx.db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+  const outboxBusy = async () => (await ctx.store.get(`SELECT EXISTS (SELECT 1 FROM webhook_queue)
+    OR EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL) AS busy`)).busy;
+  const count = async (table) => (await ctx.store.get(`SELECT count(*) AS n FROM ${table}`)).n;
   const acked = () => new Promise((resolve) => process.once('message', resolve));
 
   let recorded = 0;
   for (let day = 1; recorded < EVENTS; day++) {
     const today = Math.min(EVENTS_PER_DAY, EVENTS - recorded);
     for (let start = 0; start < today; start += 1000) {
-      inTransaction(ctx.db, () => {
+      await ctx.store.transaction(async () => {
         for (let i = start; i < Math.min(today, start + 1000); i++) {
           const n = (recorded + i) % 5000;
           const type = types[(recorded + i) % types.length];
-          recordEvent(ctx, {
+          await recordEvent(ctx, {
             accountId: account.id, type, resourceName: type.slice(0, type.indexOf('.')),
             resource: {
               id: `res_soak${String(n).padStart(16, '0')}`, reference_number: `ORD-${n}`, status: 'created', provider_shipment_id: `PPL${n}`,
@@ -85,7 +84,7 @@ async function runDaemon() {
       await yieldToLoop();
     }
     recorded += today;
-    while (outboxBusy.get()) await sleep(20);
+    while (await outboxBusy()) await sleep(20);
     // a day passes: the daemon's retention worker (hourly on its clock) runs once within a second
     prunes = [];
     clock.advance(DAY_MS);
@@ -97,7 +96,7 @@ async function runDaemon() {
       globalThis.gc?.();
       const memory = process.memoryUsage();
       process.send({
-        events: recorded, day, rss_before_gc_mb: Math.round(rssBeforeGc / 2 ** 20), heap_mb: Math.round(memory.heapUsed / 2 ** 20), rows: { events: count('events'), webhook_deliveries: count('webhook_deliveries'), webhook_queue: count('webhook_queue') },
+        events: recorded, day, rss_before_gc_mb: Math.round(rssBeforeGc / 2 ** 20), heap_mb: Math.round(memory.heapUsed / 2 ** 20), rows: { events: await count('events'), webhook_deliveries: await count('webhook_deliveries'), webhook_queue: await count('webhook_queue') },
         last_prune: { events, webhook_logs: webhookLogs, freed_pages: freedPages, ms },
       });
       await acked();

@@ -12,7 +12,6 @@ import { dist, log, print, root, rssMb, startListening, stopProcess } from './li
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount, createApiKey } = await import(dist('src/services/accounts.js'));
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
-const { inTransaction } = await import(dist('src/store/db.js'));
 const { trackingParcels } = await import(dist('src/store/schema.js'));
 
 const COUNT = Number(process.env.BENCH_TRACKING ?? 10_000);
@@ -73,9 +72,9 @@ await moveParcels(emulators.url, known);
 const numbers = [...known, ...Array.from({ length: COUNT - known.length }, (_, i) => `8${String(i).padStart(10, '0')}`)];
 
 let ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
-const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
-const { apiKey } = createApiKey(ctx, { accountId: account.id });
-closeContext(ctx);
+const account = await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const { apiKey } = await createApiKey(ctx, { accountId: account.id });
+await closeContext(ctx);
 
 let daemon = await startDaemon();
 const res = await fetch(`${daemon.url}/v1/shipping-channels`, {
@@ -89,9 +88,9 @@ await stopProcess(daemon.child);
 // all parcels due at once, written straight into the store while the daemon is down
 ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
 const now = Date.now();
-inTransaction(ctx.db, () => {
+await ctx.store.transaction(async () => {
   for (let i = 0; i < numbers.length; i += 500) {
-    ctx.db.insert(trackingParcels).values(numbers.slice(i, i + 500).map((trackingNumber, j) => ({
+    await ctx.db.insert(trackingParcels).values(numbers.slice(i, i + 500).map((trackingNumber, j) => ({
       id: `tp_bench${String(i + j).padStart(15, '0')}`, accountId: account.id, channelId: channel.id, provider: 'ppl', shipmentId: null,
       parcelId: null, trackingNumber, origin: 'external', status: 'created', recipientName: null, recipientEmail: null, recipientPhone: null,
       checkDelayHours: 6, maxChecks: 20, checksDone: 0, nextCheckAt: now, lastCheckedAt: null, leaseUntil: null, externalData: {},
@@ -99,7 +98,7 @@ inTransaction(ctx.db, () => {
     }))).run();
   }
 });
-closeContext(ctx);
+await closeContext(ctx);
 
 daemon = await startDaemon();
 const store = new Database(join(dataDir, 'packdesk.sqlite'));

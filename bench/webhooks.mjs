@@ -14,7 +14,6 @@ const { openContext, closeContext } = await import(dist('src/services/open.js'))
 const { createAccount } = await import(dist('src/services/accounts.js'));
 const { createSubscription, revealSecret } = await import(dist('src/services/webhooks.js'));
 const { recordEvent } = await import(dist('src/services/events.js'));
-const { inTransaction } = await import(dist('src/store/db.js'));
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const SUBSCRIPTIONS = Number(process.env.BENCH_WEBHOOK_SUBSCRIPTIONS ?? 10);
@@ -57,17 +56,17 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 // a fresh data directory: an account, the subscriptions, and the events already in the outbox
 const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-webhooks-'));
 const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
-const account = createAccount(ctx, { name: 'bench', plan: 'enterprise' });
+const account = await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
 for (let i = 0; i < SUBSCRIPTIONS; i++) {
   const sub = await createSubscription(ctx, account.id, { name: `bench ${i}`, url: `${receiverUrl}/s${i}`, events: ['*'] });
-  secrets.set(`/s${i}`, revealSecret(ctx, sub.id));
+  secrets.set(`/s${i}`, await revealSecret(ctx, sub.id));
 }
 log(`writing ${EVENTS} events over ${RESOURCES} shipments into ${dataDir}`);
 for (let start = 0; start < EVENTS; start += 1000) {
-  inTransaction(ctx.db, () => {
+  await ctx.store.transaction(async () => {
     for (let i = start; i < Math.min(EVENTS, start + 1000); i++) {
       const n = i % RESOURCES;
-      recordEvent(ctx, {
+      await recordEvent(ctx, {
         accountId: account.id, type: 'shipment.updated', resourceName: 'shipment',
         resource: {
           id: `sh_bench${String(n).padStart(15, '0')}`, reference_number: `ORD-${n}`, status: 'created', provider_shipment_id: `PPL${n}`,
@@ -77,7 +76,7 @@ for (let start = 0; start < EVENTS; start += 1000) {
     }
   });
 }
-closeContext(ctx);
+await closeContext(ctx);
 
 const daemon = spawn(process.execPath, [dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
   env: { ...process.env, PACKDESK_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'],

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../src/services/context.js';
 import { closeContext, openContext } from '../src/services/open.js';
 import { DataDirLock } from '../src/store/lock.js';
 import { PostgresStore } from '../src/store/postgres.js';
-import { checkSecretKey, defaultStation, heartbeat, HEARTBEAT_MS, registerDaemon, unregisterDaemon } from '../src/services/daemons.js';
+import { checkSecretKey, heartbeat, HEARTBEAT_MS, registerDaemon, unregisterDaemon } from '../src/services/daemons.js';
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
 import type { DeskStreamOptions } from './desk/stream.js';
@@ -56,15 +56,14 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   let heartbeats: NodeJS.Timeout | undefined;
   try {
     ctx = openContext({
-      dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined,
+      dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined, station: o.station,
       options: {
         allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
         ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
       },
     });
     await checkSecretKey(ctx);
-    const station = o.station ?? defaultStation();
-    const me = await registerDaemon(ctx, { station, version: VERSION });
+    const me = await registerDaemon(ctx, VERSION);
     const beating = ctx;
     heartbeats = setInterval(() => {
       heartbeat(beating, me.id).catch((err: unknown) => o.log.warn({ err }, 'heartbeat: the store did not take it'));
@@ -76,7 +75,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
     o.log.info({
-      url, data_dir: o.dataDir, store: ctx.store.dialect, station, files_roots: ctx.options.filesRoots, retention_days: ctx.options.retentionDays, version: VERSION, pid: process.pid,
+      url, data_dir: o.dataDir, store: ctx.store.dialect, station: ctx.station, files_roots: ctx.options.filesRoots, retention_days: ctx.options.retentionDays, version: VERSION, pid: process.pid,
     }, 'listening');
     const opened = ctx;
     let closing: Promise<void> | undefined;

@@ -16,6 +16,7 @@ const Mapping = Type.Unsafe<MappingSetting>({
 
 export const WatchedFolderSchema = Type.Object({
   id: Type.String({ description: 'wf_…' }),
+  station: Nullable(Type.String({ description: 'The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations)' })),
   path: Type.String({ description: 'Absolute path on the daemon machine' }),
   shipping_channel_id: Type.String(),
   label_format: LabelFormat,

@@ -10,6 +10,7 @@ const Formats = (description: string) => Type.Array(FormatSchema, { minItems: 1,
 
 export const PrinterSchema = Type.Object({
   id: Type.String({ description: 'prn_…' }),
+  station: Nullable(Type.String({ description: 'The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations)' })),
   name: Type.String(),
   uri: Type.String({ description: 'tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir' }),
   formats: Type.Array(FormatSchema),

@@ -7,11 +7,12 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { folderLayout, isOrderFileName, orderFilesIn } from '../../src/services/imports/folder-files.js';
 import { importDroppedFile, resumeFolderImports } from '../../src/services/imports/folder-import.js';
 import type { ImportDeps } from '../../src/services/imports/import-file.js';
-import { importSource, loadImportRow, unfinishedImports } from '../../src/services/imports/records.js';
+import { importSource, loadImportRow, unfinishedImports, uploadsRoot } from '../../src/services/imports/records.js';
 import { runUploadedImport, UPLOADED_IMPORT_QUEUED } from '../../src/services/imports/uploads.js';
 import {
   activeWatchedFolders, loadWatchedFolderRow, prepareWatchedFolder, WATCHED_FOLDERS_CHANGED, type WatchedFolderRow,
 } from '../../src/services/imports/watched-folders.js';
+import { servedHere } from '../../src/services/daemons.js';
 import { shipmentShapeChecker } from '../routes/shipment-shape.js';
 
 export interface ImportWorkerOptions {
@@ -145,8 +146,9 @@ export class ImportWorker {
     for (const folder of active.values()) this.syncFolder(folder.id, folder);
   }
 
-  private syncFolder(folderId: string, folder: WatchedFolderRow | undefined): void {
+  private syncFolder(folderId: string, row: WatchedFolderRow | undefined): void {
     if (!this.active) return;
+    const folder = row && servedHere(this.ctx, row) ? row : undefined; // another station's folder is not watched here
     const watching = this.watches.get(folderId);
     if (watching && (!folder || folder.status !== 'active' || folder.path !== watching.path)) void this.unwatch(folderId);
     if (folder?.status === 'active' && !this.watches.has(folderId) && !this.preparing.has(folderId)) this.prepareAndWatch(folder);
@@ -224,6 +226,8 @@ export class ImportWorker {
   private async queueUpload(importId: string): Promise<void> {
     const row = await loadImportRow(this.ctx, importId);
     if (!this.active || !row || row.status !== 'processing' || row.watchedFolderId !== null) return;
+    // on a shared store, an upload another daemon took is in that daemon's data directory, and imported there
+    if (!(await stat(join(uploadsRoot(this.ctx), importId)).then(() => true, () => false))) return;
     this.enqueue(importSource(row), async (signal) => {
       const fresh = await loadImportRow(this.ctx, importId);
       if (fresh?.status === 'processing') await runUploadedImport(this.ctx, this.deps, fresh, signal);

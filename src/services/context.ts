@@ -13,6 +13,8 @@ export interface ServiceContext {
   db: Db;
   /** Where the store lives (uploads are kept there too). */
   dataDir: string;
+  /** The station this daemon serves: the printers it prints to and the folders it watches are the station's. */
+  station: string;
   secrets: SecretBox;
   clock: Clock;
   ids: IdSource;

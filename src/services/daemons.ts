@@ -4,6 +4,11 @@ import { isoTime } from '../domain/clock.js';
 import { daemons, storeFacts } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
+/** A printer or watched folder is this daemon's to serve: its station's, or any daemon's (from before stations). */
+export function servedHere(ctx: ServiceContext, row: { station: string | null }): boolean {
+  return row.station === null || row.station === ctx.station;
+}
+
 /**
  * The daemons working on one store. Each registers at start with its station (the machine's printers and watched
  * folders are that station's), beats every HEARTBEAT_MS while it runs and leaves at a clean stop; one killed stays
@@ -21,11 +26,9 @@ export function defaultStation(): string {
   return process.env.PACKDESK_STATION?.trim() || hostname();
 }
 
-export async function registerDaemon(ctx: ServiceContext, info: { station: string; version: string }): Promise<DaemonRow> {
+export async function registerDaemon(ctx: ServiceContext, version: string): Promise<DaemonRow> {
   const now = ctx.clock.now();
-  const row: DaemonRow = {
-    id: ctx.ids('daemon'), station: info.station, host: hostname(), pid: process.pid, version: info.version, startedAt: now, seenAt: now,
-  };
+  const row: DaemonRow = { id: ctx.ids('daemon'), station: ctx.station, host: hostname(), pid: process.pid, version, startedAt: now, seenAt: now };
   await ctx.db.insert(daemons).values(row).run();
   return row;
 }

@@ -8,12 +8,15 @@ import { openDb } from '../store/db.js';
 import { SecretBox } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RETENTION_DAYS } from './retention.js';
+import { defaultStation } from './daemons.js';
 import type { ServiceContext, ServiceOptions } from './context.js';
 
 export interface OpenOptions {
   dataDir: string;
   /** A store opened already (PostgreSQL); by default the SQLite store in `dataDir`. */
   store?: Store;
+  /** The station served; by default $PACKDESK_STATION, else the host name. */
+  station?: string;
   log: Logger;
   clock?: Clock;
   ids?: IdSource;
@@ -27,6 +30,7 @@ export function openContext(o: OpenOptions): ServiceContext {
     store,
     db: store.db,
     dataDir: o.dataDir,
+    station: o.station ?? defaultStation(),
     secrets: SecretBox.forDataDir(o.dataDir),
     clock: o.clock ?? systemClock,
     ids: o.ids ?? randomIds,

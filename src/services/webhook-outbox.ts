@@ -107,29 +107,27 @@ export interface ClaimLimits {
 
 /**
  * Picks due heads of one subscription's resource lines, round robin from its cursor, through the
- * (subscription, resource, seq) index: the work is proportional to what this subscription has queued, never to
- * another's backlog. A scan that comes up short records when the subscription's next delivery is due.
+ * (subscription, resource, seq) index: each scan stops at the slots it may fill, and the work is proportional to what
+ * this subscription has due, never to another's backlog. A pick that comes up short records when the subscription's
+ * next delivery is due.
  */
 async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory): Promise<string[]> {
   const after = memory.cursor.get(subscriptionId) ?? '';
-  const scan = (condition: string) => ctx.store.all<{ id: string; resource_key: string; next_attempt_at: number }>(
-    `SELECT id, resource_key, next_attempt_at FROM webhook_queue${ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : ''}
-    WHERE subscription_id = ? AND resource_key ${condition} ? AND status = 'pending' AND next_attempt_at < ? ORDER BY resource_key, seq`,
-    subscriptionId, after, WAITING_FOR_EARLIER);
+  const byOrder = ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : '';
   const picked: string[] = [];
-  let nextDue = Infinity;
   for (const part of ['>', '<=']) {
-    for (const row of await scan(part)) {
-      if (row.next_attempt_at > now) {
-        nextDue = Math.min(nextDue, row.next_attempt_at);
-        continue;
-      }
+    const rows = await ctx.store.all<{ id: string; resource_key: string }>(`SELECT id, resource_key FROM webhook_queue${byOrder}
+      WHERE subscription_id = ? AND resource_key ${part} ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY resource_key, seq LIMIT ?`,
+    subscriptionId, after, now, slots - picked.length);
+    for (const row of rows) {
       picked.push(row.id);
       memory.cursor.set(subscriptionId, row.resource_key);
-      if (picked.length === slots) return picked;
     }
+    if (picked.length === slots) return picked;
   }
-  memory.idleUntil.set(subscriptionId, nextDue);
+  const next = await ctx.store.get<{ at: number | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_queue
+    WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at > ? AND next_attempt_at < ?`, subscriptionId, now, WAITING_FOR_EARLIER);
+  memory.idleUntil.set(subscriptionId, next?.at ?? Infinity);
   return picked;
 }
 

@@ -28,8 +28,8 @@ const POSTGRES_SQL: DialectSql = {
  * from schema.ts, and they reach PostgreSQL with their `?` placeholders numbered; the tables are schema-pg.ts's, which
  * keep SQLite's names and storage (test/unit/store-schemas.test.ts holds the two in step).
  *
- * Transactions are SERIALIZABLE, as SQLite's are: a transaction that would see another's writes out of order is
- * rolled back by PostgreSQL and run again here, so a use case reads the same on one daemon as on several.
+ * Transactions are SERIALIZABLE and take turns across daemons (WRITER_LOCK), as SQLite's are and do: a use case reads
+ * the same on one daemon as on several.
  */
 
 /** Numbers come back as numbers: times are Unix milliseconds in bigint columns, counts are bigint. */
@@ -43,12 +43,16 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /**
- * How often a transaction PostgreSQL rolled back for a conflict with another is tried, with a random pause before each
- * new attempt that doubles with the attempts (up to a quarter second), so the two do not collide again at once. Besides serialization failures
- * and deadlocks, a unique violation (23505) is tried again: a concurrent transaction may have taken the key this one
- * read as free (e.g. the next shipment number), which PostgreSQL reports so rather than as a serialization failure.
+ * Transactions of all daemons take turns, as SQLite's writers do: each holds this advisory lock from before its BEGIN
+ * to after its COMMIT, so transactions never conflict with each other (hot rows such as an account's shipment counters
+ * would otherwise fail most concurrent SERIALIZABLE transactions). Single statements outside a transaction (claims,
+ * reads) do not wait for it; a transaction that conflicts with one is rolled back by PostgreSQL and tried again, up
+ * to TRANSACTION_ATTEMPTS times, after a random pause that doubles with the attempts. Besides serialization failures
+ * and deadlocks, a unique violation (23505) is tried again: a statement outside may have taken the key this
+ * transaction read as free.
  */
-const TRANSACTION_ATTEMPTS = 30;
+const WRITER_LOCK = 0x7061636c; // "pacl"
+const TRANSACTION_ATTEMPTS = 10;
 const RETRY_PAUSE_MS = 5;
 const RETRY_PAUSE_MAX_MS = 250;
 const RETRIED_STATES = new Set(['40001', '40P01', '23505']);
@@ -164,23 +168,35 @@ export class PostgresStore implements Store {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inside.getStore()) return fn();
     const client = await this.pool.connect();
+    let lost: Error | undefined;
     try {
-      for (let attempt = 1; ; attempt++) {
-        const open: OpenTransaction = { client, afterCommit: [] };
-        try {
-          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-          const result = await this.inside.run(open, fn);
-          await client.query('COMMIT');
-          for (const notify of open.afterCommit) notify();
-          return result;
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => {});
-          if (attempt >= TRANSACTION_ATTEMPTS || !RETRIED_STATES.has(driverErrorCode(err) ?? '')) throw err;
-          await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
-        }
+      // taken before BEGIN, so the transaction's snapshot is taken once the writer before it has committed
+      await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
+      try {
+        return await this.serializable(client, fn);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK]).catch((err: Error) => { lost = err; });
       }
     } finally {
-      client.release();
+      // a connection that could not give the lock back is closed, which gives it back
+      client.release(lost);
+    }
+  }
+
+  private async serializable<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const open: OpenTransaction = { client, afterCommit: [] };
+      try {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const result = await this.inside.run(open, fn);
+        await client.query('COMMIT');
+        for (const notify of open.afterCommit) notify();
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        if (attempt >= TRANSACTION_ATTEMPTS || !RETRIED_STATES.has(driverErrorCode(err) ?? '')) throw err;
+        await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
+      }
     }
   }
 

@@ -292,6 +292,7 @@ export const trackingUpdates = pgTable('tracking_updates', {
 ]);
 
 export const printers = pgTable('printers', {
+  station: text('station'),
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   name: text('name').notNull(),
@@ -333,6 +334,7 @@ export const printJobs = pgTable('print_jobs', {
 ]);
 
 export const watchedFolders = pgTable('watched_folders', {
+  station: text('station'),
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   path: text('path').notNull(),

@@ -304,6 +304,8 @@ export const trackingUpdates = sqliteTable('tracking_updates', {
 ]);
 
 export const printers = sqliteTable('printers', {
+  /** The station whose daemon prints to it (the one it was added through); null: any daemon (a store from before stations). */
+  station: text('station'),
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   name: text('name').notNull(),
@@ -350,6 +352,8 @@ export const printJobs = sqliteTable('print_jobs', {
 ]);
 
 export const watchedFolders = sqliteTable('watched_folders', {
+  /** The station whose daemon watches it (the one it was added through); null: any daemon (a store from before stations). */
+  station: text('station'),
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   path: text('path').notNull(),

@@ -97,7 +97,8 @@ export class SqliteStore implements Store {
   readonly shared = false;
   readonly sql = SQLITE_SQL;
   readonly db: Db;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly arrayRows = new Map<string, Database.Statement>();
+  private readonly objectRows = new Map<string, Database.Statement>();
   private readonly inside = new AsyncLocalStorage<object>();
   private open: OpenTransaction | undefined;
 
@@ -139,17 +140,17 @@ export class SqliteStore implements Store {
 
   async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
     if (this.mustWait()) await this.idle();
-    return this.prepared(sql).raw(false).all(...params) as T[];
+    return this.prepared(sql, this.objectRows).all(...params) as T[];
   }
 
   async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
     if (this.mustWait()) await this.idle();
-    return this.prepared(sql).raw(false).get(...params) as T | undefined;
+    return this.prepared(sql, this.objectRows).get(...params) as T | undefined;
   }
 
   async run(sql: string, ...params: unknown[]): Promise<number> {
     if (this.mustWait()) await this.idle();
-    return this.prepared(sql).run(...params).changes;
+    return this.prepared(sql, this.objectRows).run(...params).changes;
   }
 
   async ping(): Promise<void> {
@@ -172,25 +173,24 @@ export class SqliteStore implements Store {
 
   /** drizzle's side: rows as arrays in the order of the selected columns. */
   private execute(sql: string, params: unknown[], method: Method): { rows: unknown[] } {
-    const stmt = this.prepared(sql);
+    const stmt = this.prepared(sql, this.arrayRows);
     if (method === 'run' || !stmt.reader) {
       stmt.run(...params);
       return { rows: [] };
     }
-    stmt.raw(true);
     return { rows: method === 'get' ? stmt.get(...params) as unknown[] : stmt.all(...params) };
   }
 
-  private prepared(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql);
-    if (stmt) {
-      // most recently used goes last, so the first entry is the one to drop
-      this.statements.delete(sql);
-    } else {
+  /** A prepared statement of `cache` (rows as arrays for drizzle, as objects for plain statements: each set once). */
+  private prepared(sql: string, cache: Map<string, Database.Statement>): Database.Statement {
+    let stmt = cache.get(sql);
+    if (!stmt) {
       stmt = this.client.prepare(sql);
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
+      if (cache === this.arrayRows && stmt.reader) stmt.raw(true);
+      // the statement prepared longest ago makes room (the hot ones are prepared again at once)
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, stmt);
     }
-    this.statements.set(sql, stmt);
     return stmt;
   }
 }

@@ -10,8 +10,12 @@ import { testDatabaseUrl } from '../helpers/postgres.js';
 import { processApi, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
 import { pplEmulatorControl, shipmentBody } from '../helpers/shipments.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { startZebra } from '../helpers/zebra.js';
 
-/** Three daemons, three stations, one PostgreSQL store: work is shared, never done twice, and survives a kill -9. */
+/**
+ * Three daemons, three stations, one PostgreSQL store: work is shared, never done twice, and survives a kill -9; a
+ * station's printer is printed to by that station's daemon alone.
+ */
 describe('several daemons on one PostgreSQL store', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-stations-'));
   const env = { XDG_CONFIG_HOME: join(tmp, 'cfg') };
@@ -98,6 +102,27 @@ describe('several daemons on one PostgreSQL store', () => {
     const atCarrier = await emulated();
     for (const id of [...first, ...second]) {
       expect(atCarrier.filter((s) => s.referenceId === id && s.state !== 'Canceled'), `${id} at the carrier`).toHaveLength(1);
+    }
+  });
+
+  it("prints a station's jobs only on that station's daemon: they wait while it is down, in the queue", { timeout: 60_000 }, async () => {
+    const zebra = await startZebra();
+    try {
+      const printer = await apiOf(1)('/v1/printers', 'POST', { name: 'Zebra at packing 2', uri: zebra.uri, formats: ['zpl'] });
+      expect(printer.status, JSON.stringify(printer.body)).toBe(201);
+      expect(printer.body.data.station).toBe('packing-2'); // the station of the daemon it was added through
+      expect(await daemons[1]!.stop('SIGTERM')).toBe(0);
+      const queued = await apiOf(0)(`/v1/printers/${printer.body.data.id}/test`, 'POST', { formats: ['zpl'] });
+      expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+      const jobId = queued.body.data[0].id as string;
+      await sleep(2500); // the two other daemons' print queues look at least twice in this time (every second at most)
+      expect((await apiOf(2)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('queued');
+      expect(zebra.labelBytes().length).toBe(0);
+      daemons[1] = await start(1);
+      await vi.waitFor(async () => expect((await apiOf(2)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('printed'), { timeout: 20_000, interval: 100 });
+      expect(zebra.labelBytes().toString('latin1').split('^XA').length - 1).toBe(1);
+    } finally {
+      await zebra.stop();
     }
   });
 });

@@ -6979,6 +6979,8 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
+                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
                             uri: string;
@@ -7120,6 +7122,8 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
+                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
                             uri: string;
@@ -7296,6 +7300,8 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
+                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
                             uri: string;
@@ -7534,6 +7540,8 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
+                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
                             uri: string;
@@ -8443,6 +8451,8 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
+                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
                             shipping_channel_id: string;
@@ -8576,6 +8586,8 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
+                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
                             shipping_channel_id: string;
@@ -8739,6 +8751,8 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
+                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
                             shipping_channel_id: string;
@@ -8952,6 +8966,8 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
+                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
                             shipping_channel_id: string;

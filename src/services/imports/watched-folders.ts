@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { and, count, desc, eq, ne, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { isWithin } from '../../files/places.js';
@@ -23,6 +23,7 @@ export const WATCHED_FOLDERS_CHANGED = 'watched-folders:changed';
 export function presentWatchedFolder(row: WatchedFolderRow) {
   return {
     id: row.id,
+    station: row.station,
     path: row.path,
     shipping_channel_id: row.channelId,
     label_format: row.labelFormat,
@@ -46,8 +47,10 @@ export async function getWatchedFolderRow(ctx: ServiceContext, accountId: string
 }
 
 /** Every folder the daemon watches, of every account. */
+/** The active folders this daemon's station watches. */
 export function activeWatchedFolders(ctx: ServiceContext): Promise<WatchedFolderRow[]> {
-  return ctx.db.select().from(watchedFolders).where(eq(watchedFolders.status, 'active')).all();
+  return ctx.db.select().from(watchedFolders)
+    .where(and(eq(watchedFolders.status, 'active'), or(isNull(watchedFolders.station), eq(watchedFolders.station, ctx.station)))).all();
 }
 
 export async function listWatchedFolders(ctx: ServiceContext, accountId: string, filters: { status?: string }, page: PageRequest) {
@@ -117,7 +120,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
   await makeLayout(realPath!, errors);
   const now = ctx.clock.now();
   const row: WatchedFolderRow = {
-    id: ctx.ids('watchedFolder'), accountId, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
+    id: ctx.ids('watchedFolder'), accountId, station: ctx.station, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
     printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
   await ctx.db.insert(watchedFolders).values(row).run();

@@ -56,15 +56,19 @@ export interface ClaimedPrintJob {
   resumed: boolean;
 }
 
-/** Each printer's head: its oldest unfinished job (rowids follow insertion), found by two seeks in print_jobs_printer. */
+/**
+ * Each printer's head: its oldest unfinished job (rowids follow insertion), found by two seeks in print_jobs_printer;
+ * of the printers of this daemon's station (the parameter), so another station's jobs wait for their own daemon.
+ */
 const HEADS = `
   SELECT pj.id, pj.status, pj.next_attempt_at, pj.lease_until FROM printers p
   JOIN print_jobs pj ON pj.rowid = (SELECT min(r) FROM (
     SELECT min(rowid) AS r FROM print_jobs WHERE printer_id = p.id AND status = 'queued'
-    UNION ALL SELECT min(rowid) FROM print_jobs WHERE printer_id = p.id AND status = 'printing') AS unfinished)`;
+    UNION ALL SELECT min(rowid) FROM print_jobs WHERE printer_id = p.id AND status = 'printing') AS unfinished)
+  WHERE (p.station IS NULL OR p.station = ?)`;
 
 const HEADS_DUE = `${HEADS}
-  WHERE (pj.status = 'queued' AND pj.next_attempt_at <= ?) OR (pj.status = 'printing' AND pj.lease_until <= ?)
+  AND ((pj.status = 'queued' AND pj.next_attempt_at <= ?) OR (pj.status = 'printing' AND pj.lease_until <= ?))
   ORDER BY coalesce(pj.next_attempt_at, pj.lease_until) LIMIT ?`;
 
 /** Claims up to `limit` due printer heads for `leaseMs`, at most one job per printer. */
@@ -72,7 +76,7 @@ export async function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs
   if (limit <= 0) return [];
   const now = ctx.clock.now();
   return ctx.store.transaction(async () => {
-    const heads = await ctx.store.all<{ id: string; status: string }>(HEADS_DUE, now, now, limit);
+    const heads = await ctx.store.all<{ id: string; status: string }>(HEADS_DUE, ctx.station, now, now, limit);
     if (heads.length === 0) return [];
     const resumed = new Set(heads.filter((h) => h.status === 'printing').map((h) => h.id));
     const rows = await ctx.db.update(printJobs)
@@ -94,7 +98,7 @@ export async function releaseInterruptedPrintJobs(ctx: ServiceContext): Promise<
 
 /** When the next printer head becomes due (for the worker to sleep until then); jobs behind a head wait for it. */
 export async function nextPrintDueAt(ctx: ServiceContext): Promise<number | undefined> {
-  const row = await ctx.store.get<{ at: number | null }>(`SELECT min(CASE status WHEN 'queued' THEN next_attempt_at ELSE lease_until END) AS at FROM (${HEADS}) AS heads`);
+  const row = await ctx.store.get<{ at: number | null }>(`SELECT min(CASE status WHEN 'queued' THEN next_attempt_at ELSE lease_until END) AS at FROM (${HEADS}) AS heads`, ctx.station);
   return row?.at ?? undefined;
 }
 

@@ -32,6 +32,7 @@ export function presentPrinter(row: PrinterRow) {
   const status = row.statusDetail as PrinterStatus | null;
   return {
     id: row.id,
+    station: row.station,
     name: row.name,
     uri: row.uri,
     formats: formatsOf(row.formats),
@@ -183,7 +184,7 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
   const checked = await checkPrinterInput(ctx, accountId, input, errors, true);
   const now = ctx.clock.now();
   const row: PrinterRow = {
-    id: ctx.ids('printer'), accountId, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
+    id: ctx.ids('printer'), accountId, station: ctx.station, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
     dpi: input.dpi ?? DEFAULT_LABEL_DPI, status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
