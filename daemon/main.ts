@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../src/domain/clock.js';
 import type { ServiceContext } from '../src/services/context.js';
 import { closeContext, openContext } from '../src/services/open.js';
+import { relayStoreNotices } from '../src/services/notices.js';
 import { DataDirLock } from '../src/store/lock.js';
 import { PostgresStore } from '../src/store/postgres.js';
 import { checkSecretKey, heartbeat, HEARTBEAT_MS, registerDaemon, unregisterDaemon } from '../src/services/daemons.js';
@@ -54,6 +55,8 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   const lock = o.databaseUrl ? undefined : DataDirLock.acquire(o.dataDir);
   let ctx: ServiceContext | undefined;
   let heartbeats: NodeJS.Timeout | undefined;
+  let stopRelay: (() => Promise<void>) | undefined;
+  let me: { id: string } | undefined;
   try {
     ctx = openContext({
       dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined, station: o.station,
@@ -63,10 +66,12 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
       },
     });
     await checkSecretKey(ctx);
-    const me = await registerDaemon(ctx, VERSION);
+    stopRelay = await relayStoreNotices(ctx);
+    me = await registerDaemon(ctx, VERSION);
+    const registered = me;
     const beating = ctx;
     heartbeats = setInterval(() => {
-      heartbeat(beating, me.id).catch((err: unknown) => o.log.warn({ err }, 'heartbeat: the store did not take it'));
+      heartbeat(beating, registered.id).catch((err: unknown) => o.log.warn({ err }, 'heartbeat: the store did not take it'));
     }, HEARTBEAT_MS).unref();
     const orphaned = await releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
@@ -86,13 +91,16 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
         await workers.stop();
         await stopLabelConversions();
         clearInterval(heartbeats);
-        await unregisterDaemon(opened, me.id);
+        await stopRelay?.();
+        await unregisterDaemon(opened, registered.id);
         await closeContext(opened);
         lock?.release();
       })()),
     };
   } catch (err) {
     clearInterval(heartbeats);
+    await stopRelay?.();
+    if (ctx && me) await unregisterDaemon(ctx, me.id).catch(() => {});
     if (ctx) await closeContext(ctx);
     lock?.release();
     throw err;

@@ -2,6 +2,7 @@ import { isoTime } from '../domain/clock.js';
 import type { EventType, ResourceName } from '../domain/events.js';
 import type { ServiceContext } from './context.js';
 import { noticeDeskChange } from './desk-changes.js';
+import { announce } from './notices.js';
 
 export interface EventInput {
   accountId: string;
@@ -27,7 +28,7 @@ export async function recordEvent(ctx: ServiceContext, input: EventInput): Promi
   // written with every change: one prepared statement
   await ctx.store.run('INSERT INTO events (id, account_id, type, resource_type, resource_id, payload, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
     id, input.accountId, input.type, input.resourceName, input.resource.id, JSON.stringify(payload), createdAt);
-  ctx.store.afterCommit(() => ctx.notices.emit(EVENT_RECORDED));
+  announce(ctx, EVENT_RECORDED);
   if (input.resourceName === 'shipment') noticeDeskChange(ctx, { accountId: input.accountId, kind: 'shipment', id: String(input.resource.id) });
   return id;
 }

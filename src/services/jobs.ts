@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { jobs } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { announce } from './notices.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -31,7 +32,7 @@ export async function enqueueJob(ctx: ServiceContext, input: EnqueueInput): Prom
       max_attempts = excluded.max_attempts, updated_at = excluded.updated_at,
       run_at = CASE WHEN jobs.run_at < excluded.run_at THEN jobs.run_at ELSE excluded.run_at END`,
     ctx.ids('job'), input.kind, input.subjectId, input.maxAttempts, runAt, now, now);
-  ctx.store.afterCommit(() => ctx.notices.emit(JOBS_QUEUED));
+  announce(ctx, JOBS_QUEUED);
 }
 
 /** Notice sent when queued work was committed. */

@@ -82,7 +82,12 @@ const MIGRATION_LOCK = 0x7061636b; // "pack"
 interface OpenTransaction {
   client: pg.PoolClient;
   afterCommit: (() => void)[];
+  announced: Set<string>;
 }
+
+/** The channel daemons announce notices on (LISTEN/NOTIFY); a listener that lost its connection connects again after this. */
+const NOTICE_CHANNEL = 'packdesk';
+const RELISTEN_MS = 1000;
 
 /**
  * A statement as drizzle's SQLite builder renders it, in PostgreSQL's spelling: `?` placeholders numbered `$1, $2, …`
@@ -131,7 +136,7 @@ export class PostgresStore implements Store {
   private readonly inside = new AsyncLocalStorage<OpenTransaction>();
   private readonly sqlText = new Map<string, string>();
 
-  private constructor(private readonly pool: pg.Pool) {
+  private constructor(private readonly pool: pg.Pool, private readonly url: string) {
     this.db = drizzleProxy(async (sql, params, method) => {
       const result = await this.query(sql, params, method !== 'run');
       return { rows: method === 'get' ? result.rows[0] : method === 'run' ? [] : result.rows };
@@ -162,7 +167,7 @@ export class PostgresStore implements Store {
       await pool.end();
       throw new StoreUnavailableError(`cannot open the PostgreSQL store at ${where}: ${(err as Error).message}`);
     }
-    return new PostgresStore(pool);
+    return new PostgresStore(pool, url);
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -185,10 +190,12 @@ export class PostgresStore implements Store {
 
   private async serializable<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const open: OpenTransaction = { client, afterCommit: [] };
+      const open: OpenTransaction = { client, afterCommit: [], announced: new Set() };
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
         const result = await this.inside.run(open, fn);
+        // delivered when the transaction commits, not before
+        for (const notice of open.announced) await client.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, notice]);
         await client.query('COMMIT');
         for (const notify of open.afterCommit) notify();
         return result;
@@ -204,6 +211,38 @@ export class PostgresStore implements Store {
     const open = this.inside.getStore();
     if (open) open.afterCommit.push(fn);
     else fn();
+  }
+
+  announce(notice: string): void {
+    const open = this.inside.getStore();
+    if (open) open.announced.add(notice);
+    // a notice that does not arrive costs a worker's next look at most (they look every second)
+    else this.pool.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, notice]).catch(() => {});
+  }
+
+  /** Listens on a connection of its own, connecting again while it runs when the connection is lost. */
+  async listen(listener: (notice: string) => void): Promise<() => Promise<void>> {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const later = () => {
+      if (!stopped) retry = setTimeout(() => void connect().catch(later), RELISTEN_MS).unref();
+    };
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client({ connectionString: this.url, application_name: 'packdesk notices' });
+      next.on('notification', (message) => { if (message.payload) listener(message.payload); });
+      next.on('error', () => void next.end().catch(() => {}));
+      next.on('end', () => { if (client === next) later(); });
+      await next.connect();
+      await next.query(`LISTEN ${NOTICE_CHANNEL}`);
+      client = next;
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    };
   }
 
   async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {

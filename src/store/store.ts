@@ -30,6 +30,10 @@ export interface Store {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the current transaction has committed (at once outside one); dropped if it rolls back. */
   afterCommit(fn: () => void): void;
+  /** Tells the other daemons of a shared store `notice` once the current transaction has committed (see `listen`). */
+  announce(notice: string): void;
+  /** Calls `listener` with the notices daemons announce on a shared store; resolves to a function that stops it. */
+  listen(listener: (notice: string) => void): Promise<() => Promise<void>>;
   /** A plain statement with `?` placeholders; rows come as objects keyed by the selected names. */
   all<T>(sql: string, ...params: unknown[]): Promise<T[]>;
   get<T>(sql: string, ...params: unknown[]): Promise<T | undefined>;
@@ -136,6 +140,13 @@ export class SqliteStore implements Store {
   afterCommit(fn: () => void): void {
     if (this.open && this.inside.getStore() === this.open.token) this.open.afterCommit.push(fn);
     else fn();
+  }
+
+  /** One daemon per SQLite store: its own notices are all there is. */
+  announce(): void {}
+
+  async listen(): Promise<() => Promise<void>> {
+    return async () => {};
   }
 
   async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {

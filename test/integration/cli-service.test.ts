@@ -1,21 +1,12 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { packdeskProgram, serviceUnitText } from '../../src/cli/service-unit.js';
 import { CLI, isolatedEnv, listeningUrl, runCli, runCliInProcess, type Env } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 import { execStartWords } from '../helpers/systemd-exec.js';
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /** Who a system unit runs as when the tests install one: the runner unless it is root (sudo is left out of the env). */
 const expectedUser = (): string | undefined => (process.getuid?.() === 0 ? undefined : userInfo().username);

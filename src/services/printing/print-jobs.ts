@@ -11,6 +11,7 @@ import { JOBS_QUEUED } from '../jobs.js';
 import { owned } from '../ownership.js';
 import { getShipmentRow, type ShipmentRow } from '../shipments/records.js';
 import { defaultPrinterFor, getPrinterRow, loadPrinterRow, printerFormats, type PrinterRow } from './printers.js';
+import { announce } from '../notices.js';
 
 export type PrintJobRow = typeof printJobs.$inferSelect;
 export type PrintJobStatus = PrintJobRow['status'];
@@ -67,7 +68,7 @@ export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput)
   await ctx.db.insert(printJobs).values(row).run();
   await ctx.db.update(printJobs).set({ nextAttemptAt: now })
     .where(and(eq(printJobs.printerId, input.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
-  ctx.store.afterCommit(() => ctx.notices.emit(JOBS_QUEUED));
+  announce(ctx, JOBS_QUEUED);
   noticeDeskChange(ctx, { accountId: row.accountId, kind: 'print_job', id: row.id });
   return row;
 }
@@ -197,7 +198,7 @@ export async function retryPrintJob(ctx: ServiceContext, accountId: string, id: 
       .where(and(eq(printJobs.printerId, row.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
     return (await loadPrintJobRow(ctx, id))!;
   });
-  ctx.notices.emit(JOBS_QUEUED);
+  announce(ctx, JOBS_QUEUED);
   noticeDeskChange(ctx, { accountId, kind: 'print_job', id });
   return presentPrintJob(retried);
 }

@@ -14,6 +14,7 @@ import {
   type TrackingParcelRow,
 } from './records.js';
 import { shipmentAllowsPolling } from './shipment-parcels.js';
+import { announce } from '../notices.js';
 
 const MAX_EXTERNAL_DATA_BYTES = 16 * 1024;
 
@@ -84,7 +85,7 @@ export async function createTrackingParcel(ctx: ServiceContext, accountId: strin
     if (isUniqueViolation(err)) throw new ValidationError({ tracking_number: [ALREADY_TRACKED] });
     throw err;
   }
-  ctx.notices.emit(JOBS_QUEUED);
+  announce(ctx, JOBS_QUEUED);
   return view;
 }
 
