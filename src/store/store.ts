@@ -107,15 +107,13 @@ export class SqliteStore implements Store {
   private open: OpenTransaction | undefined;
 
   constructor(readonly client: Database.Database) {
-    this.db = drizzle(async (sql, params, method) => {
-      if (this.mustWait()) await this.idle();
-      return this.execute(sql, params, method);
-    }, { schema });
+    this.db = drizzle((sql, params, method) => this.whenFree(() => this.execute(sql, params, method)), { schema });
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.open && this.inside.getStore() === this.open.token) return fn();
-    await this.idle();
+    // checked and taken in one turn: of several waiting transactions, the first to find it free holds it
+    while (this.open) await this.open.done;
     let finished!: () => void;
     const open: OpenTransaction = { token: {}, done: new Promise((resolve) => (finished = resolve)), afterCommit: [] };
     this.open = open;
@@ -149,19 +147,16 @@ export class SqliteStore implements Store {
     return async () => {};
   }
 
-  async all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-    if (this.mustWait()) await this.idle();
-    return this.prepared(sql, this.objectRows).all(...params) as T[];
+  all<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return this.whenFree(() => this.prepared(sql, this.objectRows).all(...params) as T[]);
   }
 
-  async get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
-    if (this.mustWait()) await this.idle();
-    return this.prepared(sql, this.objectRows).get(...params) as T | undefined;
+  get<T>(sql: string, ...params: unknown[]): Promise<T | undefined> {
+    return this.whenFree(() => this.prepared(sql, this.objectRows).get(...params) as T | undefined);
   }
 
-  async run(sql: string, ...params: unknown[]): Promise<number> {
-    if (this.mustWait()) await this.idle();
-    return this.prepared(sql, this.objectRows).run(...params).changes;
+  run(sql: string, ...params: unknown[]): Promise<number> {
+    return this.whenFree(() => this.prepared(sql, this.objectRows).run(...params).changes);
   }
 
   async ping(): Promise<void> {
@@ -169,17 +164,17 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.idle();
+    while (this.open) await this.open.done;
     if (this.client.open) this.client.close();
   }
 
-  /** A transaction of other work holds the connection. */
-  private mustWait(): boolean {
-    return this.open !== undefined && this.inside.getStore() !== this.open.token;
-  }
-
-  private async idle(): Promise<void> {
-    while (this.open) await this.open.done;
+  /**
+   * Runs `work` once no transaction of other work holds the connection, in the same turn as it finds it free, so a
+   * transaction that starts meanwhile cannot take it in.
+   */
+  private async whenFree<T>(work: () => T): Promise<T> {
+    while (this.open && this.inside.getStore() !== this.open.token) await this.open.done;
+    return work();
   }
 
   /** drizzle's side: rows as arrays in the order of the selected columns. */

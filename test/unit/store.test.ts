@@ -25,6 +25,31 @@ describe('the store', () => {
     await again.close();
   });
 
+  it('runs concurrent SQLite transactions one after another, and other work waits for the open one', async () => {
+    const store = openDb(mkdtempSync(join(tmpdir(), 'packdesk-store-')));
+    await store.run('CREATE TABLE t (n INTEGER)');
+    const steps: string[] = [];
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([1, 2, 3, 4, 5].map((i) => store.transaction(async () => {
+      steps.push(`begin ${i}`);
+      await store.run('INSERT INTO t VALUES (?)', i);
+      await turn();
+      steps.push(`end ${i}`);
+    })));
+    expect(steps).toEqual([1, 2, 3, 4, 5].flatMap((i) => [`begin ${i}`, `end ${i}`]));
+    // a statement of other work made while a transaction is open is not taken into it (nor rolled back with it)
+    const failing = store.transaction(async () => {
+      await store.run('INSERT INTO t VALUES (100)');
+      await turn();
+      throw new Error('rolled back');
+    });
+    const outside = store.run('INSERT INTO t VALUES (200)');
+    await expect(failing).rejects.toThrow('rolled back');
+    await outside;
+    expect((await store.all<{ n: number }>('SELECT n FROM t ORDER BY n')).map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 200]);
+    await store.close();
+  });
+
   it('encrypts with AES-256-GCM under a 0600 key file, and refuses tampered or foreign ciphertext', () => {
     const dir = mkdtempSync(join(tmpdir(), 'packdesk-secrets-'));
     const box = SecretBox.forDataDir(dir);
