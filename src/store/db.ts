@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { singleExecutable, sqliteNativeBinding, unpackedFolder } from '../runtime/shipped.js';
 import { SqliteStore } from './store.js';
 
-/** Committed SQL migrations; found beside this file in src/ and from the compiled copy in dist/, or in the single executable. */
-function migrationsFolder(): string {
-  if (singleExecutable()) return unpackedFolder('migrations.json');
+/**
+ * Committed SQL migrations of a dialect (`migrations` for SQLite, `migrations-pg` for PostgreSQL); found beside this
+ * file in src/ and from the compiled copy in dist/, or in the single executable.
+ */
+export function migrationsFolder(name: 'migrations' | 'migrations-pg'): string {
+  if (singleExecutable()) return unpackedFolder(`${name}.json`);
   const candidates = [
-    fileURLToPath(new URL('./migrations', import.meta.url)),
-    fileURLToPath(new URL('../../../src/store/migrations', import.meta.url)),
+    fileURLToPath(new URL(`./${name}`, import.meta.url)),
+    fileURLToPath(new URL(`../../../src/store/${name}`, import.meta.url)),
   ];
   const found = candidates.find((dir) => existsSync(join(dir, 'meta', '_journal.json')));
   if (!found) throw new Error(`migrations not found (looked in ${candidates.join(', ')})`);
@@ -47,7 +50,7 @@ export function openDb(dataDir: string): SqliteStore {
   client.pragma('busy_timeout = 5000');
   client.pragma('synchronous = NORMAL');
   client.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  migrate(drizzle(client), { migrationsFolder: migrationsFolder() });
+  migrate(drizzle(client), { migrationsFolder: migrationsFolder('migrations') });
   convertSmallStoreToIncrementalVacuum(client, path);
   return new SqliteStore(client);
 }

@@ -1,14 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleProxy } from 'drizzle-orm/sqlite-proxy';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { singleExecutable, unpackedFolder } from '../runtime/shipped.js';
+import { migrationsFolder } from './db.js';
 import * as schema from './schema.js';
 import { driverErrorCode, type Db, type DialectSql, type Store } from './store.js';
 
@@ -117,17 +114,6 @@ function numberPlaceholders(sql: string): string {
   return out;
 }
 
-function migrationsFolder(): string {
-  if (singleExecutable()) return unpackedFolder('migrations-pg.json');
-  const candidates = [
-    fileURLToPath(new URL('./migrations-pg', import.meta.url)),
-    fileURLToPath(new URL('../../../src/store/migrations-pg', import.meta.url)),
-  ];
-  const found = candidates.find((dir) => existsSync(join(dir, 'meta', '_journal.json')));
-  if (!found) throw new Error(`PostgreSQL migrations not found (looked in ${candidates.join(', ')})`);
-  return found;
-}
-
 export class PostgresStore implements Store {
   readonly dialect = 'postgres';
   readonly shared = true;
@@ -156,7 +142,7 @@ export class PostgresStore implements Store {
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
         try {
-          await migrate(drizzlePg(client), { migrationsFolder: migrationsFolder() });
+          await migrate(drizzlePg(client), { migrationsFolder: migrationsFolder('migrations-pg') });
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
         }
