@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { migrationsFolder } from './db.js';
 import * as schema from './schema.js';
-import { driverErrorCode, type Db, type DialectSql, type Store } from './store.js';
+import { driverErrorCode, isTransactionConflict, type Db, type DialectSql, type Store } from './store.js';
 
 const POSTGRES_SQL: DialectSql = {
   like: 'ILIKE',
@@ -52,7 +52,6 @@ const WRITER_LOCK = 0x7061636c; // "pacl"
 const TRANSACTION_ATTEMPTS = 10;
 const RETRY_PAUSE_MS = 5;
 const RETRY_PAUSE_MAX_MS = 250;
-const RETRIED_STATES = new Set(['40001', '40P01', '23505']);
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -187,7 +186,7 @@ export class PostgresStore implements Store {
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
-        if (attempt >= TRANSACTION_ATTEMPTS || !RETRIED_STATES.has(driverErrorCode(err) ?? '')) throw err;
+        if (attempt >= TRANSACTION_ATTEMPTS || !(isTransactionConflict(err) || driverErrorCode(err) === '23505')) throw err;
         await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
       }
     }

@@ -51,6 +51,15 @@ export function driverErrorCode(err: unknown): string | undefined {
   return (driverError as { code?: string } | null)?.code;
 }
 
+/**
+ * PostgreSQL gave the transaction up for a conflict with other work (a serialization failure, a deadlock): the store
+ * runs the whole transaction again, so code inside it must let the error through rather than handle it.
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  const code = driverErrorCode(err);
+  return code === '40001' || code === '40P01';
+}
+
 /** The statement broke a unique index or primary key, on either dialect. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = driverErrorCode(err);

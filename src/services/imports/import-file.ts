@@ -10,6 +10,7 @@ import { createShipment, validateCreation, type ShipmentBody } from '../shipment
 import { loadShipmentRow } from '../shipments/records.js';
 import { CarrierOutcomes } from './carrier-outcomes.js';
 import { importSource, setImportProgress, updateImportRow, type ImportRow } from './records.js';
+import { isTransactionConflict } from '../../store/store.js';
 
 /** What the import needs from the daemon: the API's JSON-schema check of a creation body, so files meet the same rules. */
 export interface ImportDeps {
@@ -116,6 +117,7 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
     });
   } catch (err) {
     if (err instanceof ValidationError) return { kind: 'invalid', problems: [...order.problems, ...problemsOf(order, err.errors)] };
+    if (isTransactionConflict(err)) throw err; // the batch's transaction runs again, this order with it
     ctx.log.error({ err, import_id: row.id, reference: order.reference }, 'import: order failed unexpectedly');
     const first = order.rows[0]!;
     return { kind: 'invalid', problems: [{ row: first, reference: order.reference, field: 'order', column: null, message: `could not be imported: ${(err as Error).message}` }] };
