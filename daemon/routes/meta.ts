@@ -40,7 +40,7 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
     }, async (_request, reply) => {
       let store = 'ok';
       try {
-        await ctx.store.ping();
+        await ctx.store.get('SELECT 1 AS ok');
       } catch (err) {
         store = `error: ${(err as Error).message}`;
       }

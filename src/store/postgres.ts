@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { migrationsFolder } from './db.js';
 import * as schema from './schema.js';
-import { driverErrorCode, isTransactionConflict, type Db, type DialectSql, type Store } from './store.js';
+import { isTransactionConflict, type Db, type DialectSql, type Store } from './store.js';
 
 const POSTGRES_SQL: DialectSql = {
   like: 'ILIKE',
@@ -44,9 +44,7 @@ const types = {
  * to after its COMMIT, so transactions never conflict with each other (hot rows such as an account's shipment counters
  * would otherwise fail most concurrent SERIALIZABLE transactions). Single statements outside a transaction (claims,
  * reads) do not wait for it; a transaction that conflicts with one is rolled back by PostgreSQL and tried again, up
- * to TRANSACTION_ATTEMPTS times, after a random pause that doubles with the attempts. Besides serialization failures
- * and deadlocks, a unique violation (23505) is tried again: a statement outside may have taken the key this
- * transaction read as free.
+ * to TRANSACTION_ATTEMPTS times, after a random pause that doubles with the attempts.
  */
 const WRITER_LOCK = 0x7061636c; // "pacl"
 const TRANSACTION_ATTEMPTS = 10;
@@ -186,7 +184,7 @@ export class PostgresStore implements Store {
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
-        if (attempt >= TRANSACTION_ATTEMPTS || !(isTransactionConflict(err) || driverErrorCode(err) === '23505')) throw err;
+        if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
         await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
       }
     }
@@ -240,10 +238,6 @@ export class PostgresStore implements Store {
 
   async run(sql: string, ...params: unknown[]): Promise<number> {
     return (await this.query(sql, params, false)).rowCount ?? 0;
-  }
-
-  async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
   }
 
   async close(): Promise<void> {

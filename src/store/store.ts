@@ -39,13 +39,11 @@ export interface Store {
   get<T>(sql: string, ...params: unknown[]): Promise<T | undefined>;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: unknown[]): Promise<number>;
-  /** Answers when the store can be reached (the health check). */
-  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The driver's error code (SQLite's name, PostgreSQL's SQLSTATE) of a failed statement. */
-export function driverErrorCode(err: unknown): string | undefined {
+function driverErrorCode(err: unknown): string | undefined {
   // drizzle wraps the driver's error (DrizzleQueryError) and keeps it as the cause
   const driverError = (err as { cause?: unknown } | null)?.cause ?? err;
   return (driverError as { code?: string } | null)?.code;
@@ -166,10 +164,6 @@ export class SqliteStore implements Store {
 
   run(sql: string, ...params: unknown[]): Promise<number> {
     return this.whenFree(() => this.prepared(sql, this.objectRows).run(...params).changes);
-  }
-
-  async ping(): Promise<void> {
-    this.client.prepare('SELECT 1').get();
   }
 
   async close(): Promise<void> {
