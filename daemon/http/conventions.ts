@@ -13,7 +13,7 @@ import type { DeskSession } from '../../src/services/desk-sessions.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/services/retention.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { deskSessionOfRequest } from '../desk/cookie.js';
-import { RateLimiter } from './rate-limit.js';
+import { rateLimiterFor } from './rate-limit.js';
 import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
 
 declare module 'fastify' {
@@ -89,7 +89,7 @@ export function clientError(error: Error & { code?: string }, socket: Duplex): v
 
 /** Auth, scopes, rate limits, idempotency, error envelopes: the conventions of every /v1 request. */
 export function registerConventions(app: FastifyInstance, ctx: ServiceContext): void {
-  const limiter = new RateLimiter(ctx.clock);
+  const limiter = rateLimiterFor(ctx.store, ctx.clock);
   app.decorateRequest('fieldErrors', null as unknown as FieldErrorCollector);
 
   // JSON only: a JSON body sent as text/plain is refused (400), not read as a string that fails every field
@@ -120,7 +120,7 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     request.caller = who;
     const limit = who.account.rateLimit;
     if (limit != null) {
-      const d = limiter.take(who.account.id, limit);
+      const d = await limiter.take(who.account.id, limit);
       reply.header('X-RateLimit-Limit', d.limit).header('X-RateLimit-Remaining', d.remaining).header('X-RateLimit-Reset', d.reset);
       if (!d.allowed) throw new RateLimitedError(d.retryAfter);
     }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/domain/clock.js';
+import type { Store } from '../../src/store/store.js';
 
 export interface RateDecision {
   limit: number;
@@ -10,14 +11,34 @@ export interface RateDecision {
 }
 
 /** Fixed one-minute windows per account, on the injected clock. */
-export class RateLimiter {
+export interface RateLimiter {
+  take(accountId: string, limit: number): Promise<RateDecision>;
+}
+
+const WINDOW_MS = 60_000;
+
+function decide(limit: number, used: number, allowed: boolean, start: number, now: number): RateDecision {
+  const resetMs = start + WINDOW_MS;
+  return {
+    limit, remaining: Math.max(0, limit - used), reset: Math.ceil(resetMs / 1000), allowed,
+    retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
+  };
+}
+
+/** The limiter for a store: counted in memory when this daemon owns the store, in the store when daemons share it. */
+export function rateLimiterFor(store: Store, clock: Clock): RateLimiter {
+  return store.shared ? new StoreRateLimiter(store, clock) : new MemoryRateLimiter(clock);
+}
+
+/** One daemon's count, kept in memory. */
+export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock, private readonly windowMs = 60_000) {}
+  constructor(private readonly clock: Clock) {}
 
-  take(accountId: string, limit: number): RateDecision {
+  async take(accountId: string, limit: number): Promise<RateDecision> {
     const now = this.clock.now();
-    const start = now - (now % this.windowMs);
+    const start = now - (now % WINDOW_MS);
     let w = this.windows.get(accountId);
     if (!w || w.start !== start) {
       w = { start, count: 0 };
@@ -26,14 +47,37 @@ export class RateLimiter {
     }
     const allowed = w.count < limit;
     if (allowed) w.count += 1;
-    const resetMs = start + this.windowMs;
-    return {
-      limit, remaining: Math.max(0, limit - w.count), reset: Math.ceil(resetMs / 1000), allowed,
-      retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)),
-    };
+    return decide(limit, w.count, allowed, start, now);
   }
 
   private prune(currentStart: number): void {
     for (const [key, w] of this.windows) if (w.start !== currentStart) this.windows.delete(key);
+  }
+}
+
+/**
+ * Every daemon's count of an account, one row per account and window in the shared store (an unlogged table: a count
+ * lost in a crash costs nothing). One statement counts a request and tells whether it was under the limit; a request
+ * over it is not counted, so the row shows what was allowed.
+ */
+export class StoreRateLimiter implements RateLimiter {
+  private prunedBefore = 0;
+
+  constructor(private readonly store: Store, private readonly clock: Clock) {}
+
+  async take(accountId: string, limit: number): Promise<RateDecision> {
+    const now = this.clock.now();
+    const start = now - (now % WINDOW_MS);
+    if (start > this.prunedBefore) {
+      this.prunedBefore = start;
+      await this.store.run('DELETE FROM rate_windows WHERE window_start < ?', start);
+    }
+    const counted = await this.store.get<{ count: number }>(
+      `INSERT INTO rate_windows (account_id, window_start, count) VALUES (?, ?, 1)
+       ON CONFLICT (account_id, window_start) DO UPDATE SET count = rate_windows.count + 1 WHERE rate_windows.count < ?
+       RETURNING count`,
+      accountId, start, limit,
+    );
+    return decide(limit, counted?.count ?? limit, counted !== undefined, start, now);
   }
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/services/accounts.js';
-import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { closeContext, openContext } from '../../src/services/open.js';
+import { buildApp } from '../../daemon/app.js';
+import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 
 const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
 
@@ -232,6 +234,25 @@ describe('the /v1 conventions', () => {
       await one.request('GET', '/v1/account');
       expect((await one.request('GET', '/v1/account')).statusCode).toBe(429);
       expect((await two.request('GET', '/v1/account')).statusCode).toBe(200);
+    });
+
+    it.runIf(TEST_DIALECT === 'postgres')('counts an account\'s requests to every daemon on a shared store together', async () => {
+      d.clock.set(Date.parse('2026-11-20T12:00:00Z'));
+      const limited = await d.account('Two stations', 'enterprise', 10);
+      const other = openContext({ dataDir: d.dataDir, log: d.ctx.log, clock: d.clock, store: await d.otherStore() });
+      const otherApp = await buildApp(other, { version: 'test' });
+      try {
+        const viaOther = () => otherApp.inject({ method: 'GET', url: '/v1/account', headers: { authorization: `Bearer ${limited.key}` } });
+        const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? viaOther() : limited.request('GET', '/v1/account'))));
+        expect(answers.map((r) => r.statusCode).sort()).toEqual([...Array(10).fill(200), ...Array(6).fill(429)]);
+        expect(answers.filter((r) => r.statusCode === 200).map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => x - y))
+          .toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        d.clock.advance(60_000);
+        expect((await viaOther()).headers['x-ratelimit-remaining']).toBe('9');
+      } finally {
+        await otherApp.close();
+        await closeContext(other);
+      }
     });
 
     it('gives standard accounts 300 a minute and unlimited enterprise accounts no limit headers', async () => {
