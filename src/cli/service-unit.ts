@@ -15,6 +15,13 @@ export interface ServiceUnitOptions {
   /** `--files-root` directories, absolute. */
   filesRoots?: string[];
   retentionDays?: number;
+  /** `--station`: the station the daemon serves. */
+  station?: string;
+  /**
+   * The file systemd reads the daemon's environment from (`EnvironmentFile=`): it holds PACKDESK_DATABASE_URL, whose
+   * password must not stand in the world-readable unit.
+   */
+  environmentFile?: string;
   /** The user a system unit runs the daemon as (`User=`); without one it runs as root. User units run as their owner. */
   user?: string;
 }
@@ -49,6 +56,7 @@ export function daemonCommandLine(o: ServiceUnitOptions): string[] {
     ...o.program, 'daemon', '--data-dir', o.dataDir, '--port', String(o.port),
     ...(o.filesRoots ?? []).flatMap((dir) => ['--files-root', dir]),
     ...(o.retentionDays !== undefined ? ['--retention-days', String(o.retentionDays)] : []),
+    ...(o.station !== undefined ? ['--station', o.station] : []),
   ];
 }
 
@@ -64,6 +72,7 @@ export function serviceUnitText(o: ServiceUnitOptions): string {
     '',
     '[Service]',
     ...(system && o.user ? [`User=${o.user}`] : []),
+    ...(o.environmentFile ? [`EnvironmentFile=${o.environmentFile}`] : []),
     `ExecStart=${daemonCommandLine(o).map(quoteExecArgument).join(' ')}`,
     'Restart=on-failure',
     'KillSignal=SIGTERM',
@@ -72,6 +81,14 @@ export function serviceUnitText(o: ServiceUnitOptions): string {
     `WantedBy=${system ? 'multi-user.target' : 'default.target'}`,
     '',
   ].join('\n');
+}
+
+/**
+ * An environment file's line setting `name` to `value` as systemd reads it back: double-quoted, with the characters
+ * systemd unescapes there (`"`, `\\`, backtick, `$`) escaped.
+ */
+export function environmentLine(name: string, value: string): string {
+  return `${name}="${value.replace(/["\\`$]/g, (c) => `\\${c}`)}"`;
 }
 
 /** The command line that runs this same packdesk: the single executable, else Node and the absolute CLI script. */

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_PORT, resolveDataDir } from '../paths.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect } from './output.js';
-import { action, parsePositiveInt } from './run.js';
+import { action, DATABASE_OPTION, databaseUrlOf, parsePositiveInt } from './run.js';
 import {
-  daemonCommandLine, packdeskProgram, SERVICE_UNIT_NAME, serviceUnitText, type ServiceScope, type ServiceUnitOptions,
+  daemonCommandLine, environmentLine, packdeskProgram, SERVICE_UNIT_NAME, serviceUnitText, type ServiceScope, type ServiceUnitOptions,
 } from './service-unit.js';
 import { shellQuote } from './shell-quote.js';
 
@@ -24,6 +24,12 @@ const systemctlProgram = (): string => process.env.PACKDESK_SYSTEMCTL || 'system
 export function unitPath(scope: ServiceScope): string {
   if (scope === 'system') return join(systemdRoot(), 'etc', 'systemd', 'system', SERVICE_UNIT_NAME);
   return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'systemd', 'user', SERVICE_UNIT_NAME);
+}
+
+/** Where the daemon's environment (the shared store's URL) is kept for the unit: readable by its owner alone. */
+export function environmentPath(scope: ServiceScope): string {
+  if (scope === 'system') return join(systemdRoot(), 'etc', 'packdesk', 'packdesk.env');
+  return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'packdesk', 'packdesk.env');
 }
 
 interface Outcome {
@@ -97,6 +103,29 @@ interface InstallFlags {
   port: string;
   filesRoot?: string[];
   retentionDays?: string;
+  database?: string;
+  station?: string;
+}
+
+/** The shared store's URL for the unit, checked the way the daemon will read it; its password is never shown. */
+async function checkedDatabaseUrl(flag: string | undefined): Promise<string | undefined> {
+  const url = databaseUrlOf(flag);
+  if (url === undefined) return undefined;
+  const { describeDatabaseUrl } = await import('../store/postgres.js');
+  try {
+    if (/[\x00-\x1f]/.test(url)) throw new Error('the database URL holds a control character');
+    describeDatabaseUrl(url);
+  } catch (err) {
+    throw new CliError(`--database: ${(err as Error).message}`, EXIT.usage);
+  }
+  return url;
+}
+
+/** Writes a file only its owner reads (the daemon's environment, with the store's password). */
+function writePrivateFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600); // a file that was there keeps its mode through writeFileSync
 }
 
 /** Installs (or prints, without systemd) the unit; enables and starts it. */
@@ -106,10 +135,15 @@ async function install(o: InstallFlags): Promise<void> {
   if (port > 65535) throw new CliError('--port must be at most 65535', EXIT.usage);
   const runAs = scope === 'system' ? serviceUser() : undefined;
   const dataDir = serviceDataDir(o.dataDir, runAs);
+  const databaseUrl = await checkedDatabaseUrl(o.database);
+  const station = o.station?.trim();
+  if (o.station !== undefined && !station) throw new CliError('--station must name a station', EXIT.usage);
+  const envPath = environmentPath(scope);
   const unit: ServiceUnitOptions = {
-    scope, program: packdeskProgram(), dataDir, port, user: runAs,
+    scope, program: packdeskProgram(), dataDir, port, user: runAs, station,
     filesRoots: o.filesRoot?.map((dir) => resolve(dir)),
     retentionDays: o.retentionDays !== undefined ? parsePositiveInt(o.retentionDays, '--retention-days') : undefined,
+    environmentFile: databaseUrl ? envPath : undefined,
   };
   const text = serviceUnitText(unit);
   const path = unitPath(scope);
@@ -117,13 +151,19 @@ async function install(o: InstallFlags): Promise<void> {
     process.stdout.write(
       'systemd is not running on this machine (no /run/systemd/system, or systemctl does not run): nothing was installed.\n'
       + `On a machine with systemd, save this unit as ${path}:\n\n${text}\n`
+      + (databaseUrl ? `and the line PACKDESK_DATABASE_URL="<the store's URL>" as ${envPath} (mode 600), ` : '')
       + `and run:\n  ${systemctlLine(scope, 'daemon-reload')}\n  ${systemctlLine(scope, 'enable --now packdesk')}\n`
-      + `Here, run \`${daemonCommandLine({ ...unit, program: ['packdesk'] }).map(shellQuote).join(' ')}\` under whatever starts programs on this machine.\n`,
+      + `Here, run \`${daemonCommandLine({ ...unit, program: ['packdesk'] }).map(shellQuote).join(' ')}\``
+      + `${databaseUrl ? ' with PACKDESK_DATABASE_URL set' : ''} under whatever starts programs on this machine.\n`,
     );
     return;
   }
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const previousEnvironment = existsSync(envPath) ? readFileSync(envPath, 'utf8') : undefined;
+  const environment = databaseUrl ? `${environmentLine('PACKDESK_DATABASE_URL', databaseUrl)}\n` : undefined;
   try {
+    if (environment) writePrivateFile(envPath, environment);
+    else rmSync(envPath, { force: true });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text, { mode: 0o644 });
   } catch (err) {
@@ -134,9 +174,11 @@ async function install(o: InstallFlags): Promise<void> {
   await systemctlStep(scope, ['daemon-reload']);
   await systemctlStep(scope, ['enable', '--now', 'packdesk']);
   // enable --now leaves a running daemon as it is: one started from an older unit restarts with the new flags
-  if (previous !== undefined && previous !== text) await systemctlStep(scope, ['restart', 'packdesk']);
+  if (previous !== undefined && (previous !== text || previousEnvironment !== environment)) await systemctlStep(scope, ['restart', 'packdesk']);
   process.stdout.write(
-    `${previous === undefined ? 'Wrote' : 'Rewrote'} ${path}: the daemon on http://127.0.0.1:${port}, data in ${dataDir}${runAs ? `, as ${runAs}` : ''}.\n`
+    `${previous === undefined ? 'Wrote' : 'Rewrote'} ${path}: the daemon on http://127.0.0.1:${port}, data in ${dataDir}${runAs ? `, as ${runAs}` : ''}`
+    + `${station ? `, station ${station}` : ''}.\n`
+    + (databaseUrl ? `The store's URL is kept in ${envPath}, readable by ${scope === 'user' ? 'you' : 'root'} alone.\n` : '')
     + `packdesk is enabled and started. \`packdesk service status${scope === 'user' ? ' --user' : ''}\` shows it, `
     + `\`journalctl${scope === 'user' ? ' --user' : ''} -u packdesk\` its log.\n`
     + (scope === 'user' ? `A user unit runs while you are logged in; \`loginctl enable-linger ${userInfo().username}\` starts it at boot.\n` : ''),
@@ -172,6 +214,7 @@ async function uninstall(o: { user?: boolean }): Promise<void> {
   if (present) await systemctlStep(scope, ['disable', '--now', 'packdesk']);
   try {
     rmSync(path);
+    rmSync(environmentPath(scope), { force: true });
   } catch (err) {
     throw new CliError(`cannot remove ${path} (${(err as { code?: string }).code ?? (err as Error).message})`, EXIT.failure);
   }
@@ -190,6 +233,8 @@ export function registerServiceCommands(program: Command): void {
     .option('--port <port>', 'port the daemon listens on', String(DEFAULT_PORT))
     .option('--files-root <dir>', 'a directory watched folders and file: printers may lie in (repeatable)', collect)
     .option('--retention-days <days>', 'days finished records are kept')
+    .option(...DATABASE_OPTION)
+    .option('--station <name>', "the station the daemon serves (else the daemon's $PACKDESK_STATION; else the host name)")
     .action(action(install));
 
   service.command('status')

@@ -57,7 +57,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export class StoreUnavailableError extends Error {}
 
 /** `postgres://user@host:port/database`: where a URL points, without its password, for messages and logs. */
-function describeDatabaseUrl(url: string): string {
+export function describeDatabaseUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

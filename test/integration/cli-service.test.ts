@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -196,6 +196,37 @@ describe('packdesk service with systemd (a recording systemctl stands in)', () =
     expect((await runCliInProcess(['service', 'uninstall', '--user'], env)).code).toBe(0);
     expect(existsSync(userUnit())).toBe(false);
     expect(asked()).toEqual(['--version', '--user disable --now packdesk', '--user daemon-reload']);
+  });
+
+  it('keeps a shared store\'s URL out of the unit, in an environment file only root reads, and serves the station', async () => {
+    const url = 'postgres://packdesk:s3cret-"pass"@store.lan/packdesk';
+    const envFile = join(root, 'etc', 'packdesk', 'packdesk.env');
+    const install = await runCliInProcess(['service', 'install', '--data-dir', join(tmp, 'data'), '--port', '7445', '--database', url, '--station', 'packing 2'], env);
+    expect(install.code, install.stderr).toBe(0);
+    const unit = readFileSync(systemUnit(), 'utf8');
+    expect(unit).toContain(`\nEnvironmentFile=${envFile}\n`);
+    expect(unit).toContain(' --port 7445 --station "packing 2"\n');
+    expect(readFileSync(envFile, 'utf8')).toBe('PACKDESK_DATABASE_URL="postgres://packdesk:s3cret-\\"pass\\"@store.lan/packdesk"\n');
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    expect(`${unit}${install.stdout}${install.stderr}`).not.toContain('s3cret');
+    expect(install.stdout).toContain(`The store's URL is kept in ${envFile}, readable by root alone.`);
+
+    // the same unit with another URL: only the environment file changed, and the daemon restarts to read it
+    rmSync(calls);
+    const moved = await runCliInProcess(['service', 'install', '--data-dir', join(tmp, 'data'), '--port', '7445', '--station', 'packing 2'],
+      { ...env, PACKDESK_DATABASE_URL: 'postgres://packdesk:other@store2.lan/packdesk' });
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(readFileSync(systemUnit(), 'utf8')).toBe(unit);
+    expect(readFileSync(envFile, 'utf8')).toContain('@store2.lan/');
+    expect(asked()).toEqual(['--version', 'daemon-reload', 'enable --now packdesk', 'restart packdesk']);
+
+    const refused = await runCliInProcess(['service', 'install', '--data-dir', join(tmp, 'data'), '--database', 'mysql://x:hidden@db/packdesk'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--database: the database URL must start with postgres://');
+    expect(refused.stderr).not.toContain('hidden');
+
+    expect((await runCliInProcess(['service', 'uninstall'], env)).code).toBe(0);
+    expect(existsSync(envFile)).toBe(false);
   });
 
   it("fails with systemctl's own words when a step is refused", async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quoteExecArgument, serviceUnitText } from '../../src/cli/service-unit.js';
+import { environmentLine, quoteExecArgument, serviceUnitText } from '../../src/cli/service-unit.js';
 import { execStartWords } from '../helpers/systemd-exec.js';
 
 const program = ['/usr/bin/node', '/opt/packdesk/dist/bin/packdesk.js'];
@@ -43,6 +43,12 @@ describe('the systemd unit of packdesk service install', () => {
     expect(text).not.toContain('network-online.target');
     expect(text).not.toMatch(/^User=/m);
     expect(text).toContain('\nExecStart=/usr/bin/node /opt/packdesk/dist/bin/packdesk.js daemon --data-dir /home/jana/.local/share/packdesk --port 7420\n');
+  });
+
+  it('reads the environment from a file, and writes its values as systemd reads them back in double quotes', () => {
+    const text = serviceUnitText({ scope: 'system', program, dataDir: '/var/lib/packdesk', port: 7420, station: 'returns', environmentFile: '/etc/packdesk/packdesk.env' });
+    expect(text).toContain('\nEnvironmentFile=/etc/packdesk/packdesk.env\nExecStart=/usr/bin/node /opt/packdesk/dist/bin/packdesk.js daemon --data-dir /var/lib/packdesk --port 7420 --station returns\n');
+    expect(environmentLine('PACKDESK_DATABASE_URL', 'postgres://u:p"a\\s$s`@h/db')).toBe('PACKDESK_DATABASE_URL="postgres://u:p\\"a\\\\s\\$s\\`@h/db"');
   });
 
   it('quotes ExecStart words the way systemd reads them: spaces, quotes, backslashes, $ and % survive', () => {
