@@ -31,6 +31,7 @@ const ON_POSTGRES = [
   'test/integration/file-places.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/label-formats.test.ts',
+  'test/integration/lease-renewal.test.ts',
   'test/integration/outbound-addresses.test.ts',
   'test/integration/printing.test.ts',
   'test/integration/setting-options.test.ts',

@@ -4,6 +4,16 @@ import type { ServiceContext } from '../../src/services/context.js';
 export const IDLE_POLL_MS = 1000;
 
 /**
+ * How a worker whose claims carry leases moves them on: every third of a lease while it is at them, so a long carrier
+ * call or print keeps its claim, and the claims of a daemon killed mid-work run out within one lease for another
+ * daemon (or this one, restarted) to take.
+ */
+export interface LeaseRenewal {
+  leaseMs: number;
+  renew(ids: string[], until: number): Promise<void>;
+}
+
+/**
  * The loop every background worker shares: claim due work from the store, run it with bounded concurrency, sleep until
  * the next due time. `runDue()` runs everything due now (tests drive it with a manual clock); `start()` keeps running.
  * Subclasses say how to claim and start work (`claimAndStart`, starting each piece with `track`) and when work is due next.
@@ -18,8 +28,11 @@ export abstract class PollingWorker {
   private lookAgain = false;
   /** Claims run one after another (after `resume`), so each sees the work the one before it started. */
   private turn: Promise<unknown> = Promise.resolve();
+  /** Ids of the claims in flight, whose leases are renewed (with `leases`). */
+  private readonly held = new Set<string>();
+  private renewals: NodeJS.Timeout | undefined;
 
-  constructor(protected readonly ctx: ServiceContext, readonly name: string) {}
+  constructor(protected readonly ctx: ServiceContext, readonly name: string, private readonly leases?: LeaseRenewal) {}
 
   get state(): string {
     return this.active ? `running (${this.running.size} in flight)` : 'stopped';
@@ -43,6 +56,20 @@ export abstract class PollingWorker {
     this.running.add(tracked);
   }
 
+  /** `track` for work on claims: their leases are renewed until it ends. */
+  protected trackHeld(ids: readonly string[], work: () => Promise<void>): void {
+    for (const id of ids) this.held.add(id);
+    this.track(work().finally(() => {
+      for (const id of ids) this.held.delete(id);
+    }));
+  }
+
+  private renewHeld(): void {
+    if (!this.leases || this.held.size === 0) return;
+    this.leases.renew([...this.held], this.ctx.clock.now() + this.leases.leaseMs)
+      .catch((err: unknown) => this.ctx.log.warn({ err, worker: this.name }, 'could not renew the leases of work in flight'));
+  }
+
   private claimInTurn(): Promise<number> {
     const claim = this.turn.then(() => this.claimAndStart());
     this.turn = claim.catch(() => undefined); // the claim's own caller hears of its failure
@@ -62,6 +89,7 @@ export abstract class PollingWorker {
     this.turn = this.turn.then(() => this.resume())
       .catch((err: unknown) => this.ctx.log.error({ err, worker: this.name }, 'worker could not resume the work of a previous run'));
     this.active = true;
+    if (this.leases) this.renewals = setInterval(() => this.renewHeld(), this.leases.leaseMs / 3).unref();
     this.wake();
   }
 
@@ -105,6 +133,7 @@ export abstract class PollingWorker {
   async stop(): Promise<void> {
     this.active = false;
     clearTimeout(this.timer);
+    clearInterval(this.renewals);
     await this.looking;
     await Promise.allSettled([...this.running]);
   }

@@ -17,35 +17,8 @@ export interface WorkerOptions {
 
 /** Claims due jobs of some kinds from the durable job queue and runs them; records each outcome on the job row. */
 export class JobWorker extends PollingWorker {
-  /** Ids of the jobs this worker runs, whose leases it renews. */
-  private readonly held = new Set<string>();
-  private renewals: NodeJS.Timeout | undefined;
-
   constructor(ctx: ServiceContext, private readonly options: WorkerOptions) {
-    super(ctx, options.name);
-  }
-
-  override start(): void {
-    super.start();
-    this.renewals = setInterval(() => {
-      if (this.held.size === 0) return;
-      renewJobLeases(this.ctx, [...this.held], this.ctx.clock.now() + this.options.leaseMs)
-        .catch((err: unknown) => this.ctx.log.warn({ err, worker: this.name }, 'could not renew the leases of running jobs'));
-    }, this.options.leaseMs / 3).unref();
-  }
-
-  override async stop(): Promise<void> {
-    clearInterval(this.renewals);
-    await super.stop();
-  }
-
-  private async runJob(job: JobRow): Promise<void> {
-    this.held.add(job.id);
-    try {
-      await this.finishJob(job);
-    } finally {
-      this.held.delete(job.id);
-    }
+    super(ctx, options.name, { leaseMs: options.leaseMs, renew: (ids, until) => renewJobLeases(ctx, ids, until) });
   }
 
   private async finishJob(job: JobRow): Promise<void> {
@@ -63,7 +36,7 @@ export class JobWorker extends PollingWorker {
 
   protected async claimAndStart(): Promise<number> {
     const jobs = await claimJobs(this.ctx, this.options.kinds, this.options.concurrency - this.running.size, this.options.leaseMs);
-    for (const job of jobs) this.track(this.runJob(job));
+    for (const job of jobs) this.trackHeld([job.id], () => this.finishJob(job));
     return jobs.length;
   }
 

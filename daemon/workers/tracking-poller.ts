@@ -3,7 +3,9 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { TrackResult } from '../../src/carriers/types.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { askCarrier, postponeChecks, recordFailedChecks, recordTrackResults } from '../../src/services/tracking/check.js';
-import { carrierBatches, claimDueTrackingParcels, nextTrackingCheckAt, releaseTrackingLeases, type CarrierBatch } from '../../src/services/tracking/due.js';
+import {
+  carrierBatches, claimDueTrackingParcels, nextTrackingCheckAt, releaseTrackingLeases, renewTrackingLeases, type CarrierBatch,
+} from '../../src/services/tracking/due.js';
 import { PollingWorker } from './polling-worker.js';
 import { ProviderBackoff, ProviderLanes, type BackoffOptions } from './provider-limits.js';
 
@@ -12,14 +14,14 @@ export interface TrackingPollerOptions {
   concurrencyPerProvider: number;
   /** Parcels claimed from the store at a time. */
   claimSize: number;
-  /** How long a claim lasts before another poller may take the parcel (the holder is presumed dead). */
+  /** How long a claim lasts before another poller may take the parcel (the holder is presumed dead); renewed while held. */
   leaseMs: number;
   /** Wait after a 429/5xx/outage before the provider is called again (doubling while it keeps failing). */
   backoff: BackoffOptions;
 }
 
 export const DEFAULT_TRACKING_POLLER_OPTIONS: TrackingPollerOptions = {
-  concurrencyPerProvider: 4, claimSize: 500, leaseMs: 10 * 60_000, backoff: { baseMs: 2_000, capMs: 5 * 60_000 },
+  concurrencyPerProvider: 4, claimSize: 500, leaseMs: 60_000, backoff: { baseMs: 2_000, capMs: 5 * 60_000 },
 };
 
 /**
@@ -34,7 +36,7 @@ export class TrackingPoller extends PollingWorker {
   private readonly claimedByProvider = new Map<string, number>();
 
   constructor(ctx: ServiceContext, private readonly options: TrackingPollerOptions = DEFAULT_TRACKING_POLLER_OPTIONS) {
-    super(ctx, 'tracking_poller');
+    super(ctx, 'tracking_poller', { leaseMs: options.leaseMs, renew: (ids, until) => renewTrackingLeases(ctx, ids, until) });
     this.lanes = new ProviderLanes(options.concurrencyPerProvider);
     this.backoff = new ProviderBackoff(ctx.clock, options.backoff);
   }
@@ -57,7 +59,7 @@ export class TrackingPoller extends PollingWorker {
   private startBatch(batch: CarrierBatch): void {
     const count = batch.parcels.length;
     this.claimedByProvider.set(batch.provider, (this.claimedByProvider.get(batch.provider) ?? 0) + count);
-    this.track(this.lanes.run(batch.provider, () => this.checkBatch(batch))
+    this.trackHeld(batch.parcels.map((p) => p.id), () => this.lanes.run(batch.provider, () => this.checkBatch(batch))
       .catch((err: Error) => this.ctx.log.error({ err, provider: batch.provider, channel_id: batch.channelId }, 'tracking check could not be recorded'))
       .finally(() => {
         const left = (this.claimedByProvider.get(batch.provider) ?? count) - count;

@@ -87,6 +87,11 @@ export async function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs
   });
 }
 
+/** Moves the leases of jobs a daemon is still printing on to `until`. */
+export async function renewPrintLeases(ctx: ServiceContext, ids: readonly string[], until: number): Promise<void> {
+  await ctx.db.update(printJobs).set({ leaseUntil: until }).where(and(eq(printJobs.status, 'printing'), inArray(printJobs.id, [...ids]))).run();
+}
+
 /** At start-up every `printing` job belongs to a process that is gone: resume it now (one daemon per data directory). */
 export async function releaseInterruptedPrintJobs(ctx: ServiceContext): Promise<number> {
   if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out

@@ -1,4 +1,4 @@
-import { asc, inArray, isNotNull, min } from 'drizzle-orm';
+import { and, asc, inArray, isNotNull, min } from 'drizzle-orm';
 import { findProvider } from '../../carriers/registry.js';
 import { trackingParcels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
@@ -19,6 +19,11 @@ export async function claimDueTrackingParcels(ctx: ServiceContext, limit: number
   if (claimed.length === 0) return [];
   return ctx.db.select().from(trackingParcels).where(inArray(trackingParcels.id, claimed.map((c) => c.id)))
     .orderBy(asc(trackingParcels.nextCheckAt)).all();
+}
+
+/** Moves the leases of parcels a poller is still checking on to `until`. */
+export async function renewTrackingLeases(ctx: ServiceContext, ids: readonly string[], until: number): Promise<void> {
+  await ctx.db.update(trackingParcels).set({ leaseUntil: until }).where(and(isNotNull(trackingParcels.leaseUntil), inArray(trackingParcels.id, [...ids]))).run();
 }
 
 /** At start-up every lease belongs to a process that is gone (one daemon per data directory). */
