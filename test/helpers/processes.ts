@@ -16,9 +16,9 @@ export interface ProcessAnswer {
 
 /** Calls the /v1 API of a daemon process; `url` is asked each time, since a restarted daemon has a new port. */
 export function processApi(url: () => string, key: () => string) {
-  return async (path: string, method = 'GET', body?: unknown): Promise<ProcessAnswer> => {
+  return async (path: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<ProcessAnswer> => {
     const res = await fetch(url() + path, {
-      method, headers: { authorization: `Bearer ${key()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      method, headers: { authorization: `Bearer ${key()}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = (res.headers.get('content-type') ?? '').includes('json');

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CLI, runCli } from '../helpers/cli.js';
+import { csvText, filesIn, orderRow } from '../helpers/order-files.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { processApi, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
 import { pplEmulatorControl, shipmentBody } from '../helpers/shipments.js';
@@ -61,47 +63,129 @@ describe('several daemons on one PostgreSQL store', () => {
     expect(refused.stderr).toContain('sealed with another key');
   });
 
-  it('creates every shipment exactly once at the carrier through a kill -9 of one daemon, then delivers every event once', { timeout: 120_000 }, async () => {
-    const channel = await apiOf(0)('/v1/shipping-channels', 'POST', {
-      name: 'PPL', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'stations-secret', baseUrl: emu.urls.ppl },
-    });
-    expect(channel.body.data.status).toBe('active');
-    const create = async (n: number, prefix: string) => Promise.all(Array.from({ length: n }, async (_, i) => {
-      const res = await apiOf(i % 3)('/v1/shipments', 'POST', shipmentBody(channel.body.data.id, { reference_number: `${prefix}-${i}` }));
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body.data.id as string;
-    }));
-    const allCreated = async (ids: string[]) => {
+  it('carries a warehouse\'s work through a kill -9: 300 shipments with carrier faults, 1,000 tracking checks, two stations\' imports, webhooks and labels', { timeout: 240_000 }, async () => {
+    const API_SHIPMENTS = 240;
+    const IMPORTED = 30; // per folder
+    const TRACKED = 1000;
+    const sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+    const zebras = await Promise.all([startZebra(), startZebra()]);
+    try {
+      const channel = await apiOf(0)('/v1/shipping-channels', 'POST', {
+        name: 'PPL', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'stations-secret', baseUrl: emu.urls.ppl },
+      });
+      expect(channel.body.data.status).toBe('active');
+      const channelId = channel.body.data.id as string;
+      const sub = await apiOf(2)('/v1/webhook-subscriptions', 'POST', {
+        name: 'erp', url: `${rx.url}/erp`, events: ['shipment.created', 'tracking_parcel.created', 'tracking_parcel.status_changed'],
+      });
+      expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+      // packing-1 and packing-2 each have a Zebra and a watched folder whose labels it prints, added through their own daemons
+      const folders = await Promise.all([0, 1].map(async (i) => {
+        const printer = await apiOf(i)('/v1/printers', 'POST', { name: `Zebra ${STATIONS[i]}`, uri: zebras[i]!.uri, formats: ['zpl'] });
+        expect(printer.body.data.station).toBe(STATIONS[i]);
+        const folder = await apiOf(i)('/v1/watched-folders', 'POST', {
+          path: join(tmp, `erp-${STATIONS[i]}`), shipping_channel_id: channelId, label_format: 'zpl', printer_id: printer.body.data.id,
+        });
+        expect(folder.status, JSON.stringify(folder.body)).toBe(201);
+        expect(folder.body.data.station).toBe(STATIONS[i]);
+        return folder.body.data as { id: string; folders: Record<'in' | 'processing' | 'done', string> };
+      }));
+
+      /** An ERP's POST to station i's daemon: when the answer is lost (that daemon was killed), the next daemon, same key. */
+      const post = async (i: number, path: string, body: unknown, key: string) => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const res = await apiOf((i + attempt) % 3)(path, 'POST', body, { 'idempotency-key': key });
+            if (res.status !== 409) return res;
+            await sleep(1000); // the killed daemon's request holds the key until it counts as abandoned
+          } catch (err) {
+            if (attempt > 100) throw err;
+            await sleep(100);
+          }
+        }
+      };
+      const inBatches = async (n: number, work: (i: number) => Promise<void>) => {
+        for (let i = 0; i < n; i += 16) await Promise.all(Array.from({ length: Math.min(16, n - i) }, (_, j) => work(i + j)));
+      };
+
+      await fault({ mode: 'error500', count: 12 });
+      const creating = inBatches(API_SHIPMENTS, async (i) => {
+        const res = await post(i, '/v1/shipments', shipmentBody(channelId, { reference_number: `API-${i}` }), `ship-${i}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      });
+      const tracking = inBatches(TRACKED, async (i) => {
+        const res = await post(i, '/v1/tracking-parcels', { tracking_number: `9${String(i).padStart(10, '0')}`, shipping_channel_id: channelId }, `track-${i}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      });
+      folders.forEach((folder, i) => writeFileSync(join(folder.folders.in, 'orders.csv'),
+        csvText(Array.from({ length: IMPORTED }, (_, n) => orderRow(`IMP-${i}-${n}`)))));
+
+      // the carrier's faults in turn, then slow answers; the kill lands while all of it is under way
+      const atCarrier = async (n: number) => vi.waitFor(async () => expect((await emulated()).length).toBeGreaterThanOrEqual(n), { timeout: 60_000, interval: 50 });
+      await atCarrier(20);
+      await fault({ mode: 'timeout', ms: 2000, count: 4 });
+      await atCarrier(40);
+      await fault({ mode: 'rate_limit', count: 8 });
+      await atCarrier(60);
+      await fault({ mode: 'latency', ms: 300 });
+      await atCarrier(100);
+      expect(await daemons[0]!.stop('SIGKILL')).toBeNull();
+      const killedAt = performance.now();
+      await fault({ mode: 'none' });
+      daemons[0] = await start(0);
+      await Promise.all([creating, tracking]);
+
+      // the operator retries shipments whose creation failed (a carrier fault), as from the desk, until every one is made
+      const count = async (query: string) => Number((await sql.query(query)).rows[0].n);
       await vi.waitFor(async () => {
-        const statuses = await Promise.all(ids.map(async (id) => (await apiOf(1)(`/v1/shipments/${id}`)).body.data.status));
-        expect(statuses.filter((s) => s !== 'created')).toEqual([]);
-      }, { timeout: 60_000, interval: 250 });
-    };
+        for (const { id } of (await sql.query("SELECT id FROM shipments WHERE status = 'pending' AND failure IS NOT NULL")).rows) {
+          const res = await apiOf(1)(`/v1/shipments/${id}/retry`, 'POST');
+          expect([200, 422]).toContain(res.status); // 422: its retry began meanwhile
+        }
+        expect(await count("SELECT count(*) AS n FROM shipments WHERE status = 'created'")).toBe(API_SHIPMENTS + 2 * IMPORTED);
+        expect(await count("SELECT count(*) AS n FROM tracking_parcels WHERE origin = 'external' AND checks_done > 0")).toBe(TRACKED);
+        expect(await count("SELECT count(*) AS n FROM print_jobs WHERE status = 'printed'")).toBe(2 * IMPORTED);
+        for (const folder of folders) expect(filesIn(folder.folders.processing)).toEqual([]);
+        expect(await count('SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL')).toBe(0);
+        expect(await count("SELECT count(*) AS n FROM webhook_queue WHERE status <> 'delivered'")).toBe(0);
+      }, { timeout: 150_000, interval: 2000 });
 
-    // slow carrier calls: the kill lands while the three daemons are creating; the killed daemon's jobs are taken
-    // again once their leases run out (30 s), by whichever daemon comes first
-    await fault({ mode: 'latency', ms: 200 });
-    const first = await create(60, 'KILL');
-    await vi.waitFor(async () => expect((await emulated()).length).toBeGreaterThan(5), { timeout: 30_000, interval: 20 });
-    expect(await daemons[0]!.stop('SIGKILL')).toBeNull();
-    await fault({ mode: 'none' });
-    daemons[0] = await start(0);
-    await allCreated(first);
+      // every order once in the store and once at the carrier
+      const made = (await sql.query('SELECT id, reference_number AS ref FROM shipments')).rows as { id: string; ref: string }[];
+      expect(made.map((s) => s.ref).sort()).toEqual([
+        ...Array.from({ length: API_SHIPMENTS }, (_, i) => `API-${i}`), ...[0, 1].flatMap((f) => Array.from({ length: IMPORTED }, (_, n) => `IMP-${f}-${n}`)),
+      ].sort());
+      const carrierRefs = (await emulated()).filter((e) => e.state !== 'Canceled').map((e) => e.referenceId);
+      expect(carrierRefs.sort()).toEqual(made.map((s) => s.id).sort());
 
-    // webhooks: every event of the next shipments reaches the receiver once, whichever daemon claims it
-    const sub = await apiOf(2)('/v1/webhook-subscriptions', 'POST', { name: 'erp', url: `${rx.url}/erp`, events: ['shipment.created'] });
-    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
-    const second = await create(60, 'HOOK');
-    await allCreated(second);
-    await vi.waitFor(() => expect(rx.at('/erp').filter((r) => r.answered === 200).length).toBeGreaterThanOrEqual(second.length), { timeout: 30_000, interval: 100 });
-    await sleep(1500); // a second delivery of any event would come within the workers' next looks
-    const delivered = rx.at('/erp').map((r) => JSON.parse(r.body) as { id: string; data: { shipment: { id: string } } });
-    expect(new Set(delivered.map((e) => e.id)).size).toBe(delivered.length);
-    expect(delivered.map((e) => e.data.shipment.id).sort()).toEqual([...second].sort());
+      // every parcel registered once and checked once
+      expect(await count("SELECT count(*) AS n FROM tracking_parcels WHERE origin = 'external' AND checks_done = 1 AND lease_until IS NULL")).toBe(TRACKED);
 
-    const atCarrier = await emulated();
-    for (const id of [...first, ...second]) {
-      expect(atCarrier.filter((s) => s.referenceId === id && s.state !== 'Canceled'), `${id} at the carrier`).toHaveLength(1);
+      // every label on its own station's printer, once
+      for (const [i, zebra] of zebras.entries()) {
+        const zpl = zebra.labelBytes().toString('latin1');
+        expect(zpl.split('^XA').length - 1, STATIONS[i]).toBe(IMPORTED);
+        const numbers = (await sql.query(`SELECT p.tracking_number AS n FROM parcels p JOIN shipments s ON s.id = p.shipment_id
+          WHERE s.reference_number LIKE $1`, [`IMP-${i}-%`])).rows.map((r) => r.n as string);
+        for (const number of numbers) expect(zpl.split(number).length - 1, `${number} on ${STATIONS[i]}`).toBeGreaterThan(0);
+      }
+
+      // every event delivered; one answered 200 twice only if its first answer reached a daemon as it was killed
+      const events = (await sql.query("SELECT id FROM events WHERE type IN ('shipment.created', 'tracking_parcel.created', 'tracking_parcel.status_changed')")).rows.map((r) => r.id as string);
+      const succeeded = new Map<string, number[]>();
+      for (const r of rx.at('/erp').filter((w) => w.answered === 200)) {
+        const id = (JSON.parse(r.body) as { id: string }).id;
+        succeeded.set(id, [...(succeeded.get(id) ?? []), r.arrivedAt]);
+      }
+      expect([...succeeded.keys()].sort()).toEqual(events.sort());
+      const twice = [...succeeded.values()].filter((at) => at.length > 1);
+      for (const at of twice) expect(at[0]).toBeLessThan(killedAt);
+      expect(twice.length).toBeLessThanOrEqual(32);
+      process.stdout.write(`# ${made.length} shipments, ${TRACKED} tracking checks, ${events.length} events (${twice.length} delivered again after the kill)\n`);
+    } finally {
+      await sql.end();
+      for (const zebra of zebras) await zebra.stop();
     }
   });
 
