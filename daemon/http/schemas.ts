@@ -90,3 +90,11 @@ export function errorResponses(...statuses: number[]) {
 
 /** A thermal printer's resolution: labels packdesk converts are drawn at it (carrier labels are as the carrier gave them). */
 export const LabelDpiSchema = Type.Integer({ enum: [...LABEL_DPIS], description: 'Dots per inch of the thermal printer: 203 (8 dots/mm) or 300 (12 dots/mm)' });
+
+/** `station` in a PATCH: moves a printer or watched folder to the station of the daemon that takes the request. */
+export function MoveToStation(what: 'printer' | 'folder') {
+  return PlainText({
+    minLength: 1, maxLength: 255,
+    description: `Moves the ${what} to this station: send it to that station's own daemon, which checks the ${what === 'printer' ? 'URI' : 'path'} on its machine`,
+  });
+}

@@ -4,7 +4,7 @@ import type { MappingSetting } from '../../src/imports/mapping.js';
 import { IMPORT_STATUSES } from '../../src/services/imports/records.js';
 import { WATCHED_FOLDER_STATUSES } from '../../src/services/imports/watched-folders.js';
 import { MAX_COPIES } from '../../src/services/printing/print-jobs.js';
-import { FreeObject, Nullable, PlainText, Timestamp } from '../http/schemas.js';
+import { FreeObject, MoveToStation, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of watched folders and imports (SPEC §2.7, §7). */
 
@@ -16,7 +16,7 @@ const Mapping = Type.Unsafe<MappingSetting>({
 
 export const WatchedFolderSchema = Type.Object({
   id: Type.String({ description: 'wf_…' }),
-  station: Nullable(Type.String({ description: 'The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations)' })),
+  station: Nullable(Type.String({ description: 'The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations)' })),
   path: Type.String({ description: 'Absolute path on the daemon machine' }),
   shipping_channel_id: Type.String(),
   label_format: LabelFormat,
@@ -46,6 +46,7 @@ export const UpdateWatchedFolderBody = Type.Object({
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   mapping: Type.Optional(Nullable(Mapping)),
   status: Type.Optional(Type.String({ enum: [...WATCHED_FOLDER_STATUSES] })),
+  station: Type.Optional(MoveToStation('folder')),
 });
 
 export const ImportSchema = Type.Object({

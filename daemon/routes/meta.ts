@@ -19,7 +19,9 @@ const LagFiguresSchema = Type.Object({
 });
 
 const HealthSchema = Type.Object({
-  status: Type.String(), version: Type.String(), store: Type.String(), workers: Type.Record(Type.String(), Type.String()),
+  status: Type.String(), version: Type.String(),
+  station: Type.String({ description: "The station this daemon serves: its machine's printers and watched folders" }),
+  store: Type.String(), workers: Type.Record(Type.String(), Type.String()),
   event_loop: Type.Object({ lag_ms: LagFiguresSchema }),
 });
 
@@ -46,7 +48,7 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
       }
       const ok = store === 'ok';
       return reply.code(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'degraded', version, store, workers: health.workers(), event_loop: { lag_ms: lag.reading() },
+        status: ok ? 'ok' : 'degraded', version, station: ctx.station, store, workers: health.workers(), event_loop: { lag_ms: lag.reading() },
       });
     });
 

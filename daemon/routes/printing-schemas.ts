@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PRINTER_STATES } from '../../src/services/printing/printers.js';
 import { MAX_COPIES, PRINT_JOB_STATUSES } from '../../src/services/printing/print-jobs.js';
-import { LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
+import { LabelDpiSchema, MoveToStation, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of printers and print jobs (SPEC §2.6). */
 
@@ -10,7 +10,7 @@ const Formats = (description: string) => Type.Array(FormatSchema, { minItems: 1,
 
 export const PrinterSchema = Type.Object({
   id: Type.String({ description: 'prn_…' }),
-  station: Nullable(Type.String({ description: 'The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations)' })),
+  station: Nullable(Type.String({ description: 'The station whose daemon prints to it: the one it was added through or moved to (null: any daemon, a printer from before stations)' })),
   name: Type.String(),
   uri: Type.String({ description: 'tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir' }),
   formats: Type.Array(FormatSchema),
@@ -41,6 +41,7 @@ export const UpdatePrinterBody = Type.Object({
   formats: Type.Optional(Formats('Formats the printer takes')),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true })),
   dpi: Type.Optional(LabelDpiSchema),
+  station: Type.Optional(MoveToStation('printer')),
 });
 
 export const TestPrintBody = Type.Object({

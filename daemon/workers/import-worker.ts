@@ -91,9 +91,11 @@ export class ImportWorker {
     return this.active ? `running (${this.watches.size} folders watched, ${this.running.size} files queued or importing)` : 'stopped';
   }
 
-  private readonly onFolderChanged = (folderId: string) => this.read(async () => {
-    this.syncFolder(folderId, await loadWatchedFolderRow(this.ctx, folderId));
-  }, { watched_folder_id: folderId });
+  /** A folder changed here; one without an id changed on another daemon of the store, which does not say which. */
+  private readonly onFolderChanged = (folderId?: string) => this.read(async () => {
+    if (folderId === undefined) await this.syncAll();
+    else this.syncFolder(folderId, await loadWatchedFolderRow(this.ctx, folderId));
+  }, folderId ? { watched_folder_id: folderId } : {});
   private readonly onUploadQueued = (importId: string) => this.read(() => this.queueUpload(importId), { import_id: importId });
 
   start(): void {

@@ -94,3 +94,8 @@ export class ApiClient {
     return this.request<T>('DELETE', path);
   }
 }
+
+/** The station of the daemon a client talks to (its `/healthz` says). */
+export async function daemonStation(client: ApiClient): Promise<string> {
+  return (await client.get<{ station: string }>('/healthz')).body.station;
+}

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ApiClient, type Page } from './client.js';
+import { ApiClient, daemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
@@ -8,6 +8,7 @@ import { action, listPath } from './run.js';
 /** A printer as the API answers it. */
 export interface Printer {
   id: string;
+  station: string | null;
   name: string;
   uri: string;
   formats: string[];
@@ -42,7 +43,7 @@ function printPrinter(p: Printer): void {
   const detail = p.status_detail ?? { reachable: false, problems: [], message: '' };
   const { reachable: _r, problems, message: _m, protocol, ...facts } = detail;
   printRecord({
-    id: p.id, name: p.name, uri: p.uri, formats: p.formats.join(', '), dpi: p.dpi, 'default for': p.default_for.join(', ') || '-',
+    id: p.id, name: p.name, station: p.station ?? 'any', uri: p.uri, formats: p.formats.join(', '), dpi: p.dpi, 'default for': p.default_for.join(', ') || '-',
     status: describePrinterStatus(p), ...(problems.length ? { problems: problems.join(', ') } : {}),
     ...(protocol ? { 'status from': String(protocol) } : {}),
     ...Object.fromEntries(Object.entries(facts).map(([k, v]) => [k.replace(/_/g, ' '), typeof v === 'boolean' ? (v ? 'yes' : 'no') : v])),
@@ -95,8 +96,8 @@ export function registerPrinterCommands(program: Command): void {
         return;
       }
       printTable(
-        ['id', 'name', 'uri', 'formats', 'default for', 'status', 'last seen'],
-        body.data.map((p) => [p.id, p.name, p.uri, p.formats.join(','), p.default_for.join(',') || '-', describePrinterStatus(p), p.last_seen_at ?? 'never']),
+        ['id', 'name', 'station', 'uri', 'formats', 'default for', 'status', 'last seen'],
+        body.data.map((p) => [p.id, p.name, p.station ?? 'any', p.uri, p.formats.join(','), p.default_for.join(',') || '-', describePrinterStatus(p), p.last_seen_at ?? 'never']),
       );
       printPageFooter(body.meta);
     }));
@@ -110,6 +111,18 @@ export function registerPrinterCommands(program: Command): void {
       const { body } = await ApiClient.fromConfig().get<{ data: Printer }>(`${printerPath(id)}${o.cached ? '?refresh=false' : ''}`);
       if (o.json) printJson(body.data);
       else printPrinter(body.data);
+    }));
+
+  printers.command('move')
+    .description("make a printer this station's: the daemon this command talks to prints its jobs from now on (checking its URI here)")
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const client = ApiClient.fromConfig();
+      const station = await daemonStation(client);
+      const { body } = await client.patch<{ data: Printer }>(printerPath(id), { station });
+      if (o.json) printJson(body.data);
+      else process.stdout.write(`${id} (${body.data.name}) is printed to by station ${station} now\n`);
     }));
 
   printers.command('test')

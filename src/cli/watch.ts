@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ApiClient, type Page } from './client.js';
+import { ApiClient, daemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
@@ -9,6 +9,7 @@ import { action, listPath } from './run.js';
 /** A watched folder as the API answers it. */
 interface WatchedFolder {
   id: string;
+  station: string | null;
   path: string;
   shipping_channel_id: string;
   label_format: string;
@@ -32,7 +33,7 @@ function describeMapping(mapping: WatchedFolder['mapping']): string {
 
 function printFolder(folder: WatchedFolder, recent: ImportRecord[] = []): void {
   printRecord({
-    id: folder.id, path: folder.path, status: folder.status, channel: folder.shipping_channel_id, 'label format': folder.label_format,
+    id: folder.id, station: folder.station ?? 'any', path: folder.path, status: folder.status, channel: folder.shipping_channel_id, 'label format': folder.label_format,
     printer: folder.printer_id ?? 'none (labels are not printed)', mapping: describeMapping(folder.mapping),
     'drop files into': folder.folders.in, 'results in': folder.folders.out, created: folder.created_at, updated: folder.updated_at,
   });
@@ -97,8 +98,8 @@ export function registerWatchCommands(program: Command): void {
         return;
       }
       printTable(
-        ['id', 'path', 'status', 'channel', 'format', 'printer'],
-        body.data.map((f) => [f.id, f.path, f.status, f.shipping_channel_id, f.label_format, f.printer_id ?? '-']),
+        ['id', 'station', 'path', 'status', 'channel', 'format', 'printer'],
+        body.data.map((f) => [f.id, f.station ?? 'any', f.path, f.status, f.shipping_channel_id, f.label_format, f.printer_id ?? '-']),
       );
       printPageFooter(body.meta);
     }));
@@ -126,6 +127,18 @@ export function registerWatchCommands(program: Command): void {
     .argument('<id>', 'watched folder id (wf_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => setStatus(id, 'active', o.json)));
+
+  watch.command('move')
+    .description("make a watched folder this station's: the daemon this command talks to watches it from now on (its path checked here)")
+    .argument('<id>', 'watched folder id (wf_…)')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { json?: boolean }) => {
+      const client = ApiClient.fromConfig();
+      const station = await daemonStation(client);
+      const { body } = await client.patch<{ data: WatchedFolder }>(folderPath(id), { station });
+      if (o.json) printJson(body.data);
+      else process.stdout.write(`station ${station} watches ${body.data.folders.in} now\n`);
+    }));
 
   watch.command('remove')
     .description('stop watching a folder (the folder and its files stay)')

@@ -1,12 +1,26 @@
 import { hostname } from 'node:os';
 import { asc, eq, gte, lt } from 'drizzle-orm';
 import { isoTime } from '../domain/clock.js';
+import type { FieldErrorCollector } from '../domain/errors.js';
 import { daemons, storeFacts } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
 /** A printer or watched folder is this daemon's to serve: its station's, or any daemon's (from before stations). */
 export function servedHere(ctx: ServiceContext, row: { station: string | null }): boolean {
   return row.station === null || row.station === ctx.station;
+}
+
+/**
+ * Whether a patch moves a printer or watched folder to another station, refusing a move to any station but this
+ * daemon's: what it names (a device, a directory) is checked on the machine that will serve it.
+ */
+export function movesHere(ctx: ServiceContext, row: { station: string | null }, wanted: string | undefined, errors: FieldErrorCollector): boolean {
+  if (wanted === undefined || wanted === row.station) return false;
+  if (wanted !== ctx.station) {
+    errors.add('station', `moves only to the station of the daemon that takes the request (this one serves ${ctx.station}): send it to ${wanted}'s daemon`);
+    return false;
+  }
+  return true;
 }
 
 /**

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { FieldErrorCollector, ValidationError } from '../../src/domain/errors.js';
@@ -149,6 +150,34 @@ describe('the files policy: watched folders and file: printers only where a stat
       const moved = await a.request('PATCH', `/v1/watched-folders/${created.json().data.id}`, { path: join(work, 'moved') });
       expect(moved.statusCode, moved.body).toBe(200);
       expect(readdirSync(join(work, 'moved')).sort()).toEqual(['done', 'failed', 'in', 'out', 'processing']);
+    });
+
+    it("moves another station's printer and folder only to this daemon's station, checking their places on this machine", async () => {
+      const madeFolder = await a.request('POST', '/v1/watched-folders', folder(join(work, 'other-station-orders')));
+      const madePrinter = await a.request('POST', '/v1/printers', printer('Other station labels', join(work, 'other-station-labels')));
+      expect([madeFolder.statusCode, madePrinter.statusCode]).toEqual([201, 201]);
+      const folderId = madeFolder.json().data.id as string;
+      const printerId = madePrinter.json().data.id as string;
+      // as another station's daemon saved them: places on that machine, which this one's files policy does not allow
+      await d.ctx.db.update(watchedFolders).set({ station: 'packing-9', path: '/etc/erp-drop' }).where(eq(watchedFolders.id, folderId)).run();
+      await d.ctx.db.update(printers).set({ station: 'packing-9', uri: 'file:///etc/labels' }).where(eq(printers.id, printerId)).run();
+
+      for (const path of [`/v1/watched-folders/${folderId}`, `/v1/printers/${printerId}`]) {
+        expect((await refusal(a, 'PATCH', path, { station: 'packing-7' })).station)
+          .toEqual([`moves only to the station of the daemon that takes the request (this one serves ${d.ctx.station}): send it to packing-7's daemon`]);
+      }
+      expect((await refusal(a, 'PATCH', `/v1/watched-folders/${folderId}`, { station: d.ctx.station })).path)
+        .toContain('lies in /etc, a system directory the daemon never writes to');
+      expect(Object.keys(await refusal(a, 'PATCH', `/v1/printers/${printerId}`, { station: d.ctx.station }))).toEqual(['uri']);
+      expect((await a.request('GET', `/v1/printers/${printerId}`)).json().data.station).toBe('packing-9');
+
+      const movedFolder = await a.request('PATCH', `/v1/watched-folders/${folderId}`, { station: d.ctx.station, path: join(work, 'taken-over') });
+      expect(movedFolder.statusCode, movedFolder.body).toBe(200);
+      expect(movedFolder.json().data.station).toBe(d.ctx.station);
+      expect(readdirSync(join(work, 'taken-over')).sort()).toEqual(['done', 'failed', 'in', 'out', 'processing']);
+      const movedPrinter = await a.request('PATCH', `/v1/printers/${printerId}`, { station: d.ctx.station, uri: fileUri(join(work, 'taken-over-labels')) });
+      expect(movedPrinter.statusCode, movedPrinter.body).toBe(200);
+      expect(movedPrinter.json().data).toMatchObject({ station: d.ctx.station, status: 'ready' });
     });
 
     it('answers 422 on formats for PATCH {"formats": 123} on a default printer, also when the schema error is merged with the checks', async () => {

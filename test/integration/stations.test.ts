@@ -189,22 +189,52 @@ describe('several daemons on one PostgreSQL store', () => {
     }
   });
 
-  it("prints a station's jobs only on that station's daemon: they wait while it is down, in the queue", { timeout: 60_000 }, async () => {
+  it("serves a station's printer and folder on that station's daemon alone, moved through the daemon of the station they go to", { timeout: 90_000 }, async () => {
     const zebra = await startZebra();
+    const cli = (i: number, args: string[]) => runCli([...args, '--json'], { ...process.env, ...env, PACKDESK_URL: daemons[i]!.url, PACKDESK_API_KEY: key });
     try {
-      const printer = await apiOf(1)('/v1/printers', 'POST', { name: 'Zebra at packing 2', uri: zebra.uri, formats: ['zpl'] });
+      const channelId = (await apiOf(0)('/v1/shipping-channels', 'POST', {
+        name: 'PPL returns', provider: 'ppl', settings: { clientId: 'c', clientSecret: 'stations-secret', baseUrl: emu.urls.ppl },
+      })).body.data.id as string;
+      const printer = await apiOf(1)('/v1/printers', 'POST', { name: 'Zebra at the returns desk', uri: zebra.uri, formats: ['zpl'] });
       expect(printer.status, JSON.stringify(printer.body)).toBe(201);
       expect(printer.body.data.station).toBe('packing-2'); // the station of the daemon it was added through
-      expect(await daemons[1]!.stop('SIGTERM')).toBe(0);
-      const queued = await apiOf(0)(`/v1/printers/${printer.body.data.id}/test`, 'POST', { formats: ['zpl'] });
+      const printerId = printer.body.data.id as string;
+      const folder = await apiOf(1)('/v1/watched-folders', 'POST', {
+        path: join(tmp, 'returns-drop'), shipping_channel_id: channelId, label_format: 'zpl', printer_id: printerId,
+      });
+      expect(folder.status, JSON.stringify(folder.body)).toBe(201);
+      const folderId = folder.body.data.id as string;
+
+      // a move is made through the daemon of the station it goes to, which checks the URI and path on its machine
+      const elsewhere = await apiOf(1)(`/v1/printers/${printerId}`, 'PATCH', { station: 'returns' });
+      expect(elsewhere.status).toBe(422);
+      expect(elsewhere.body.errors.station[0]).toContain('this one serves packing-2');
+      const movedPrinter = await cli(2, ['printers', 'move', printerId]);
+      expect(movedPrinter.code, movedPrinter.stderr).toBe(0);
+      expect(JSON.parse(movedPrinter.stdout).station).toBe('returns');
+      const movedFolder = await cli(2, ['watch', 'move', folderId]);
+      expect(movedFolder.code, movedFolder.stderr).toBe(0);
+      expect(JSON.parse(movedFolder.stdout).station).toBe('returns');
+      expect(JSON.parse((await cli(0, ['printers', 'list'])).stdout).data.find((p: { id: string }) => p.id === printerId).station).toBe('returns');
+
+      // with the returns desk's daemon down, its printer's jobs and its folder's files wait; packing-2 no longer takes them
+      expect(await daemons[2]!.stop('SIGTERM')).toBe(0);
+      writeFileSync(join(folder.body.data.folders.in, 'returns.csv'), csvText([orderRow('RET-1')]));
+      const queued = await apiOf(0)(`/v1/printers/${printerId}/test`, 'POST', { formats: ['zpl'] });
       expect(queued.status, JSON.stringify(queued.body)).toBe(202);
       const jobId = queued.body.data[0].id as string;
-      await sleep(2500); // the two other daemons' print queues look at least twice in this time (every second at most)
-      expect((await apiOf(2)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('queued');
+      await sleep(3000); // longer than a file takes to settle (1.5 s), and the other daemons' print queues look every second
+      expect((await apiOf(1)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('queued');
+      expect(filesIn(folder.body.data.folders.in)).toEqual(['returns.csv']);
       expect(zebra.labelBytes().length).toBe(0);
-      daemons[1] = await start(1);
-      await vi.waitFor(async () => expect((await apiOf(2)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('printed'), { timeout: 20_000, interval: 100 });
-      expect(zebra.labelBytes().toString('latin1').split('^XA').length - 1).toBe(1);
+
+      daemons[2] = await start(2);
+      await vi.waitFor(async () => {
+        expect((await apiOf(1)(`/v1/print-jobs/${jobId}`)).body.data.status).toBe('printed');
+        expect(filesIn(folder.body.data.folders.done)).toEqual(['returns.csv']);
+        expect(zebra.labelBytes().toString('latin1').split('^XA').length - 1).toBe(2); // the test label and the order's
+      }, { timeout: 30_000, interval: 200 });
     } finally {
       await zebra.stop();
     }

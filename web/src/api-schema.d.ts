@@ -458,7 +458,7 @@ export interface paths {
         delete: operations["deletePrinter"];
         options?: never;
         head?: never;
-        /** Update a printer (name, URI, formats, default_for) */
+        /** Update a printer (name, URI, formats, default_for) or move it to the station of the daemon asked */
         patch: operations["updatePrinter"];
         trace?: never;
     };
@@ -752,6 +752,8 @@ export interface operations {
                     "application/json": {
                         status: string;
                         version: string;
+                        /** @description The station this daemon serves: its machine's printers and watched folders */
+                        station: string;
                         store: string;
                         workers: {
                             [key: string]: string;
@@ -776,6 +778,8 @@ export interface operations {
                     "application/json": {
                         status: string;
                         version: string;
+                        /** @description The station this daemon serves: its machine's printers and watched folders */
+                        station: string;
                         store: string;
                         workers: {
                             [key: string]: string;
@@ -6979,7 +6983,7 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
-                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            /** @description The station whose daemon prints to it: the one it was added through or moved to (null: any daemon, a printer from before stations) */
                             station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
@@ -7122,7 +7126,7 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
-                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            /** @description The station whose daemon prints to it: the one it was added through or moved to (null: any daemon, a printer from before stations) */
                             station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
@@ -7300,7 +7304,7 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
-                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            /** @description The station whose daemon prints to it: the one it was added through or moved to (null: any daemon, a printer from before stations) */
                             station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
@@ -7526,6 +7530,8 @@ export interface operations {
                      * @enum {integer}
                      */
                     dpi?: 203 | 300;
+                    /** @description Moves the printer to this station: send it to that station's own daemon, which checks the URI on its machine */
+                    station?: string;
                 };
             };
         };
@@ -7540,7 +7546,7 @@ export interface operations {
                         data: {
                             /** @description prn_… */
                             id: string;
-                            /** @description The station whose daemon prints to it: the one it was added through (null: any daemon, a printer from before stations) */
+                            /** @description The station whose daemon prints to it: the one it was added through or moved to (null: any daemon, a printer from before stations) */
                             station: string | null;
                             name: string;
                             /** @description tcp://host:9100 (raw socket: ZPL, EPL), ipp:// or ipps:// (PDF, or ZPL/EPL to a CUPS raw queue), file:///dir */
@@ -8451,7 +8457,7 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
-                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            /** @description The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations) */
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
@@ -8586,7 +8592,7 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
-                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            /** @description The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations) */
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
@@ -8751,7 +8757,7 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
-                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            /** @description The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations) */
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
@@ -8952,6 +8958,8 @@ export interface operations {
                     }) | null;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    /** @description Moves the folder to this station: send it to that station's own daemon, which checks the path on its machine */
+                    station?: string;
                 };
             };
         };
@@ -8966,7 +8974,7 @@ export interface operations {
                         data: {
                             /** @description wf_… */
                             id: string;
-                            /** @description The station whose daemon watches the folder: the one it was added through (null: any daemon, a folder from before stations) */
+                            /** @description The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations) */
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;

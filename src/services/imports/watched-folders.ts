@@ -7,6 +7,7 @@ import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { checkMapping, type MappingSetting } from '../../imports/mapping.js';
 import { watchedFolders } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { movesHere } from '../daemons.js';
 import { checkDirectoryPlace, createDirectories, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
 import { folderLayout, SUBFOLDERS } from './folder-files.js';
@@ -47,6 +48,12 @@ export async function getWatchedFolderRow(ctx: ServiceContext, accountId: string
 }
 
 /** Every folder the daemon watches, of every account. */
+/** Tells this daemon's import worker which folder changed, and every daemon of a shared store that folders did. */
+function folderChanged(ctx: ServiceContext, id: string): void {
+  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
+  ctx.store.announce(WATCHED_FOLDERS_CHANGED);
+}
+
 /** The active folders this daemon's station watches. */
 export function activeWatchedFolders(ctx: ServiceContext): Promise<WatchedFolderRow[]> {
   return ctx.db.select().from(watchedFolders)
@@ -70,6 +77,8 @@ export interface WatchedFolderInput {
   printer_id?: string | null;
   mapping?: unknown;
   status?: string;
+  /** Moves the folder to this daemon's station (only that one). */
+  station?: string;
 }
 
 /**
@@ -124,7 +133,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
     printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
   await ctx.db.insert(watchedFolders).values(row).run();
-  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, row.id);
+  folderChanged(ctx, row.id);
   return presentWatchedFolder(row);
 }
 
@@ -134,18 +143,21 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
   const channelId = patch.shipping_channel_id ?? row.channelId;
   const labelFormat = patch.label_format ?? row.labelFormat;
   const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
-  const moved = patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path);
-  const realPath = moved ? await checkPath(ctx, accountId, patch.path, errors, id) : undefined;
+  const moving = movesHere(ctx, row, patch.station, errors);
+  const path = patch.path ?? row.path;
+  // a folder moved to this station is a directory of this machine: its place is checked (and laid out) here
+  const placed = moving || (patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path));
+  const realPath = placed ? await checkPath(ctx, accountId, path, errors, id) : undefined;
   if (patch.shipping_channel_id !== undefined) await checkChannel(ctx, accountId, channelId, errors);
   if (patch.printer_id !== undefined || patch.label_format !== undefined) await checkPrinter(ctx, accountId, printerId, labelFormat, errors);
   const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
   errors.throwIfAny();
   if (realPath) await makeLayout(realPath, errors);
   await ctx.db.update(watchedFolders).set({
-    path: realPath ? resolve(patch.path!) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
-    status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, updatedAt: ctx.clock.now(),
+    path: realPath ? resolve(path) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
+    status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, station: moving ? ctx.station : row.station, updatedAt: ctx.clock.now(),
   }).where(eq(watchedFolders.id, id)).run();
-  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
+  folderChanged(ctx, id);
   return presentWatchedFolder((await loadWatchedFolderRow(ctx, id))!);
 }
 
@@ -153,5 +165,5 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
 export async function deleteWatchedFolder(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
   await getWatchedFolderRow(ctx, accountId, id);
   await ctx.db.delete(watchedFolders).where(eq(watchedFolders.id, id)).run();
-  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
+  folderChanged(ctx, id);
 }

@@ -8,6 +8,7 @@ import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { movesHere } from '../daemons.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
@@ -133,6 +134,8 @@ export interface PrinterInput {
   formats?: string[];
   default_for?: string[];
   dpi?: LabelDpi;
+  /** Moves the printer to this daemon's station (only that one). */
+  station?: string;
 }
 
 async function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): Promise<boolean> {
@@ -202,19 +205,22 @@ export async function updatePrinter(ctx: ServiceContext, accountId: string, id: 
   const defaultFor = patch.default_for ?? formatsOf(row.defaultFor).filter((f) => Array.isArray(formats) && formats.includes(f));
   const uri = patch.uri ?? row.uri;
   const input = { name: patch.name ?? row.name, uri, formats, default_for: defaultFor };
-  const checked = await checkPrinterInput(ctx, accountId, input, errors, uri !== row.uri, id);
+  const moving = movesHere(ctx, row, patch.station, errors);
+  // a printer moved to this station is reached from this machine: its place is checked here
+  const checked = await checkPrinterInput(ctx, accountId, input, errors, uri !== row.uri || moving, id);
   const now = ctx.clock.now();
-  const uriChanged = checked.uri !== row.uri;
+  const reachedAnew = moving || checked.uri !== row.uri;
   await ctx.store.transaction(async () => {
     await ctx.db.update(printers).set({
       name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, updatedAt: now,
       ...(patch.dpi !== undefined ? { dpi: patch.dpi } : {}),
-      ...(uriChanged ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
+      ...(moving ? { station: ctx.station } : {}),
+      ...(reachedAnew ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
     }).where(eq(printers.id, id)).run();
     await takeDefaults(ctx, accountId, id, checked.defaultFor);
   });
   const fresh = (await loadPrinterRow(ctx, id))!;
-  return presentPrinter(uriChanged ? await refreshPrinterStatus(ctx, fresh) : fresh);
+  return presentPrinter(reachedAnew ? await refreshPrinterStatus(ctx, fresh) : fresh);
 }
 
 /** Deletes the printer; its print jobs go with it (queued ones are never printed). */
