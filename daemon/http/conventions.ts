@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { ErrorObject } from 'ajv';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError, BadRequestError, FieldErrorCollector, ForbiddenError, ConflictError, RateLimitedError, UnauthorizedError,
@@ -10,6 +10,7 @@ import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { authenticate, type Caller } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import type { DeskSession } from '../../src/services/desk-sessions.js';
+import { withIdempotencyClaim, type IdempotencyClaim } from '../../src/services/idempotency.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/services/retention.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { deskSessionOfRequest } from '../desk/cookie.js';
@@ -23,7 +24,7 @@ declare module 'fastify' {
     deskSession?: DeskSession;
     /** Schema errors of the body, for routes that report them together with their own checks. */
     fieldErrors: FieldErrorCollector;
-    idempotency?: { key: string; accountId: string };
+    idempotency?: IdempotencyClaim;
   }
   interface FastifyContextConfig {
     /** The handler merges body schema errors with its own checks (all errors at once). */
@@ -106,6 +107,12 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
 
   app.addHook('onRoute', (route) => {
     route.attachValidation = true;
+    // the services a handler calls bind what they create to the request's Idempotency-Key (src/services/idempotency.ts)
+    const handler = route.handler;
+    route.handler = function handle(this: FastifyInstance, request, reply) {
+      const claim = request.idempotency;
+      return claim ? withIdempotencyClaim(claim, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    };
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -164,6 +171,8 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
         return reply.code(existing.responseStatus).header('Idempotent-Replayed', 'true')
           .type(existing.responseContentType ?? 'application/json; charset=utf-8').send(existing.responseBody ?? '');
       }
+      // what the request created is bound to its key in the same transaction: it is there even if its answer is not
+      if (existing.resourcePath !== null) return replayCreated(request, reply, existing.resourcePath);
       if (now - existing.createdAt < IDEMPOTENCY_ABANDONED_MS) {
         throw new ConflictError('A request with this Idempotency-Key is still in progress.');
       }
@@ -174,6 +183,21 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       .onConflictDoNothing().returning({ key: idempotencyKeys.key });
     if (taken.length === 0) throw new ConflictError('A request with this Idempotency-Key is still in progress.');
     request.idempotency = { key, accountId };
+  }
+
+  /**
+   * Answers a request whose key created a resource before its answer was recorded (its daemon died, or it is still
+   * finishing): that resource as it is now, and that answer is what later retries get.
+   */
+  async function replayCreated(request: FastifyRequest, reply: FastifyReply, path: string) {
+    const headers = Object.fromEntries(['authorization', 'cookie'].filter((h) => request.headers[h] !== undefined).map((h) => [h, String(request.headers[h])]));
+    const shown = await app.inject({ method: 'GET', url: path, headers });
+    if (shown.statusCode !== 200) throw new ConflictError(`The request with this Idempotency-Key created ${path}, which is gone since.`);
+    const body = JSON.stringify({ data: (shown.json() as { data: unknown }).data, message: 'Created by an earlier request with this Idempotency-Key' });
+    const contentType = 'application/json; charset=utf-8';
+    await ctx.db.update(idempotencyKeys).set({ responseStatus: 201, responseBody: body, responseContentType: contentType })
+      .where(and(eq(idempotencyKeys.accountId, request.caller!.account.id), eq(idempotencyKeys.key, String(request.headers['idempotency-key'])), isNull(idempotencyKeys.responseStatus))).run();
+    return reply.code(201).header('Idempotent-Replayed', 'true').type(contentType).send(body);
   }
 
   app.addHook('onSend', async (request, reply, payload) => {

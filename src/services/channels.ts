@@ -8,6 +8,7 @@ import { maskSettings, resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { bindIdempotentResource } from './idempotency.js';
 import { grantAccess } from './channel-authorization.js';
 import { recordEvent } from './events.js';
 import { owned } from './ownership.js';
@@ -88,6 +89,7 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
   await ctx.store.transaction(async () => {
     await ctx.db.insert(shippingChannels).values(row).run();
     await emit(ctx, row, 'shipping_channel.created');
+    await bindIdempotentResource(ctx, `/v1/shipping-channels/${row.id}`);
   });
   try {
     return await validateChannel(ctx, accountId, row.id);

@@ -6,6 +6,7 @@ import { EVENT_TYPES } from '../domain/events.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { webhookDeliveries, webhookSubscriptions } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { bindIdempotentResource } from './idempotency.js';
 import { owned } from './ownership.js';
 import { webhookUrlProblems } from './webhook-targets.js';
 
@@ -82,7 +83,10 @@ export async function createSubscription(ctx: ServiceContext, accountId: string,
     secretEnc: ctx.secrets.seal(typeof input.secret === 'string' ? input.secret : generateWebhookSecret()),
     failingSince: null, createdAt: now, updatedAt: now,
   };
-  await ctx.db.insert(webhookSubscriptions).values(row).run();
+  await ctx.store.transaction(async () => {
+    await ctx.db.insert(webhookSubscriptions).values(row).run();
+    await bindIdempotentResource(ctx, `/v1/webhook-subscriptions/${row.id}`);
+  });
   return presentSubscription(row);
 }
 

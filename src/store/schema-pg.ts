@@ -124,6 +124,7 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseStatus: int64('response_status'),
   responseBody: text('response_body'),
   responseContentType: text('response_content_type'),
+  resourcePath: text('resource_path'),
   createdAt: int64('created_at').notNull(),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.key] }),

@@ -127,6 +127,11 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
   responseStatus: integer('response_status'),
   responseBody: text('response_body'),
   responseContentType: text('response_content_type'),
+  /**
+   * The resource the request created, written in the transaction that created it: a retry after an answer that was
+   * lost (the daemon died before recording it) gets that resource back instead of a second one.
+   */
+  resourcePath: text('resource_path'),
   createdAt: integer('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created').on(t.createdAt)]);
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
@@ -288,6 +289,37 @@ describe('the /v1 conventions', () => {
       const later = await a.request('POST', '/v1/webhook-subscriptions', { ...body, name: 'after a day' }, headers);
       expect(later.statusCode).toBe(201);
       expect(later.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('gives back what a request created when its daemon died before recording the answer, and re-runs one that created nothing', async () => {
+      const body = { name: 'lost answer', url: 'https://example.com/lost', events: ['*'] };
+      const headers = { 'idempotency-key': 'lost-answer' };
+      const first = await a.request('POST', '/v1/webhook-subscriptions', body, headers);
+      expect(first.statusCode).toBe(201);
+      const id = first.json().data.id as string;
+      // the state a kill -9 between the commit and the recording of the answer leaves: the key in progress, bound to what it made
+      const keyRow = () => d.ctx.store.get<{ path: string | null; status: number | null }>(
+        'SELECT resource_path AS path, response_status AS status FROM idempotency_keys WHERE account_id = ? AND key = ?', a.id, 'lost-answer');
+      expect((await keyRow())?.path).toBe(`/v1/webhook-subscriptions/${id}`);
+      await d.ctx.store.run('UPDATE idempotency_keys SET response_status = NULL, response_body = NULL WHERE key = ?', 'lost-answer');
+      const retried = await a.request('POST', '/v1/webhook-subscriptions', body, headers);
+      expect(retried.statusCode, retried.body).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(retried.json().data).toMatchObject({ id, name: 'lost answer' });
+      expect((await keyRow())?.status).toBe(201); // later retries replay this answer
+      const list = (await a.request('GET', '/v1/webhook-subscriptions?per_page=100')).json().data as { name: string }[];
+      expect(list.filter((s) => s.name === 'lost answer')).toHaveLength(1);
+
+      // a request that died before its transaction committed bound nothing: once abandoned, the key is free for a new run
+      const other = { ...body, name: 'died early' };
+      const hash = createHash('sha256').update(`POST /v1/webhook-subscriptions\n${JSON.stringify(other)}`).digest('hex');
+      await d.ctx.store.run('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)', a.id, 'died-early', hash, d.clock.now());
+      const early = () => a.request('POST', '/v1/webhook-subscriptions', other, { 'idempotency-key': 'died-early' });
+      expect((await early()).json().message).toBe('A request with this Idempotency-Key is still in progress.');
+      d.clock.advance(61_000);
+      const rerun = await early();
+      expect(rerun.statusCode, rerun.body).toBe(201);
+      expect(rerun.headers['idempotent-replayed']).toBeUndefined();
     });
 
     it('does not store a refused (422) request, so the corrected request can use the same key', async () => {

@@ -7,6 +7,7 @@ import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { checkMapping, type MappingSetting } from '../../imports/mapping.js';
 import { watchedFolders } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { movesHere } from '../daemons.js';
 import { checkDirectoryPlace, createDirectories, prepareDirectory } from '../file-places.js';
 import { owned } from '../ownership.js';
@@ -132,7 +133,10 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
     id: ctx.ids('watchedFolder'), accountId, station: ctx.station, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
     printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
-  await ctx.db.insert(watchedFolders).values(row).run();
+  await ctx.store.transaction(async () => {
+    await ctx.db.insert(watchedFolders).values(row).run();
+    await bindIdempotentResource(ctx, `/v1/watched-folders/${row.id}`);
+  });
   folderChanged(ctx, row.id);
   return presentWatchedFolder(row);
 }

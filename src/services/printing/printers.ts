@@ -8,6 +8,7 @@ import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { movesHere } from '../daemons.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
@@ -193,6 +194,7 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
   await ctx.store.transaction(async () => {
     await ctx.db.insert(printers).values(row).run();
     await takeDefaults(ctx, accountId, row.id, checked.defaultFor);
+    await bindIdempotentResource(ctx, `/v1/printers/${row.id}`);
   });
   return presentPrinter(await refreshPrinterStatus(ctx, row));
 }

@@ -7,6 +7,7 @@ import { checkShipmentInput, normalisePhone, type Address, type Contact, type Cr
 import { findProvider } from '../../carriers/registry.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { recordEvent } from '../events.js';
 import { enqueueJob } from '../jobs.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
@@ -131,6 +132,7 @@ export async function createShipment(ctx: ServiceContext, accountId: string, bod
     await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
     const view = await presentShipment(ctx, row, rows);
     await recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
+    await bindIdempotentResource(ctx, `/v1/shipments/${id}`);
     return view;
   });
 }

@@ -7,6 +7,7 @@ import { DEFAULT_CHECK_DELAY_HOURS, DEFAULT_MAX_CHECKS, nextCheckAfter, pollingC
 import { isUniqueViolation } from '../../store/store.js';
 import { shippingChannels, trackingParcels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { JOBS_QUEUED } from '../jobs.js';
 import { askCarrier, recordTrackResults, TrackingUnsupportedError } from './check.js';
 import {
@@ -79,6 +80,7 @@ export async function createTrackingParcel(ctx: ServiceContext, accountId: strin
   try {
     view = await ctx.store.transaction(async () => {
       await ctx.db.insert(trackingParcels).values(row).run();
+      await bindIdempotentResource(ctx, `/v1/tracking-parcels/${row.id}`);
       return recordTrackingEvent(ctx, row, 'tracking_parcel.created');
     });
   } catch (err) {
