@@ -18,8 +18,6 @@ export interface DispatcherOptions {
 
 /** Longest sleep between looks at the outbox when nothing is due (events written by this process wake it at once). */
 const IDLE_POLL_MS = 1000;
-/** Events fanned out per transaction, so deliveries interleave with a large fan-out. */
-const FAN_OUT_BATCH = 500;
 
 /**
  * Delivers the outbox: fans events out to matching subscriptions and POSTs each queued delivery, signed, with
@@ -95,12 +93,12 @@ export class WebhookDispatcher {
     if (this.eventsWaiting) {
       // cleared first, so an event recorded during the fan-out asks for another one
       this.eventsWaiting = false;
-      const fanOut = await fanOutEvents(this.ctx, FAN_OUT_BATCH).catch((err: unknown) => {
+      const fanOut = await fanOutEvents(this.ctx).catch((err: unknown) => {
         this.eventsWaiting = true;
         throw err;
       });
       for (const sub of fanOut.subscriptions) this.memory.idleUntil.delete(sub);
-      if (fanOut.events === FAN_OUT_BATCH) this.eventsWaiting = true;
+      if (fanOut.more) this.eventsWaiting = true;
     }
     const claimed = await claimDueDeliveries(this.ctx, {
       limit: this.concurrency - this.running.size, perSubscription: this.perSubscription, inFlight: this.inFlight, leaseMs: this.leaseMs,

@@ -32,19 +32,31 @@ function activeSubscriptions(ctx: ServiceContext): Promise<ActiveSubscription[]>
 }
 
 export interface FanOutResult {
-  events: number;
+  /** More events may be waiting: the batch stopped at one of its limits. */
+  more: boolean;
   /** Subscriptions that got new deliveries. */
   subscriptions: Set<string>;
 }
 
-/** Moves up to `limit` undispatched events into the delivery queue. */
-export function fanOutEvents(ctx: ServiceContext, limit = 500): Promise<FanOutResult> {
+/** How much one fan-out transaction takes on. */
+export interface FanOutLimits {
+  events: number;
+  /** The batch ends with the event whose deliveries reach this many, however many subscriptions each event has. */
+  deliveries: number;
+}
+
+/**
+ * Moves undispatched events into the delivery queue, in a transaction kept short: deliveries in flight finish
+ * beside it (on SQLite a long one is an unbroken chain of statements, during which V8 finds every in-flight
+ * delivery's objects alive and starts allocating them straight into its old generation: +60 MB of peak RSS).
+ */
+export function fanOutEvents(ctx: ServiceContext, limits: FanOutLimits = { events: 500, deliveries: 1000 }): Promise<FanOutResult> {
   return ctx.store.transaction(async () => {
     const pending = await ctx.store.all<{ id: string; account_id: string; type: string; resource_type: string; resource_id: string }>(
       `SELECT id, account_id, type, resource_type, resource_id FROM events
-      WHERE dispatched_at IS NULL ORDER BY created_at, rowid LIMIT ?`, limit);
+      WHERE dispatched_at IS NULL ORDER BY created_at, rowid LIMIT ?`, limits.events);
     const touched = new Set<string>();
-    if (pending.length === 0) return { events: 0, subscriptions: touched };
+    if (pending.length === 0) return { more: false, subscriptions: touched };
     const byAccount = new Map<string, { id: string; events: Set<string> }[]>();
     for (const s of await activeSubscriptions(ctx)) {
       const list = byAccount.get(s.account_id) ?? [];
@@ -59,6 +71,8 @@ export function fanOutEvents(ctx: ServiceContext, limit = 500): Promise<FanOutRe
       next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)
       ON CONFLICT (subscription_id, event_id) DO NOTHING`;
     const dispatched = 'UPDATE events SET dispatched_at = ? WHERE id = ?';
+    let queued = 0;
+    let fannedOut = 0;
     for (const event of pending) {
       if (!NOT_FANNED_OUT.has(event.type)) {
         const resourceKey = `${event.resource_type}:${event.resource_id}`;
@@ -67,11 +81,14 @@ export function fanOutEvents(ctx: ServiceContext, limit = 500): Promise<FanOutRe
           const dueAt = (await ctx.store.get(lineBusy, sub.id, resourceKey)) ? WAITING_FOR_EARLIER : now;
           await ctx.store.run(insert, ctx.ids('job'), ++seq, sub.id, event.id, resourceKey, dueAt, now, now);
           touched.add(sub.id);
+          queued++;
         }
       }
       await ctx.store.run(dispatched, now, event.id);
+      fannedOut++;
+      if (queued >= limits.deliveries) break;
     }
-    return { events: pending.length, subscriptions: touched };
+    return { more: fannedOut < pending.length || pending.length === limits.events, subscriptions: touched };
   });
 }
 

@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../src/domain/clock.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhook-retries.js';
-import { revealSecret } from '../../src/services/webhooks.js';
+import { recordEvent } from '../../src/services/events.js';
+import { fanOutEvents } from '../../src/services/webhook-outbox.js';
+import { createSubscription, revealSecret } from '../../src/services/webhooks.js';
 import { webhookQueue, webhookSubscriptions } from '../../src/store/schema.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { startWebhookReceiver, verifyWebhook, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -417,5 +419,33 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
     const times = page1.data.map((l) => l.created_at);
     expect([...times].sort().reverse()).toEqual(times);
     expect((await logs(sub.id, '?page=2')).data).toHaveLength(2);
+  });
+});
+
+describe('webhook fan-out', () => {
+  it('ends a fan-out transaction with the event whose deliveries reach the limit, and leaves the rest for the next', async () => {
+    const d = await startTestDaemon();
+    try {
+      const account = await d.account('Fan-out');
+      for (let i = 0; i < 10; i++) await createSubscription(d.ctx, account.id, { name: `s${i}`, url: `https://example.com/${i}`, events: ['*'] });
+      await d.ctx.store.transaction(async () => {
+        for (let i = 0; i < 30; i++) {
+          await recordEvent(d.ctx, { accountId: account.id, type: 'shipment.updated', resourceName: 'shipment', resource: { id: `shp_fan${i}` } });
+        }
+      });
+      const count = async (sql: string) => (await d.ctx.store.get<{ n: number }>(sql))!.n;
+      const first = await fanOutEvents(d.ctx, { events: 500, deliveries: 25 });
+      expect(first.more).toBe(true);
+      expect(first.subscriptions.size).toBe(10);
+      expect(await count('SELECT count(*) AS n FROM webhook_queue')).toBe(30); // three events of ten deliveries each
+      expect(await count('SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL')).toBe(27);
+      let batches = 1;
+      for (let more = true; more; batches++) more = (await fanOutEvents(d.ctx, { events: 500, deliveries: 25 })).more;
+      expect(batches).toBe(10); // the last one took the last three events and saw none after them
+      expect(await count('SELECT count(*) AS n FROM webhook_queue')).toBe(300);
+      expect((await fanOutEvents(d.ctx)).more).toBe(false);
+    } finally {
+      await d.close();
+    }
   });
 });
