@@ -27,7 +27,7 @@ export function unitPath(scope: ServiceScope): string {
 }
 
 /** Where the daemon's environment (the shared store's URL) is kept for the unit: readable by its owner alone. */
-export function environmentPath(scope: ServiceScope): string {
+function environmentPath(scope: ServiceScope): string {
   if (scope === 'system') return join(systemdRoot(), 'etc', 'packdesk', 'packdesk.env');
   return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'packdesk', 'packdesk.env');
 }

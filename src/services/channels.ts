@@ -8,9 +8,9 @@ import { maskSettings, resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
-import { bindIdempotentResource } from './idempotency.js';
 import { grantAccess } from './channel-authorization.js';
 import { recordEvent } from './events.js';
+import { bindIdempotentResource } from './idempotency.js';
 import { owned } from './ownership.js';
 
 export type ChannelRow = typeof shippingChannels.$inferSelect;

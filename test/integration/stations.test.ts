@@ -98,7 +98,7 @@ describe('several daemons on one PostgreSQL store', () => {
           try {
             const res = await apiOf((i + attempt) % 3)(path, 'POST', body, { 'idempotency-key': key });
             if (res.status !== 409) return res;
-            await sleep(1000); // the killed daemon's request holds the key until it counts as abandoned
+            await sleep(1000); // the key is held by a request still running, or by one that died before committing until it counts as abandoned
           } catch (err) {
             if (attempt > 100) throw err;
             await sleep(100);

@@ -8,10 +8,10 @@ import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { printers } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
-import { bindIdempotentResource } from '../idempotency.js';
 import { movesHere } from '../daemons.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { owned } from '../ownership.js';
 
 export type PrinterRow = typeof printers.$inferSelect;

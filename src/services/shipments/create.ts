@@ -7,8 +7,8 @@ import { checkShipmentInput, normalisePhone, type Address, type Contact, type Cr
 import { findProvider } from '../../carriers/registry.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
-import { bindIdempotentResource } from '../idempotency.js';
 import { recordEvent } from '../events.js';
+import { bindIdempotentResource } from '../idempotency.js';
 import { enqueueJob } from '../jobs.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
 import { loadPrinterRow } from '../printing/printers.js';
