@@ -114,6 +114,8 @@ function numberPlaceholders(sql: string): string {
 export class PostgresStore implements Store {
   readonly dialect = 'postgres';
   readonly shared = true;
+  /** Other daemons write to the store too: nothing read from it can be known current without reading it again. */
+  readonly localWrites = undefined;
   readonly sql = POSTGRES_SQL;
   readonly db: Db;
   private readonly inside = new AsyncLocalStorage<OpenTransaction>();

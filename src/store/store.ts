@@ -20,6 +20,11 @@ export interface Store {
    * again when their leases run out, never at another daemon's start: they may be a live daemon's.
    */
   readonly shared: boolean;
+  /**
+   * How many statements that write this process has run, on a store no other process writes to (SQLite); undefined on
+   * a shared store. A value read from the store stays current while this count stays the same.
+   */
+  readonly localWrites: number | undefined;
   readonly db: Db;
   /** The words of SQL the dialects spell differently; statements use them instead of branching. */
   readonly sql: DialectSql;
@@ -112,9 +117,14 @@ export class SqliteStore implements Store {
   private readonly objectRows = new Map<string, Database.Statement>();
   private readonly inside = new AsyncLocalStorage<object>();
   private open: OpenTransaction | undefined;
+  private writes = 0;
 
   constructor(readonly client: Database.Database) {
     this.db = drizzle((sql, params, method) => this.whenFree(() => this.execute(sql, params, method)), { schema });
+  }
+
+  get localWrites(): number {
+    return this.writes;
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -200,6 +210,7 @@ export class SqliteStore implements Store {
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(sql, stmt);
     }
+    if (!stmt.readonly) this.writes++; // every statement fetched here runs at once
     return stmt;
   }
 }

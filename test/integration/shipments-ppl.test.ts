@@ -180,6 +180,20 @@ describe('shipments end to end with PPL', () => {
     expect((await get(retried)).failure.attempts).toBe(1); // the carrier refused again: still a refusal, not a retry loop
   });
 
+  it('answers the same list request anew after every change of a shipment: creation, the carrier step, an edit', async () => {
+    const page = async () => (await a.request('GET', '/v1/shipments?per_page=5')).json() as { data: { id: string; status: string; reference_number: string }[]; meta: { total: number } };
+    const before = await page();
+    expect(await page()).toEqual(before); // unchanged, answered from the cache
+    const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'LIST-FRESH-1' }))).json().data.id;
+    const added = await page();
+    expect(added.meta.total).toBe(before.meta.total + 1);
+    expect(added.data[0]).toMatchObject({ id, status: 'pending' });
+    await d.runJobs();
+    expect((await page()).data[0]).toMatchObject({ id, status: 'created' });
+    expect((await a.request('PATCH', `/v1/shipments/${id}`, { reference_number: 'LIST-FRESH-2' })).statusCode).toBe(200);
+    expect((await page()).data[0]).toMatchObject({ id, reference_number: 'LIST-FRESH-2' });
+  });
+
   it('lists with filters and finds shipments by a substring of reference, carrier id or tracking number', async () => {
     const id = (await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'FIND-ME-4711' }))).json().data.id;
     await d.runJobs();

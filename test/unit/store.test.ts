@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../src/store/db.js';
+import { accounts } from '../../src/store/schema.js';
 import { SecretBox } from '../../src/store/secrets.js';
 
 describe('the store', () => {
@@ -23,6 +24,20 @@ describe('the store', () => {
     const journal = JSON.parse(readFileSync(new URL('../../src/store/migrations/meta/_journal.json', import.meta.url), 'utf8'));
     expect(again.client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: journal.entries.length });
     await again.close();
+  });
+
+  it("counts a SQLite store's writes, through drizzle and plain statements, and not its reads", async () => {
+    const store = openDb(mkdtempSync(join(tmpdir(), 'packdesk-store-')));
+    await store.run('CREATE TABLE t (n INTEGER)');
+    const before = store.localWrites;
+    await store.all('SELECT n FROM t');
+    await store.db.select().from(accounts).all();
+    expect(store.localWrites).toBe(before);
+    await store.run('INSERT INTO t VALUES (1)');
+    await store.all('UPDATE t SET n = 2 RETURNING n');
+    await store.db.insert(accounts).values({ id: 'acc_w', name: 'w', plan: 'free', rateLimit: 60, createdAt: 0 }).run();
+    expect(store.localWrites).toBe(before + 3);
+    await store.close();
   });
 
   it('runs concurrent SQLite transactions one after another, and other work waits for the open one', async () => {

@@ -1,4 +1,5 @@
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
+import type { Store } from '../../store/store.js';
 import type { ServiceContext } from '../context.js';
 import { presentShipmentSummary, type ShipmentRow, type ShipmentStatus } from './records.js';
 
@@ -69,8 +70,23 @@ export async function listShipments(ctx: ServiceContext, accountId: string, f: S
   return { items: rows.map(presentShipmentSummary), total };
 }
 
-/** Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. */
+/** Each account's list version as last read, with the store's count of writes then (stores of one daemon). */
+const knownVersions = new WeakMap<Store, Map<string, { writes: number; version: number }>>();
+
+/**
+ * Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. On a
+ * store only this daemon writes to, it is read again only after a write.
+ */
 export async function shipmentListVersion(ctx: ServiceContext, accountId: string): Promise<number> {
+  const writes = ctx.store.localWrites;
+  let known = knownVersions.get(ctx.store);
+  const seen = known?.get(accountId);
+  if (seen && seen.writes === writes) return seen.version;
   const row = await ctx.store.get<{ version: number }>('SELECT version FROM shipment_list_versions WHERE account_id = ?', accountId);
-  return row?.version ?? 0;
+  const version = row?.version ?? 0;
+  if (writes !== undefined) {
+    if (!known) knownVersions.set(ctx.store, known = new Map());
+    known.set(accountId, { writes, version }); // counted before the read: a write meanwhile only makes the next call read again
+  }
+  return version;
 }
