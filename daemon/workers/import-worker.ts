@@ -91,11 +91,8 @@ export class ImportWorker {
     return this.active ? `running (${this.watches.size} folders watched, ${this.running.size} files queued or importing)` : 'stopped';
   }
 
-  /** A folder changed here; one without an id changed on another daemon of the store, which does not say which. */
-  private readonly onFolderChanged = (folderId?: string) => this.read(async () => {
-    if (folderId === undefined) await this.syncAll();
-    else this.syncFolder(folderId, await loadWatchedFolderRow(this.ctx, folderId));
-  }, folderId ? { watched_folder_id: folderId } : {});
+  /** A folder was added, changed or removed, through this daemon or another of its store. */
+  private readonly onFolderChanged = () => this.read(() => this.syncAll());
   private readonly onUploadQueued = (importId: string) => this.read(() => this.queueUpload(importId), { import_id: importId });
 
   start(): void {

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { movesHere } from '../daemons.js';
 import { checkDirectoryPlace, createDirectories, prepareDirectory } from '../file-places.js';
 import { bindIdempotentResource } from '../idempotency.js';
+import { announce } from '../notices.js';
 import { owned } from '../ownership.js';
 import { folderLayout, SUBFOLDERS } from './folder-files.js';
 import { checkChannel, checkPrinter } from './settings-checks.js';
@@ -46,13 +47,6 @@ export function loadWatchedFolderRow(ctx: ServiceContext, id: string): Promise<W
 
 export async function getWatchedFolderRow(ctx: ServiceContext, accountId: string, id: string): Promise<WatchedFolderRow> {
   return owned(await loadWatchedFolderRow(ctx, id), accountId, 'Watched folder', id);
-}
-
-/** Every folder the daemon watches, of every account. */
-/** Tells this daemon's import worker which folder changed, and every daemon of a shared store that folders did. */
-function folderChanged(ctx: ServiceContext, id: string): void {
-  ctx.notices.emit(WATCHED_FOLDERS_CHANGED, id);
-  ctx.store.announce(WATCHED_FOLDERS_CHANGED);
 }
 
 /** The active folders this daemon's station watches. */
@@ -137,7 +131,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
     await ctx.db.insert(watchedFolders).values(row).run();
     await bindIdempotentResource(ctx, `/v1/watched-folders/${row.id}`);
   });
-  folderChanged(ctx, row.id);
+  announce(ctx, WATCHED_FOLDERS_CHANGED);
   return presentWatchedFolder(row);
 }
 
@@ -161,7 +155,7 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
     path: realPath ? resolve(path) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
     status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, station: moving ? ctx.station : row.station, updatedAt: ctx.clock.now(),
   }).where(eq(watchedFolders.id, id)).run();
-  folderChanged(ctx, id);
+  announce(ctx, WATCHED_FOLDERS_CHANGED);
   return presentWatchedFolder((await loadWatchedFolderRow(ctx, id))!);
 }
 
@@ -169,5 +163,5 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
 export async function deleteWatchedFolder(ctx: ServiceContext, accountId: string, id: string): Promise<void> {
   await getWatchedFolderRow(ctx, accountId, id);
   await ctx.db.delete(watchedFolders).where(eq(watchedFolders.id, id)).run();
-  folderChanged(ctx, id);
+  announce(ctx, WATCHED_FOLDERS_CHANGED);
 }
