@@ -95,7 +95,9 @@ export class ApiClient {
   }
 }
 
-/** The station of the daemon a client talks to (its `/healthz` says). */
-export async function daemonStation(client: ApiClient): Promise<string> {
-  return (await client.get<{ station: string }>('/healthz')).body.station;
+/** Moves a printer or watched folder (at `path` in the API) to the station of the daemon the CLI talks to. */
+export async function moveToDaemonStation<T>(path: string): Promise<{ station: string; data: T }> {
+  const client = ApiClient.fromConfig();
+  const { station } = (await client.get<{ station: string }>('/healthz')).body;
+  return { station, data: (await client.patch<{ data: T }>(path, { station })).body.data };
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ApiClient, daemonStation, type Page } from './client.js';
+import { ApiClient, moveToDaemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
@@ -118,11 +118,9 @@ export function registerPrinterCommands(program: Command): void {
     .argument('<id>', 'printer id (prn_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const client = ApiClient.fromConfig();
-      const station = await daemonStation(client);
-      const { body } = await client.patch<{ data: Printer }>(printerPath(id), { station });
-      if (o.json) printJson(body.data);
-      else process.stdout.write(`${id} (${body.data.name}) is printed to by station ${station} now\n`);
+      const { station, data } = await moveToDaemonStation<Printer>(printerPath(id));
+      if (o.json) printJson(data);
+      else process.stdout.write(`${id} (${data.name}) is printed to by station ${station} now\n`);
     }));
 
   printers.command('test')

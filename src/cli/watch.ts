@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ApiClient, daemonStation, type Page } from './client.js';
+import { ApiClient, moveToDaemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
@@ -133,11 +133,9 @@ export function registerWatchCommands(program: Command): void {
     .argument('<id>', 'watched folder id (wf_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const client = ApiClient.fromConfig();
-      const station = await daemonStation(client);
-      const { body } = await client.patch<{ data: WatchedFolder }>(folderPath(id), { station });
-      if (o.json) printJson(body.data);
-      else process.stdout.write(`station ${station} watches ${body.data.folders.in} now\n`);
+      const { station, data } = await moveToDaemonStation<WatchedFolder>(folderPath(id));
+      if (o.json) printJson(data);
+      else process.stdout.write(`station ${station} watches ${data.folders.in} now\n`);
     }));
 
   watch.command('remove')
