@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { hostProblem } from '../src/net/addresses.js';
 import type { DriverFactory, DriverOptions, PrinterDriver, PrintFormat } from './types.js';
 
@@ -20,6 +21,21 @@ const SCHEMES: Record<string, Scheme> = {
 
 export const PRINTER_URI_EXAMPLES = 'tcp://192.168.1.50:9100, ipp://printer.local:631/ipp/print, ipps://…, file:///var/spool/labels';
 
+/** Why a `file:` URI names no directory the daemon can write to; checked here, so decoding it later cannot fail. */
+function fileDirectoryProblem(uri: URL): string | undefined {
+  if (uri.search || uri.hash) return 'file URIs take no query or fragment (write ? as %3F and # as %23)';
+  let directory: string;
+  try {
+    directory = fileURLToPath(uri);
+  } catch (err) {
+    return (err as { code?: string }).code === 'ERR_INVALID_FILE_URL_PATH'
+      ? 'file URIs must not hold an encoded slash (%2F): write / between directories'
+      : 'file URIs may use % only to escape UTF-8 bytes as %XX (write % itself as %25)';
+  }
+  if (/[\x00-\x1f\x7f]/.test(directory)) return 'file URIs must not name a directory with control characters (%00–%1F, %7F)';
+  return undefined;
+}
+
 /** Checks a printer URI; answers the parsed URI, or why it is not one packdesk can print to. */
 export function parsePrinterUri(text: string): { uri: URL } | { error: string } {
   let uri: URL;
@@ -33,7 +49,8 @@ export function parsePrinterUri(text: string): { uri: URL } | { error: string } 
   if (uri.protocol === 'file:') {
     if (uri.hostname && uri.hostname !== 'localhost') return { error: 'file URIs name a local directory: file:///path/to/dir' };
     if (uri.pathname === '/' || uri.pathname === '') return { error: 'file URIs need a directory: file:///path/to/dir' };
-    return { uri };
+    const problem = fileDirectoryProblem(uri);
+    return problem ? { error: problem } : { uri };
   }
   if (!uri.hostname) return { error: 'needs a host' };
   if (hostProblem(uri.hostname)) return { error: 'must not point to a link-local or metadata address' };

@@ -5,6 +5,15 @@ import { assertConnectable, createGuardedLookup, ForbiddenAddressError, type Res
 import { CarrierRefusedError, CarrierTransientError } from './errors.js';
 
 export const DEFAULT_CARRIER_TIMEOUT_MS = 30_000;
+/** The largest carrier answer read: labels of a 50-parcel shipment as base64 PDFs stay well under it. */
+export const MAX_CARRIER_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** The carrier's answer grew past `MAX_CARRIER_ANSWER_BYTES`: the connection was closed without reading the rest. */
+class AnswerTooLargeError extends Error {
+  constructor() {
+    super(`answered with more than ${MAX_CARRIER_ANSWER_BYTES / 1024 / 1024} MiB`);
+  }
+}
 
 /** Field names whose values never reach a trace (JSON keys, form fields, XML elements). */
 const SECRET_FIELDS = /^(client_?secret|secret(Id)?|password|user_password|pass|session|auth_?token|api_?key|apiSecret|token|access_token|refresh_token|device_code|authorization)$/i;
@@ -54,7 +63,17 @@ function send(agents: Agents, req: CarrierRequest, timeoutMs: number): Promise<{
     assertConnectable(url.hostname);
     const call = request(url, { method: req.method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let received = 0;
+      const tooLarge = () => {
+        reject(new AnswerTooLargeError());
+        call.destroy();
+      };
+      if (Number(res.headers['content-length']) > MAX_CARRIER_ANSWER_BYTES) return tooLarge();
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > MAX_CARRIER_ANSWER_BYTES) return tooLarge();
+        chunks.push(chunk);
+      });
       res.on('end', () => {
         const responseHeaders = new Headers();
         for (const [key, value] of Object.entries(res.headers)) {
@@ -97,6 +116,10 @@ async function fetchFromCarrier(agents: Agents, log: Logger, provider: string, r
     res = await send(agents, req, timeoutMs);
   } catch (err) {
     if (err instanceof ForbiddenAddressError) throw new CarrierRefusedError(`${provider} not called: ${err.message}`, { 'settings.baseUrl': [err.message] });
+    if (err instanceof AnswerTooLargeError) {
+      log.warn({ ...trace, ms: Date.now() - started }, `carrier ${err.message}`);
+      throw new CarrierTransientError(`${provider} ${err.message}`);
+    }
     const reason = (err as Error).name === 'TimeoutError' ? (err as Error).message : ((err as { code?: string }).code ?? (err as Error).message);
     log.debug({ ...trace, ms: Date.now() - started, error: reason }, 'carrier call failed');
     throw new CarrierTransientError(`${provider} is unreachable (${reason})`);
@@ -105,7 +128,14 @@ async function fetchFromCarrier(agents: Agents, log: Logger, provider: string, r
   const response: CarrierResponse = {
     status: res.status, headers: res.headers, body,
     text: () => body.toString('utf8'),
-    json: <T>() => JSON.parse(body.toString('utf8')) as T,
+    json: <T>() => {
+      try {
+        return JSON.parse(body.toString('utf8')) as T;
+      } catch {
+        // a carrier's broken answer is the carrier's fault, never to be taken for a broken request to packdesk
+        throw new CarrierTransientError(`${provider} answered HTTP ${res.status} with a body that is not JSON`);
+      }
+    },
   };
   if (log.isLevelEnabled('debug')) {
     const isText = /json|xml|text|problem/.test(res.headers.get('content-type') ?? '');

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { printJobs } from '../../src/store/schema.js';
+import { printers, printJobs } from '../../src/store/schema.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
@@ -98,6 +98,45 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
       expect(missing.json().errors).toEqual({ uri: ['is required'], formats: ['is required'] });
       const relative = await a.request('POST', '/v1/printers', { name: 'Folder', uri: 'file://host/labels', formats: ['pdf'] });
       expect(relative.statusCode).toBe(422);
+    });
+
+    it('refuses a file URI with %2f, a stray % or %zz in its path with 422 on uri, when added and when changed', async () => {
+      const base = pathToFileURL(folder).href;
+      const refusals = {
+        [`${base}/a%2fb`]: 'file URIs must not hold an encoded slash (%2F): write / between directories',
+        [`${base}/%`]: 'file URIs may use % only to escape UTF-8 bytes as %XX (write % itself as %25)',
+        [`${base}/%zz`]: 'file URIs may use % only to escape UTF-8 bytes as %XX (write % itself as %25)',
+        [`${base}/a%00b`]: 'file URIs must not name a directory with control characters (%00–%1F, %7F)',
+      };
+      for (const [uri, why] of Object.entries(refusals)) {
+        const added = await a.request('POST', '/v1/printers', { name: 'Odd folder', uri, formats: ['pdf'] });
+        expect(added.statusCode, uri).toBe(422);
+        expect(added.json(), uri).toEqual({ message: expect.any(String), errors: { uri: [why] } });
+        const changed = await a.request('PATCH', `/v1/printers/${zebraId}`, { uri });
+        expect(changed.statusCode, uri).toBe(422);
+        expect(changed.json().errors, uri).toEqual({ uri: [why] });
+      }
+      expect((await a.request('GET', `/v1/printers/${zebraId}?refresh=false`)).json().data.uri).toBe(zebra.uri);
+    });
+
+    it('a file URI an older version stored undecoded is reported, not a 500, and blocks nobody else', async () => {
+      const stored = `${pathToFileURL(folder).href}/old%zz`;
+      const now = d.clock.now();
+      await d.ctx.db.insert(printers).values({
+        id: 'prn_older_version', accountId: other.id, station: d.ctx.station, name: 'From an older version', uri: stored, formats: ['pdf'], defaultFor: [],
+        dpi: 203, status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+      }).run();
+      const asked = await other.request('GET', '/v1/printers/prn_older_version');
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json().data).toMatchObject({ status: 'offline', status_detail: { message: expect.stringContaining('the printer URI cannot be used: file URIs may use % only') } });
+      const test = await other.request('POST', '/v1/printers/prn_older_version/test');
+      expect(test.statusCode).toBe(422);
+      expect(Object.keys(test.json().errors)).toEqual(['uri']);
+      // other accounts' printer directories are weighed when a place is checked: this one must not break that
+      const mine = await a.request('POST', '/v1/printers', { name: 'Beside it', uri: `${pathToFileURL(folder).href}/beside`, formats: ['pdf'] });
+      expect(mine.statusCode, mine.body).toBe(201);
+      expect((await a.request('DELETE', `/v1/printers/${mine.json().data.id}`)).statusCode).toBe(204);
+      expect((await other.request('DELETE', '/v1/printers/prn_older_version')).statusCode).toBe(204);
     });
 
     it('answers 401 without a key, 403 on another account\'s printer and for read-only keys, 404 for an unknown id', async () => {

@@ -52,6 +52,18 @@ describe('printer URIs', () => {
     expect(parsePrinterUri('ipp://user:secret@host/ipp/print')).toEqual({ error: 'must not hold credentials' });
     expect(parsePrinterUri('file:///')).toHaveProperty('error');
   });
+
+  it('refuses a file URI whose path cannot be decoded to a directory, saying why', () => {
+    const slash = 'file URIs must not hold an encoded slash (%2F): write / between directories';
+    const percent = 'file URIs may use % only to escape UTF-8 bytes as %XX (write % itself as %25)';
+    expect(parsePrinterUri('file:///srv/labels%2fzebra')).toEqual({ error: slash });
+    expect(parsePrinterUri('file:///srv/labels%2Fzebra')).toEqual({ error: slash });
+    for (const uri of ['file:///srv/labels/%', 'file:///srv/labels/%zz', 'file:///srv/labels/%ff', 'file:///srv/50%']) expect(parsePrinterUri(uri), uri).toEqual({ error: percent });
+    expect(parsePrinterUri('file:///srv/labels%00')).toEqual({ error: 'file URIs must not name a directory with control characters (%00–%1F, %7F)' });
+    expect(parsePrinterUri('file:///srv/labels?copies=2')).toEqual({ error: 'file URIs take no query or fragment (write ? as %3F and # as %23)' });
+    expect(parsePrinterUri('file:///srv/labels#top')).toHaveProperty('error');
+    for (const uri of ['file:///srv/50%25%20off', 'file://localhost/srv/labels', 'file:///srv/%C5%98epy']) expect(parsePrinterUri(uri), uri).toHaveProperty('uri');
+  });
 });
 
 describe('print retry backoff', () => {

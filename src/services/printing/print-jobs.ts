@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
-import type { PrintFormat } from '../../../printers/index.js';
+import { parsePrinterUri, type PrintFormat } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
@@ -141,6 +141,9 @@ export async function printShipmentLabel(ctx: ServiceContext, accountId: string,
 /** `POST /v1/printers/{id}/test`: one test label per format the printer takes (or those asked for). */
 export async function printTestLabels(ctx: ServiceContext, accountId: string, printerId: string, formats?: PrintFormat[]): Promise<PrintJobView[]> {
   const printer = await getPrinterRow(ctx, accountId, printerId);
+  const parsed = parsePrinterUri(printer.uri);
+  // a URI stored by an older version may be one no driver can use: say so now, not as a failed job later
+  if ('error' in parsed) throw new ValidationError({ uri: [`${parsed.error}; change the printer's URI before printing to it`] });
   const takes = printerFormats(printer);
   const asked = formats && formats.length > 0 ? [...new Set(formats)] : takes;
   const refused = asked.filter((f) => !takes.includes(f));

@@ -99,10 +99,10 @@ export async function refusedPrinterDirectory(ctx: ServiceContext, row: Pick<Pri
 /** Asks the printer now (bounded by `timeoutMs`) and records the answer. */
 export async function refreshPrinterStatus(ctx: ServiceContext, row: PrinterRow, timeoutMs = STATUS_CHECK_TIMEOUT_MS): Promise<PrinterRow> {
   const parsed = parsePrinterUri(row.uri);
-  if ('error' in parsed) return row;
-  const refused = await refusedPrinterDirectory(ctx, row);
-  const driver = refused ? undefined : await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs });
-  await recordPrinterStatus(ctx, row.id, refused ?? await driver!.status());
+  const status = 'error' in parsed
+    ? unreachableStatus(`the printer URI cannot be used: ${parsed.error}`)
+    : (await refusedPrinterDirectory(ctx, row)) ?? await (await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs })).status();
+  await recordPrinterStatus(ctx, row.id, status);
   return (await loadPrinterRow(ctx, row.id)) ?? row;
 }
 
