@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 const MEASURED = [
   'test/fuzz/api.fuzz.test.ts',
   'test/integration/event-loop-lag.test.ts',
+  'test/integration/import-event-loop.test.ts',
   'test/integration/retention.test.ts',
   'test/integration/webhook-delivery.test.ts',
 ];
@@ -30,6 +31,7 @@ const ON_POSTGRES = [
   'test/integration/desk-sessions.test.ts',
   'test/integration/file-places.test.ts',
   'test/integration/hostile-input.test.ts',
+  'test/integration/import-limits.test.ts',
   'test/integration/label-formats.test.ts',
   'test/integration/lease-renewal.test.ts',
   'test/integration/outbound-addresses.test.ts',

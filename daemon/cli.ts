@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createLogger } from '../src/logging.js';
 import { resolveFilesRoots } from '../src/files/roots.js';
+import { DEFAULT_IMPORT_LIMITS, IMPORT_LIMIT_NAMES, type ImportLimits } from '../src/imports/limits.js';
 import { DEFAULT_RETENTION_DAYS } from '../src/services/retention.js';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
@@ -17,6 +18,7 @@ interface DaemonFlags extends StoreFlags {
   allowHttpWebhooks?: boolean;
   filesRoot?: string[];
   retentionDays?: string;
+  importLimit?: string[];
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -26,6 +28,19 @@ function retentionDaysOf(flag: string | undefined, fromEnv: string | undefined):
   if (flag !== undefined) return parsePositiveInt(flag, '--retention-days');
   if (fromEnv !== undefined && fromEnv.trim() !== '') return parsePositiveInt(fromEnv.trim(), 'PACKDESK_RETENTION_DAYS');
   return DEFAULT_RETENTION_DAYS;
+}
+
+/** `--import-limit rows=200000 --import-limit file-mib=64`: the daemon's import limits, the defaults for those not given. */
+export function importLimitsOf(flags: string[]): ImportLimits {
+  const limits = { ...DEFAULT_IMPORT_LIMITS };
+  for (const flag of flags) {
+    const [name = '', value = ''] = flag.split('=', 2);
+    const key = Object.hasOwn(IMPORT_LIMIT_NAMES, name) ? IMPORT_LIMIT_NAMES[name]! : undefined;
+    if (!key) throw new CliError(`--import-limit takes NAME=VALUE with NAME one of ${Object.keys(IMPORT_LIMIT_NAMES).join(', ')}`, EXIT.usage);
+    const n = parsePositiveInt(value, `--import-limit ${name}`);
+    limits[key] = key === 'maxFileBytes' ? n * 2 ** 20 : n;
+  }
+  return limits;
 }
 
 /** `packdesk daemon`: runs in the foreground until SIGTERM/SIGINT, then drains and exits 0. */
@@ -45,11 +60,17 @@ export function registerDaemonCommand(program: Command): void {
       'a directory watched folders and file: printers may lie in (repeatable; else $PACKDESK_FILES_ROOT, :-separated; else your home)',
       collect,
     )
+    .option(
+      '--import-limit <name=value>',
+      `how much of an order file is read (repeatable): ${Object.entries(IMPORT_LIMIT_NAMES).map(([name, key]) => `${name}=${key === 'maxFileBytes' ? DEFAULT_IMPORT_LIMITS[key] / 2 ** 20 : DEFAULT_IMPORT_LIMITS[key]}`).join(', ')} by default`,
+      collect,
+    )
     .option('--retention-days <days>', `days finished records are kept: delivered events, webhook logs, failed jobs, import uploads (else $PACKDESK_RETENTION_DAYS; else ${DEFAULT_RETENTION_DAYS})`)
     .action(action(async (o: DaemonFlags) => {
       if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together', EXIT.usage);
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
       const retentionDays = retentionDaysOf(o.retentionDays, process.env.PACKDESK_RETENTION_DAYS);
+      const importLimits = importLimitsOf(o.importLimit ?? []);
       const log = createLogger();
       const dataDir = resolveDataDir(o.dataDir);
       // Signals are taken before start-up, so a SIGTERM that arrives while starting still drains cleanly.
@@ -63,7 +84,7 @@ export function registerDaemonCommand(program: Command): void {
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays,
+          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays, importLimits,
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {

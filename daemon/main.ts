@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../src/domain/clock.js';
+import type { ImportLimits } from '../src/imports/limits.js';
 import type { ServiceContext } from '../src/services/context.js';
 import { closeContext, openContext } from '../src/services/open.js';
 import { relayStoreNotices } from '../src/services/notices.js';
@@ -29,10 +30,14 @@ export interface DaemonOptions {
   port: number;
   log: Logger;
   allowHttpWebhooks?: boolean;
+  /** Webhooks may reach this machine's loopback (`--allow-loopback-webhooks`). */
+  allowLoopbackWebhooks?: boolean;
   /** Directories watched folders and `file:` printers may lie in; the home directory when not given. */
   filesRoots?: string[];
   /** Days finished records are kept (`--retention-days`); 30 when not given. */
   retentionDays?: number;
+  /** How much of an order file is read (`--import-limit`); the defaults when not given. */
+  importLimits?: ImportLimits;
   tls?: { cert: Buffer; key: Buffer };
   clock?: Clock;
   /** The desk's live events (how often printers are asked while a desk is open). */
@@ -61,8 +66,9 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     ctx = openContext({
       dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined, station: o.station,
       options: {
-        allowHttpWebhooks: o.allowHttpWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
+        allowHttpWebhooks: o.allowHttpWebhooks ?? false, allowLoopbackWebhooks: o.allowLoopbackWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
         ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
+        ...(o.importLimits ? { importLimits: o.importLimits } : {}),
       },
     });
     await checkSecretKey(ctx);

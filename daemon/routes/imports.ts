@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ImportLimits } from '../../src/imports/limits.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { getImportRow, IMPORT_STATUSES, listImports, presentImport } from '../../src/services/imports/records.js';
 import { presentErrorRows, presentResultRows, readImportFile } from '../../src/services/imports/result-reads.js';
@@ -11,8 +12,10 @@ import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery
 import { ErrorRowSchema, ImportSchema, ResultRowSchema, UploadImportBody } from './import-schemas.js';
 
 const tags = ['Imports'];
-/** An order file travels base64 in JSON: this route takes bodies larger than the API's 1 MiB. */
-export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+/** An order file travels base64 in JSON (4 characters per 3 bytes): the body may hold the largest file imported. */
+function uploadBodyLimit(limits: ImportLimits): number {
+  return Math.ceil(limits.maxFileBytes / 3) * 4 + 2 ** 20;
+}
 const DownloadQuery = Type.Object({ download: Type.Optional(Type.String({ enum: ['1', 'true'] })) });
 
 function wantsCsv(request: FastifyRequest): boolean {
@@ -28,7 +31,7 @@ function sendCsv(reply: FastifyReply, file: { fileName: string; content: Buffer 
 export function importRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post('/v1/imports', {
-      bodyLimit: UPLOAD_BODY_LIMIT,
+      bodyLimit: uploadBodyLimit(ctx.options.importLimits),
       config: { mergeValidation: true },
       schema: {
         tags, summary: 'Import an order CSV file (what `packdesk import` sends); runs in the background, GET the import for progress',

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +16,7 @@ import { servedHere } from '../../src/services/daemons.js';
 import { shipmentShapeChecker } from '../routes/shipment-shape.js';
 
 export interface ImportWorkerOptions {
-  /** A file in `in/` is read once its size has not changed for this long (chokidar's awaitWriteFinish). */
+  /** A file in `in/` is read once its size and modification time have not changed for this long. */
   stabilityMs?: number;
   /** Shipments of one file in flight at the carrier at once. */
   window?: number;
@@ -38,14 +38,17 @@ interface FolderWatch {
 
 type Task = (signal: AbortSignal) => Promise<unknown>;
 
-/** Resolves true once the file's size and modification time stayed the same for `stabilityMs`; false if it went away. */
+/**
+ * Resolves true once the entry's size and modification time stayed the same for `stabilityMs`; false if it went away.
+ * A symbolic link is looked at itself (lstat), never its target.
+ */
 async function waitUntilStable(path: string, stabilityMs: number, signal: AbortSignal): Promise<boolean> {
   let last = '';
   let since = performance.now();
   while (!signal.aborted) {
     let seen: string;
     try {
-      const stats = await stat(path);
+      const stats = await lstat(path);
       seen = `${stats.size}:${stats.mtimeMs}`;
     } catch {
       return false;
@@ -179,24 +182,23 @@ export class ImportWorker {
     const inbox = folderLayout(folder.path).in;
     // what a previous run left in processing/ is finished before new files are taken
     this.enqueue(folder.id, (signal) => resumeFolderImports(this.ctx, this.deps, folder, signal));
-    // chokidar waits for writes to finish only after its first scan: files already there are looked at here instead
+    // a symbolic link is reported as itself and never followed (nor stat'ed through, as awaitWriteFinish would)
     const watcher = watch(inbox, {
-      depth: 0, ignoreInitial: true,
-      awaitWriteFinish: { stabilityThreshold: this.stabilityMs, pollInterval: STABILITY_POLL_MS },
+      depth: 0, ignoreInitial: true, followSymlinks: false,
       ignored: (path, stats) => stats?.isFile() === true && !isOrderFileName(basename(path)),
     });
     const entry: FolderWatch = { path: folder.path, watcher, queued: new Set() };
     const queueWhenStable = (name: string) => void waitUntilStable(join(inbox, name), this.stabilityMs, this.abort.signal)
       .then((stable) => stable && this.watches.get(folder.id) === entry && this.queueDropped(folder.id, entry, name));
-    let ready = false;
-    watcher.on('add', (path) => {
-      if (dirname(path) !== inbox || !isOrderFileName(basename(path))) return;
-      if (ready) this.queueDropped(folder.id, entry, basename(path));
-      else queueWhenStable(basename(path));
-    });
+    // links, FIFOs and directories with an order file's name are queued too: the import refuses them unread
+    const onEntry = (path: string) => {
+      if (dirname(path) === inbox && isOrderFileName(basename(path))) queueWhenStable(basename(path));
+    };
+    watcher.on('add', onEntry);
+    watcher.on('addDir', onEntry);
     watcher.on('error', (err) => this.ctx.log.error({ watched_folder_id: folder.id, err }, 'folder watcher error'));
+    // files already there when the watcher started are looked at here (ignoreInitial)
     watcher.once('ready', () => {
-      ready = true;
       void orderFilesIn(inbox).then(
         (names) => { for (const name of names) queueWhenStable(name); },
         (err: unknown) => this.ctx.log.error({ watched_folder_id: folder.id, err }, 'folder watcher could not list in/'),

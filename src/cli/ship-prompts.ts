@@ -1,3 +1,4 @@
+import { MAX_PARCELS } from '../domain/shipment-input.js';
 import type { ApiClient, Page } from './client.js';
 import { countryFacts, internationalPhone, isPhoneNumber } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -17,7 +18,6 @@ interface ChannelItem {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const MAX_PARCELS = 50;
 
 type Validate = (text: string) => true | string;
 

@@ -19,6 +19,8 @@ export const MAPPING_PRESETS: Readonly<Record<string, ColumnMapping>> = {
   default: { columns: {}, defaults: {} },
 };
 
+/** Only the presets' own names: `constructor` or `__proto__` name no preset. */
+const isPreset = (name: string) => Object.hasOwn(MAPPING_PRESETS, name);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const FIELD_HINT = 'an import field such as recipient_contact_last_name or parcel_weight_amount';
 
@@ -26,7 +28,7 @@ const FIELD_HINT = 'an import field such as recipient_contact_last_name or parce
 export function checkMapping(value: unknown, errors: FieldErrorCollector, path = 'mapping'): MappingSetting | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') {
-    if (!(value in MAPPING_PRESETS)) errors.add(path, `must be a mapping object or a preset name (${Object.keys(MAPPING_PRESETS).join(', ')})`);
+    if (!isPreset(value)) errors.add(path, `must be a mapping object or a preset name (${Object.keys(MAPPING_PRESETS).join(', ')})`);
     return value;
   }
   if (!isObject(value)) {
@@ -36,12 +38,12 @@ export function checkMapping(value: unknown, errors: FieldErrorCollector, path =
   for (const key of Object.keys(value)) {
     if (key !== 'columns' && key !== 'defaults') errors.add(`${path}.${key}`, 'is not a mapping key (columns, defaults)');
   }
-  const columns: Record<string, string> = {};
+  const columns: [string, string][] = [];
   const defaults: ColumnMapping['defaults'] = {};
   if (value.columns !== undefined && !isObject(value.columns)) errors.add(`${path}.columns`, 'must be an object of column name → import field');
   for (const [column, field] of Object.entries(isObject(value.columns) ? value.columns : {})) {
     if (typeof field !== 'string' || !isImportField(field)) errors.add(`${path}.columns.${column}`, `must be ${FIELD_HINT}`);
-    else columns[column] = field;
+    else columns.push([column, field]);
   }
   if (value.defaults !== undefined && !isObject(value.defaults)) errors.add(`${path}.defaults`, 'must be an object of import field → value');
   for (const [field, constant] of Object.entries(isObject(value.defaults) ? value.defaults : {})) {
@@ -49,13 +51,14 @@ export function checkMapping(value: unknown, errors: FieldErrorCollector, path =
     else if (!['string', 'number', 'boolean'].includes(typeof constant)) errors.add(`${path}.defaults.${field}`, 'must be a string, a number or a boolean');
     else defaults[field] = constant as string | number | boolean;
   }
-  return { columns, defaults };
+  // a column may be named `__proto__`: fromEntries keeps it a plain key
+  return { columns: Object.fromEntries(columns), defaults };
 }
 
 /** The mapping object a setting stands for (a stored setting was checked when it was saved). */
 export function resolveMapping(setting: MappingSetting | null | undefined): ColumnMapping {
   if (setting == null) return MAPPING_PRESETS.default!;
-  if (typeof setting === 'string') return MAPPING_PRESETS[setting] ?? MAPPING_PRESETS.default!;
+  if (typeof setting === 'string') return isPreset(setting) ? MAPPING_PRESETS[setting]! : MAPPING_PRESETS.default!;
   return { columns: setting.columns ?? {}, defaults: setting.defaults ?? {} };
 }
 

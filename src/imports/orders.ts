@@ -1,4 +1,4 @@
-import type { CsvRecord, CsvTable, Delimiter } from './csv-table.js';
+import type { CsvRecord, Delimiter } from './csv-table.js';
 import { fieldPath, LOWER_CASE_FIELDS, NUMERIC_FIELDS, PARCEL_FIELDS, UPPER_CASE_FIELDS } from './fields.js';
 import { fieldsOfHeader, type ColumnMapping } from './mapping.js';
 
@@ -43,7 +43,8 @@ export interface FileOrder {
 export interface OrderRows {
   reference: string;
   rows: number[];
-  records: CsvRecord[];
+  /** The values of the file's mapped columns (`OrderPlan.mapped`) of each row, joined by `VALUE_SEPARATOR`: one string a row, other columns not kept. */
+  values: string[];
   /** Rows of the order with more values than the header has columns. */
   stray: RowProblem[];
 }
@@ -51,20 +52,14 @@ export interface OrderRows {
 /** How the file's columns fill orders: worked out once per file. */
 export interface OrderPlan {
   header: string[];
-  fieldOfColumn: (string | undefined)[];
+  /** Indexes of the columns that fill an import field; a row keeps only their values. */
+  mapped: number[];
+  /** The import field of each `mapped` column. */
+  fieldOfMapped: string[];
   columns: ReadonlyMap<string, string>;
   mapping: ColumnMapping;
   defaults: OrderDefaults;
   decimalComma: boolean;
-}
-
-export interface OrdersOfFile {
-  orders: OrderRows[];
-  /** Rows that belong to no order (no reference number). */
-  problems: RowProblem[];
-  /** Order rows in the file (blank rows not counted). */
-  rows: number;
-  plan: OrderPlan;
 }
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
@@ -105,36 +100,56 @@ interface Cell {
   text: string;
 }
 
+/** Joins a row's kept values into one string (a string per value costs several times its text); a NUL in a value, which no field takes, reads as U+FFFD. */
+const VALUE_SEPARATOR = '\u0000';
+
 /**
- * Groups the table's rows by reference number (rows of one order need not be adjacent). Bodies are built per order
- * when it is its turn (`buildOrder`), so a long file never holds every order's body at once.
+ * Groups a file's rows by reference number as they are read (rows of one order need not be adjacent), keeping only
+ * the values of mapped columns. Bodies are built per order when it is its turn (`buildOrder`), so a long file never
+ * holds every order's body at once.
  */
-export function groupOrders(table: CsvTable, mapping: ColumnMapping, defaults: OrderDefaults): OrdersOfFile {
-  const fieldOfColumn = fieldsOfHeader(table.header, mapping);
-  const columns = new Map<string, string>();
-  fieldOfColumn.forEach((field, i) => field && !columns.has(field) && columns.set(field, table.header[i]!));
-  const referenceAt = fieldOfColumn.indexOf('reference_number');
-  const byReference = new Map<string, OrderRows>();
-  const problems: RowProblem[] = [];
-  for (const record of table.records) {
-    const reference = (referenceAt === -1 ? '' : record.fields[referenceAt]?.trim() ?? '') || String(mapping.defaults.reference_number ?? '');
+export class OrderGroups {
+  readonly plan: OrderPlan;
+  /** Rows that belong to no order (no reference number). */
+  readonly problems: RowProblem[] = [];
+  /** Order rows in the file (blank rows not counted). */
+  rows = 0;
+  private readonly byReference = new Map<string, OrderRows>();
+  private readonly referenceAt: number;
+
+  constructor(header: string[], private readonly delimiter: Delimiter, mapping: ColumnMapping, defaults: OrderDefaults) {
+    const fieldOfColumn = fieldsOfHeader(header, mapping);
+    const columns = new Map<string, string>();
+    fieldOfColumn.forEach((field, i) => field && !columns.has(field) && columns.set(field, header[i]!));
+    const mapped = fieldOfColumn.flatMap((field, i) => (field ? [i] : []));
+    this.plan = { header, mapped, fieldOfMapped: mapped.map((i) => fieldOfColumn[i]!), columns, mapping, defaults, decimalComma: delimiter !== ',' };
+    this.referenceAt = fieldOfColumn.indexOf('reference_number');
+  }
+
+  add(record: CsvRecord): void {
+    const { header, mapping, columns } = this.plan;
+    this.rows++;
+    const reference = (this.referenceAt === -1 ? '' : record.fields[this.referenceAt]?.trim() ?? '') || String(mapping.defaults.reference_number ?? '');
     if (!reference) {
-      problems.push({ row: record.row, reference: '', field: 'reference_number', column: columns.get('reference_number') ?? null, message: 'is required: rows are grouped into shipments by it' });
-      continue;
+      this.problems.push({ row: record.row, reference: '', field: 'reference_number', column: columns.get('reference_number') ?? null, message: 'is required: rows are grouped into shipments by it' });
+      return;
     }
-    let order = byReference.get(reference);
-    if (!order) byReference.set(reference, (order = { reference, rows: [], records: [], stray: [] }));
+    let order = this.byReference.get(reference);
+    if (!order) this.byReference.set(reference, (order = { reference, rows: [], values: [], stray: [] }));
     order.rows.push(record.row);
-    order.records.push(record);
-    if (record.fields.slice(table.header.length).some((f) => f.trim() !== '')) {
+    order.values.push(this.plan.mapped.map((i) => (record.fields[i] ?? '').replaceAll(VALUE_SEPARATOR, '\uFFFD')).join(VALUE_SEPARATOR));
+    if (record.fields.slice(header.length).some((f) => f.trim() !== '')) {
       order.stray.push({
         row: record.row, reference, field: 'row', column: null,
-        message: `has ${record.fields.length} values but the header has ${table.header.length} columns (quote values that contain "${printable(table.delimiter)}")`,
+        message: `has ${record.fields.length} values but the header has ${header.length} columns (quote values that contain "${printable(this.delimiter)}")`,
       });
     }
   }
-  const plan: OrderPlan = { header: table.header, fieldOfColumn, columns, mapping, defaults, decimalComma: table.delimiter !== ',' };
-  return { orders: [...byReference.values()], problems, rows: table.records.length, plan };
+
+  /** The orders in the order of their first row. */
+  get orders(): OrderRows[] {
+    return [...this.byReference.values()];
+  }
 }
 
 function printable(delimiter: Delimiter): string {
@@ -145,11 +160,10 @@ function printable(delimiter: Delimiter): string {
 export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
   const { mapping, defaults, decimalComma, columns } = plan;
   const { reference, rows } = group;
-  const cellsOfRows = group.records.map((record) => {
+  const cellsOfRows = group.values.map((joined) => {
     const cells: Cell[] = [];
-    record.fields.forEach((text, i) => {
-      const field = plan.fieldOfColumn[i];
-      if (field && text.trim() !== '') cells.push({ field, column: plan.header[i]!, text });
+    joined.split(VALUE_SEPARATOR).forEach((text, i) => {
+      if (text.trim() !== '') cells.push({ field: plan.fieldOfMapped[i]!, column: plan.header[plan.mapped[i]!]!, text });
     });
     return cells;
   });

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type { IdSource } from '../domain/ids.js';
+import type { ImportLimits } from '../imports/limits.js';
 import type { SecretBox } from '../store/secrets.js';
 import type { Db, Store } from '../store/store.js';
 
@@ -27,10 +28,14 @@ export interface ServiceContext {
 export interface ServiceOptions {
   /** Allow plain-http webhook URLs to non-loopback hosts (`--allow-http-webhooks`). */
   allowHttpWebhooks: boolean;
+  /** Allow webhook URLs that reach this machine's loopback (`--allow-loopback-webhooks`); see src/services/webhook-targets.ts. */
+  allowLoopbackWebhooks: boolean;
   /** Time limit of each carrier call. */
   carrierTimeoutMs: number;
   /** Directories watched folders and `file:` printers may lie in (`--files-root`); see src/files/places.ts. */
   filesRoots: string[];
   /** Days the store keeps finished records (delivered events, webhook logs, failed jobs, import uploads); see retention.ts. */
   retentionDays: number;
+  /** How much of an order file is read before it is refused (`--import-limit`); see src/imports/limits.ts. */
+  importLimits: ImportLimits;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, like, ne } from 'drizzle-orm';
 import { parsePrinterUri } from '../../printers/index.js';
+import { notARealDirectory } from '../files/no-follow.js';
 import { checkPlace, fileErrorCode, type PlaceCheck } from '../files/places.js';
 import { printers, watchedFolders } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
@@ -46,11 +47,27 @@ export async function checkDirectoryPlace(ctx: ServiceContext, accountId: string
   return withinTimeLimit(work, { problems: [TOO_SLOW], realPath: undefined });
 }
 
-/** Creates directories whose place was checked, within 3 s; answers what went wrong, for people. */
+/**
+ * Why directories whose place was checked cannot be used as they are, for people: each must be a real directory, as
+ * a symbolic link in their place could lead out of the files root or into another account's folder.
+ */
+export async function realDirectoryProblems(dirs: readonly string[]): Promise<string[]> {
+  const problems = await Promise.all(dirs.map(async (dir) => {
+    const problem = await notARealDirectory(dir);
+    return problem && `${dir} ${problem}`;
+  }));
+  return problems.filter((p): p is string => p !== undefined);
+}
+
+/** Creates directories whose place was checked (each a real directory), within 3 s; answers what went wrong, for people. */
 export function createDirectories(dirs: string[]): Promise<string[]> {
   const work = (async () => {
-    for (const dir of dirs) await mkdir(dir, { recursive: true });
-    return [];
+    for (const dir of dirs) {
+      await mkdir(dir, { recursive: true }).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // a link or file in its place: said below
+      });
+    }
+    return realDirectoryProblems(dirs);
   })().catch((err: unknown) => [`cannot be used by the daemon: ${fileErrorCode(err)}`]);
   return withinTimeLimit(work, [TOO_SLOW]);
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { randomIds, type IdSource } from '../domain/ids.js';
 import { defaultFilesRoots } from '../files/roots.js';
+import { DEFAULT_IMPORT_LIMITS } from '../imports/limits.js';
 import { openDb } from '../store/db.js';
 import { SecretBox } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
@@ -36,8 +37,8 @@ export function openContext(o: OpenOptions): ServiceContext {
     ids: o.ids ?? randomIds,
     log: o.log,
     options: {
-      allowHttpWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, filesRoots: defaultFilesRoots(), retentionDays: DEFAULT_RETENTION_DAYS,
-      ...o.options,
+      allowHttpWebhooks: false, allowLoopbackWebhooks: false, carrierTimeoutMs: DEFAULT_CARRIER_TIMEOUT_MS, filesRoots: defaultFilesRoots(), retentionDays: DEFAULT_RETENTION_DAYS,
+      importLimits: DEFAULT_IMPORT_LIMITS, ...o.options,
     },
     notices: new EventEmitter().setMaxListeners(0),
   };

@@ -358,6 +358,7 @@ export const imports = pgTable('imports', {
   shipmentsCreated: int64('shipments_created').notNull(),
   failedRows: int64('failed_rows').notNull(),
   rowsProcessed: int64('rows_processed').notNull().default(0),
+  attempts: int64('attempts').notNull().default(0),
   status: text('status', { enum: ['processing', 'done', 'failed'] }).notNull(),
   resultPath: text('result_path'),
   errorsPath: text('errors_path'),

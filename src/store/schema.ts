@@ -384,6 +384,8 @@ export const imports = sqliteTable('imports', {
   failedRows: integer('failed_rows').notNull(),
   /** Rows whose order is finished, stored as the import goes so a restart shows how far it got. */
   rowsProcessed: integer('rows_processed').notNull().default(0),
+  /** Runs of the import that began and did not end in an orderly way (a crash, kill -9): at 3 it is failed for good. */
+  attempts: integer('attempts').notNull().default(0),
   status: text('status', { enum: ['processing', 'done', 'failed'] }).notNull(),
   resultPath: text('result_path'),
   errorsPath: text('errors_path'),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ManualClock } from '../../src/domain/clock.js';
+import type { ImportLimits } from '../../src/imports/limits.js';
 import { createLogger } from '../../src/logging.js';
 import { createAccount, createApiKey, type Plan } from '../../src/services/accounts.js';
 import type { ServiceContext } from '../../src/services/context.js';
@@ -48,10 +49,14 @@ export interface TestAccount {
 
 export interface TestDaemonOptions {
   allowHttpWebhooks?: boolean;
+  /** Webhooks may reach loopback (`--allow-loopback-webhooks`): the test receivers listen on 127.0.0.1. */
+  allowLoopbackWebhooks?: boolean;
   carrierTimeoutMs?: number;
   webhooks?: DispatcherOptions;
   /** Where watched folders and file: printers may lie: the temporary directory unless given. */
   filesRoots?: string[];
+  /** How much of an order file is read (the daemon's defaults unless given). */
+  importLimits?: ImportLimits;
 }
 
 /** The dialect the suites run on: SQLite unless PACKDESK_TEST_STORE says postgres. */
@@ -72,8 +77,9 @@ export async function startTestDaemon(options: TestDaemonOptions = {}): Promise<
   const ctx = openContext({
     dataDir, log, clock, store: databaseUrl ? await PostgresStore.open(databaseUrl) : undefined,
     options: {
-      allowHttpWebhooks: options.allowHttpWebhooks ?? false, filesRoots: options.filesRoots ?? [tmpdir()],
+      allowHttpWebhooks: options.allowHttpWebhooks ?? false, allowLoopbackWebhooks: options.allowLoopbackWebhooks ?? false, filesRoots: options.filesRoots ?? [tmpdir()],
       ...(options.carrierTimeoutMs ? { carrierTimeoutMs: options.carrierTimeoutMs } : {}),
+      ...(options.importLimits ? { importLimits: options.importLimits } : {}),
     },
   });
   const workers = createWorkers(ctx, { webhooks: options.webhooks });

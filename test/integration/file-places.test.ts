@@ -141,6 +141,24 @@ describe('the files policy: watched folders and file: printers only where a stat
         .toEqual([`lies inside watched folder ${created.json().data.id} (${join(shop, 'orders')})`]);
     });
 
+    it("refuses a watched folder whose in/ is a symbolic link, here to another account's in/, without saying where it leads", async () => {
+      const b = await d.account('Neighbour shop');
+      const theirs = await b.request('POST', '/v1/watched-folders', { path: join(work, 'neighbour-orders'), shipping_channel_id: await pplChannel(b, emu.urls.ppl!), label_format: 'pdf' });
+      expect(theirs.statusCode, theirs.body).toBe(201);
+      const linked = join(work, 'linked-in');
+      mkdirSync(linked);
+      symlinkSync(join(work, 'neighbour-orders', 'in'), join(linked, 'in'));
+      const refused = { path: [`${join(linked, 'in')} is a symbolic link, which the daemon never follows`] };
+      const res = await a.request('POST', '/v1/watched-folders', folder(linked));
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toEqual(refused);
+      expect(res.body).not.toContain('neighbour-orders');
+      expect(res.body).not.toContain(theirs.json().data.id);
+      const own = await a.request('POST', '/v1/watched-folders', folder(join(work, 'before-the-move')));
+      expect(own.statusCode, own.body).toBe(201);
+      expect(await refusal(a, 'PATCH', `/v1/watched-folders/${own.json().data.id}`, { path: linked })).toEqual(refused);
+    });
+
     it('moves a watched folder only to a place the policy allows', async () => {
       const created = await a.request('POST', '/v1/watched-folders', folder(join(work, 'moving')));
       expect(created.statusCode, created.body).toBe(201);

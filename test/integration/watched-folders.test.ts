@@ -1,4 +1,7 @@
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -238,6 +241,19 @@ describe('watched folders: ERP order files become shipments and printed labels, 
     expect(readCsvFile(empty!.errors_path!)[0]).toMatchObject({ row: '1', field: 'file', message: 'has a header row but no order rows' });
   });
 
+  it('imports a file whose name leaves no room for its result names, under a shorter name', async () => {
+    const folder = await addFolder('long-name');
+    const stem = `${'á'.repeat(20)}${'x'.repeat(207)}`; // 247 bytes: 20 two-byte letters
+    expect(Buffer.byteLength(`${stem}.csv`)).toBe(251);
+    writeFileSync(join(folder.folders.in, `${stem}.csv`), csvText([orderRow('LONG-NAME-1')]));
+    const [done] = await finishedImports(a, folder.id, 1);
+    expect(done).toMatchObject({ status: 'done', file_name: `${stem}.csv`, shipments_created: 1 });
+    const [result] = filesIn(folder.folders.out);
+    expect(Buffer.byteLength(result!)).toBeLessThanOrEqual(211);
+    expect(stem.startsWith(result!.replace(/\.result\.csv$/, ''))).toBe(true);
+    expect(filesIn(folder.folders.done)).toHaveLength(1);
+  });
+
   it('reads a file copied in slowly (in chunks over seconds) once, whole', async () => {
     const folder = await addFolder('slow');
     const rows = Array.from({ length: 30 }, (_, i) => orderRow(`SLOW-${i + 1}`));
@@ -378,5 +394,183 @@ describe('watched folders: ERP order files become shipments and printed labels, 
       const q = (await a.request('GET', '/v1/imports?status=unknown')).statusCode;
       expect(q).toBe(422);
     });
+  });
+});
+
+describe('watched folders never follow symbolic links: links, FIFOs and linked sub-folders are refused, nothing read or written through them', () => {
+  let d: TestDaemon;
+  let emu: RunningEmulators;
+  let a: TestAccount;
+  let b: TestAccount;
+  let aChannel: string;
+  let bChannel: string;
+  /** The daemon's only files root; `outside` lies beside it. */
+  const root = mkdtempSync(join(tmpdir(), 'packdesk-links-'));
+  const outside = mkdtempSync(join(tmpdir(), 'packdesk-outside-'));
+  type Folder = { id: string; path: string; folders: Record<'in' | 'processing' | 'done' | 'failed' | 'out', string> };
+  const addFolder = async (account: TestAccount, channel: string, name: string, extra: Record<string, unknown> = {}): Promise<Folder> => {
+    const res = await account.request('POST', '/v1/watched-folders', { path: join(root, name), shipping_channel_id: channel, label_format: 'pdf', ...extra });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data;
+  };
+  const hasShipment = async (account: TestAccount, reference: string) =>
+    ((await account.request('GET', `/v1/shipments?search=${reference}`)).json().data as { reference_number: string }[]).some((s) => s.reference_number === reference);
+  const importsOf = async (account: TestAccount, folder: Folder) =>
+    (await account.request('GET', `/v1/imports?watched_folder_id=${folder.id}`)).json().data as ImportRecord[];
+  /** Waits for the first log entry `matches` (the daemon logs JSON lines). */
+  const logged = async (matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+    const deadline = Date.now() + 25_000;
+    while (Date.now() < deadline) {
+      const found = d.logText().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find(matches);
+      if (found) return found;
+      await sleep(100);
+    }
+    expect.fail(`nothing logged as expected:\n${d.logText()}`);
+  };
+  const aboutFolder = (folder: Folder) => (entry: Record<string, unknown>) => entry.watched_folder_id === folder.id;
+  const linkProblem = (dir: string) => `${dir} is a symbolic link, which the daemon never follows`;
+
+  beforeAll(async () => {
+    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    d = await startTestDaemon({ filesRoots: [root] });
+    a = await d.account('ERP shop');
+    b = await d.account('Neighbour shop');
+    aChannel = await pplChannel(a, emu.urls.ppl!);
+    bChannel = await pplChannel(b, emu.urls.ppl!);
+    d.workers.start();
+  });
+  afterAll(async () => {
+    await d.workers.stop();
+    await d.close();
+    await emu.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("moves links in in/ to a file outside the root, to the data directory's secret.key and to another account's file to failed/ unread, with the reason; no shipment comes of them", async () => {
+    const theirs = await addFolder(b, bChannel, 'neighbour', { status: 'paused' });
+    const theirFile = join(theirs.folders.in, 'orders.csv');
+    writeFileSync(theirFile, csvText([orderRow('THEIRS-1')]));
+    const outsideOrders = join(outside, 'orders.csv');
+    writeFileSync(outsideOrders, csvText([orderRow('OUTSIDE-1')]));
+    // a file like /etc/passwd: a mapping named by its first line would turn every other line into a result line
+    const passwd = join(outside, 'passwd');
+    writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n');
+    const secretKey = join(d.dataDir, 'secret.key');
+    const targets = { 'outside.csv': outsideOrders, 'passwd.csv': passwd, 'key.csv': secretKey, 'theirs.csv': theirFile };
+    const before = new Map(Object.values(targets).map((t) => [t, readFileSync(t)]));
+    // an access time older than the modification time is updated by any read (relatime)
+    for (const target of [outsideOrders, passwd, theirFile]) utimesSync(target, new Date('2020-01-01T00:00:00Z'), statSync(target).mtime);
+    const readBefore = new Map([outsideOrders, passwd, theirFile].map((t) => [t, statSync(t).atimeMs]));
+
+    const folder = await addFolder(a, aChannel, 'links', { mapping: { columns: { 'root:x:0:0:root:/root:/bin/bash': 'reference_number' } } });
+    for (const [name, target] of Object.entries(targets)) symlinkSync(target, join(folder.folders.in, name));
+    const imports = await finishedImports(a, folder.id, 4);
+
+    expect(imports.map((i) => i.file_name).sort()).toEqual(['key.csv', 'outside.csv', 'passwd.csv', 'theirs.csv']);
+    for (const record of imports) {
+      expect(record).toMatchObject({ status: 'failed', rows: 0, shipments_created: 0, failed_rows: 0, sha256: '' });
+      const stem = record.file_name.replace(/\.csv$/, '');
+      expect(record.errors_path).toBe(join(folder.folders.failed, `${stem}.errors.csv`));
+      expect(readCsvFile(record.errors_path!)).toEqual([{ row: '1', reference_number: '', field: 'file', column: '', message: 'symbolic links are not imported' }]);
+      expect((await a.request('GET', `/v1/imports/${record.id}/errors`)).json().data)
+        .toEqual([{ row: 1, reference_number: null, field: 'file', column: null, message: 'symbolic links are not imported' }]);
+      expect(readCsvFile(record.result_path!)).toEqual([]);
+      // the link itself was moved, still leading where it led
+      const moved = join(folder.folders.failed, record.file_name);
+      expect(lstatSync(moved).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(moved)).toBe(targets[record.file_name as keyof typeof targets]);
+    }
+    expect(filesIn(folder.folders.in)).toEqual([]);
+    expect(filesIn(folder.folders.processing)).toEqual([]);
+    expect(filesIn(folder.folders.out)).toEqual(['key.result.csv', 'outside.result.csv', 'passwd.result.csv', 'theirs.result.csv']);
+
+    expect(await hasShipment(a, 'OUTSIDE-1')).toBe(false);
+    expect(await hasShipment(a, 'THEIRS-1')).toBe(false);
+    for (const [target, atime] of readBefore) expect(statSync(target).atimeMs, `${target} was read`).toBe(atime);
+    for (const [target, content] of before) expect(readFileSync(target).equals(content), target).toBe(true);
+    const written = [...filesIn(folder.folders.out).map((n) => join(folder.folders.out, n)), ...imports.map((i) => i.errors_path!)];
+    const leaks = ['daemon:x:1', 'THEIRS-1', 'OUTSIDE-1', readFileSync(secretKey, 'utf8').trim()];
+    for (const path of written) for (const leak of leaks) expect(readFileSync(path, 'utf8')).not.toContain(leak);
+    expect(filesIn(theirs.folders.in)).toEqual(['orders.csv']);
+  });
+
+  it('moves a FIFO and a directory with an order file\'s name to failed/ without opening them, and imports the file dropped after them', async () => {
+    const folder = await addFolder(a, aChannel, 'fifo', { status: 'paused' });
+    execFileSync('mkfifo', [join(folder.folders.in, 'pipe.csv')]);
+    expect((await a.request('PATCH', `/v1/watched-folders/${folder.id}`, { status: 'active' })).statusCode).toBe(200);
+    mkdirSync(join(folder.folders.in, 'folder.csv'));
+    writeFileSync(join(folder.folders.in, 'after.csv'), csvText([orderRow('AFTER-FIFO-1')]));
+    const imports = await finishedImports(a, folder.id, 3);
+    const byName = Object.fromEntries(imports.map((i) => [i.file_name, i]));
+    expect(byName['after.csv']).toMatchObject({ status: 'done', shipments_created: 1 });
+    for (const name of ['pipe.csv', 'folder.csv']) {
+      expect(byName[name]).toMatchObject({ status: 'failed', rows: 0, shipments_created: 0 });
+      expect(readCsvFile(byName[name]!.errors_path!).map((e) => e.message)).toEqual(['only regular files are imported']);
+    }
+    expect(lstatSync(join(folder.folders.failed, 'pipe.csv')).isFIFO()).toBe(true);
+    expect(lstatSync(join(folder.folders.failed, 'folder.csv')).isDirectory()).toBe(true);
+    expect(filesIn(folder.folders.in)).toEqual([]);
+  });
+
+  it('refuses a link found in processing/ when it opens it: the link goes to failed/ unread', async () => {
+    const folder = await addFolder(a, aChannel, 'processing-link', { status: 'paused' });
+    const target = join(outside, 'processing-target.csv');
+    writeFileSync(target, csvText([orderRow('PROCESSING-LINK-1')]));
+    // what a file taken into processing/ and swapped for a link before it was read leaves there
+    symlinkSync(target, join(folder.folders.processing, 'swapped.csv'));
+    expect((await a.request('PATCH', `/v1/watched-folders/${folder.id}`, { status: 'active' })).statusCode).toBe(200);
+    const [refused] = await finishedImports(a, folder.id, 1);
+    expect(refused).toMatchObject({ file_name: 'swapped.csv', status: 'failed', shipments_created: 0 });
+    expect(readCsvFile(refused!.errors_path!).map((e) => e.message)).toEqual(['symbolic links are not imported']);
+    expect(lstatSync(join(folder.folders.failed, 'swapped.csv')).isSymbolicLink()).toBe(true);
+    expect(filesIn(folder.folders.processing)).toEqual([]);
+    expect(await hasShipment(a, 'PROCESSING-LINK-1')).toBe(false);
+  });
+
+  it('writes nothing through out/ and failed/ replaced by links to directories outside the root: the files wait in in/, and the log says why', async () => {
+    const folder = await addFolder(a, aChannel, 'swapped');
+    await logged((e) => aboutFolder(folder)(e) && e.msg === 'watching folder');
+    const results = join(outside, 'results');
+    const rejects = join(outside, 'rejects');
+    for (const [sub, target] of [['out', results], ['failed', rejects]] as const) {
+      mkdirSync(target);
+      rmSync(folder.folders[sub], { recursive: true });
+      symlinkSync(target, folder.folders[sub]);
+    }
+    const target = join(outside, 'swapped-target.csv');
+    writeFileSync(target, csvText([orderRow('SWAPPED-LINKED-1')]));
+    writeFileSync(join(folder.folders.in, 'good.csv'), csvText([orderRow('SWAPPED-1')]));
+    symlinkSync(target, join(folder.folders.in, 'link.csv'));
+    for (const file of ['good.csv', 'link.csv']) {
+      const verdict = await logged((e) => aboutFolder(folder)(e) && e.file === file && (String(e.msg).includes('not usable') || e.msg === 'import finished'));
+      expect(verdict.msg).toBe('file left in in/: the watched folder is not usable');
+      expect(verdict.problems).toEqual([linkProblem(folder.folders.failed), linkProblem(folder.folders.out)]);
+    }
+    expect(filesIn(results)).toEqual([]);
+    expect(filesIn(rejects)).toEqual([]);
+    expect(filesIn(folder.folders.in)).toEqual(['good.csv', 'link.csv']);
+    expect(await importsOf(a, folder)).toEqual([]);
+    expect(await hasShipment(a, 'SWAPPED-1')).toBe(false);
+  });
+
+  it("refuses a folder whose in/ is a link to another account's in/: that account's drops stay its own", async () => {
+    const theirs = await addFolder(b, bChannel, 'neighbour-drop', { status: 'paused' });
+    const mine = await addFolder(a, aChannel, 'stealing', { status: 'paused' });
+    rmSync(mine.folders.in, { recursive: true });
+    symlinkSync(theirs.folders.in, mine.folders.in);
+    writeFileSync(join(theirs.folders.in, 'their-orders.csv'), csvText([orderRow('NEIGHBOUR-1')]));
+
+    expect((await a.request('PATCH', `/v1/watched-folders/${mine.id}`, { status: 'active' })).statusCode).toBe(200);
+    const verdict = await logged((e) => aboutFolder(mine)(e) && (e.msg === 'watching folder' || String(e.msg).includes('not usable')));
+    expect(verdict.msg).toBe('watched folder not usable; looking again later');
+    expect(verdict.problems).toEqual([linkProblem(mine.folders.in)]);
+
+    expect((await b.request('PATCH', `/v1/watched-folders/${theirs.id}`, { status: 'active' })).statusCode).toBe(200);
+    const [taken] = await finishedImports(b, theirs.id, 1);
+    expect(taken).toMatchObject({ file_name: 'their-orders.csv', status: 'done', shipments_created: 1 });
+    expect(await hasShipment(b, 'NEIGHBOUR-1')).toBe(true);
+    expect(await importsOf(a, mine)).toEqual([]);
+    expect(await hasShipment(a, 'NEIGHBOUR-1')).toBe(false);
   });
 });

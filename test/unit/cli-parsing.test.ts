@@ -127,3 +127,13 @@ describe('tables for 100 columns', () => {
     expect(fitColumns([['a', 'b'], ['x', 'y']], 100)).toBeUndefined(); // fits as it is
   });
 });
+
+describe('the daemon import limits an admin gives', () => {
+  it('takes NAME=VALUE for the limits it names, keeps the defaults of the rest, and refuses other names and values', async () => {
+    const { importLimitsOf } = await import('../../daemon/cli.js');
+    expect(importLimitsOf(['rows=200000', 'file-mib=64'])).toEqual({ maxRows: 200_000, maxFileBytes: 64 * 2 ** 20, maxLineChars: 65_536, maxColumns: 256 });
+    for (const flag of ['bytes=5', 'rows=0', 'rows=many', 'constructor=1', 'rows']) {
+      expect(() => importLimitsOf([flag]), flag).toThrow(/--import-limit/);
+    }
+  });
+});

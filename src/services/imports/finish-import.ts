@@ -3,7 +3,7 @@ import { importedOrders, imports } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import type { ImportedFile } from './import-file.js';
 import { updateImportRow, type ImportRow } from './records.js';
-import { errorsCsv, failedRowCount, fileProblems, orderResults, resultCsv } from './result-files.js';
+import { csvFileBytes, ERROR_COLUMNS, errorLines, failedRowCount, fileProblems, RESULT_COLUMNS, resultLines } from './result-files.js';
 import { writeFileAtomically } from './folder-files.js';
 
 export interface ResultPaths {
@@ -17,9 +17,9 @@ export interface ResultPaths {
  * its status follows once the input file is where it belongs (`completeImport`).
  */
 export async function writeImportResults(ctx: ServiceContext, row: ImportRow, file: ImportedFile, paths: ResultPaths): Promise<void> {
-  await writeFileAtomically(paths.result, resultCsv(file, await orderResults(ctx, file)));
+  await writeFileAtomically(paths.result, csvFileBytes(RESULT_COLUMNS, resultLines(ctx, file), file.delimiter, file.encoding));
   const problems = fileProblems(file);
-  if (problems.length > 0) await writeFileAtomically(paths.errors, errorsCsv(file, problems));
+  if (problems.length > 0) await writeFileAtomically(paths.errors, csvFileBytes(ERROR_COLUMNS, errorLines(problems), file.delimiter, file.encoding));
   await updateImportRow(ctx, row.id, {
     rows: file.rows, shipmentsCreated: await shipmentsCreatedBy(ctx, row.id), failedRows: failedRowCount(file),
     resultPath: paths.result, errorsPath: problems.length > 0 ? paths.errors : null,

@@ -1,4 +1,4 @@
-import { readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 
 /** The sub-folders of a watched folder (SPEC §7). */
@@ -22,9 +22,10 @@ export function isOrderFileName(name: string): boolean {
 
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** A symbolic link, even a broken one, is something there (lstat). */
 async function exists(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    await lstat(path);
     return true;
   } catch (err) {
     if (isMissing(err)) return false;
@@ -32,7 +33,10 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Order files waiting in a directory, oldest first (the order they were dropped in). */
+/**
+ * Entries with an order file's name waiting in a directory, oldest first (the order they were dropped in). Symbolic
+ * links, FIFOs and directories are listed too, each by its own time (lstat), so that they are refused, never followed.
+ */
 export async function orderFilesIn(dir: string): Promise<string[]> {
   let entries;
   try {
@@ -41,9 +45,9 @@ export async function orderFilesIn(dir: string): Promise<string[]> {
     if (isMissing(err)) return [];
     throw err;
   }
-  const files = await Promise.all(entries.filter((e) => e.isFile() && isOrderFileName(e.name)).map(async (e) => {
+  const files = await Promise.all(entries.filter((e) => isOrderFileName(e.name)).map(async (e) => {
     try {
-      return { name: e.name, at: (await stat(join(dir, e.name))).mtimeMs };
+      return { name: e.name, at: (await lstat(join(dir, e.name))).mtimeMs };
     } catch (err) {
       if (isMissing(err)) return undefined; // taken away while listed
       throw err;
@@ -52,9 +56,15 @@ export async function orderFilesIn(dir: string): Promise<string[]> {
   return files.filter((f) => f !== undefined).sort((a, b) => a.at - b.at || a.name.localeCompare(b.name)).map((f) => f.name);
 }
 
+/** Stems are cut to this many bytes, so `<stem>-N.errors.csv` fits in the 255 bytes a file system takes for a name. */
+const MAX_STEM_BYTES = 200;
+
+/** The name without its extension, cut at a character boundary to `MAX_STEM_BYTES`. */
 export function stemOf(name: string): string {
   const ext = extname(name);
-  return ext ? basename(name, ext) : name;
+  let stem = ext ? basename(name, ext) : name;
+  while (Buffer.byteLength(stem) > MAX_STEM_BYTES) stem = [...stem].slice(0, -1).join('');
+  return stem;
 }
 
 /**
@@ -78,11 +88,15 @@ export async function moveWithoutOverwrite(from: string, dir: string, name: stri
   return to;
 }
 
-/** Writes beside the target and renames into place, so a reader never sees half a file. */
-export async function writeFileAtomically(path: string, content: Buffer): Promise<void> {
+/**
+ * Writes beside the target and renames into place, so a reader never sees half a file. The temporary file is created
+ * new (O_EXCL): a symbolic link left under its name is never written through.
+ */
+export async function writeFileAtomically(path: string, content: Buffer | AsyncIterable<Uint8Array>): Promise<void> {
   const temporary = join(path, '..', `.${basename(path)}.${process.pid}.tmp`);
   try {
-    await writeFile(temporary, content);
+    await unlink(temporary).catch(() => undefined); // a crash's leftover, or a link: removed, never followed
+    await writeFile(temporary, content, { flag: 'wx' });
     await rename(temporary, path);
   } catch (err) {
     await unlink(temporary).catch(() => undefined); // not written, or already renamed

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FieldErrorCollector, ValidationError, type FieldErrors } from '../../domain/errors.js';
-import { readCsvTable, type Delimiter } from '../../imports/csv-table.js';
-import { decodeOrderFile, type DecodedFile } from '../../imports/decode.js';
+import type { FileHandle } from 'node:fs/promises';
+import { readCsvStream, UnreadableFile, type Delimiter } from '../../imports/csv-table.js';
+import type { ScannedFile, TextEncodingOf } from '../../imports/decode.js';
+import type { ImportLimits } from '../../imports/limits.js';
 import { resolveMapping, type MappingSetting } from '../../imports/mapping.js';
-import { buildOrder, groupOrders, sourceOfPath, type FileOrder, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
+import { buildOrder, OrderGroups, sourceOfPath, type FileOrder, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
+import { MAX_PARCELS } from '../../domain/shipment-input.js';
 import type { ServiceContext } from '../context.js';
 import { createShipment, validateCreation, type ShipmentBody } from '../shipments/create.js';
 import { loadShipmentRow } from '../shipments/records.js';
 import { CarrierOutcomes } from './carrier-outcomes.js';
-import { importSource, setImportProgress, updateImportRow, type ImportRow } from './records.js';
+import { beginImportRun, endImportRun, importSource, MAX_IMPORT_RUNS, setImportProgress, updateImportRow, type ImportRow } from './records.js';
 import { isTransactionConflict } from '../../store/store.js';
 
 /** What the import needs from the daemon: the API's JSON-schema check of a creation body, so files meet the same rules. */
@@ -42,7 +45,7 @@ export interface OrderOfFile {
 }
 
 export interface ImportedFile {
-  encoding: Pick<DecodedFile, 'encoding' | 'bom'>;
+  encoding: TextEncodingOf;
   delimiter: Delimiter;
   rows: number;
   orders: OrderOfFile[];
@@ -60,11 +63,37 @@ export function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The file as a table; the decoded text is not kept (a long import holds only the rows). */
-function readOrderTable(bytes: Buffer) {
-  const decoded = decodeOrderFile(bytes);
-  return { encoding: { encoding: decoded.encoding, bom: decoded.bom }, table: readCsvTable(decoded.text) };
+/** An import that ends with one problem of the whole file (unreadable, over a limit, failed for good): no order is read. */
+export function failedFile(encoding: TextEncodingOf, problem: { row: number; message: string }): ImportedFile {
+  return { encoding, delimiter: ',', rows: 0, orders: [], outcomes: [], fileProblems: [{ row: problem.row, reference: '', field: 'file', column: null, message: problem.message }] };
 }
+
+/**
+ * Reads the whole file into orders (only the mapped columns' values are kept) before any order is imported, so a file
+ * that turns out unreadable halfway imports nothing. Every chunk read gives the event loop its turn.
+ */
+async function readOrders(file: FileHandle, scanned: ScannedFile, settings: ImportSettings, limits: ImportLimits, signal: AbortSignal) {
+  if (scanned.size > limits.maxFileBytes) {
+    return new UnreadableFile(1, `is ${formatMiB(scanned.size)}; files up to ${formatMiB(limits.maxFileBytes)} are imported`);
+  }
+  const table = await readCsvStream(file, scanned, limits);
+  if (table instanceof UnreadableFile) return table;
+  const groups = new OrderGroups(table.header, table.delimiter, resolveMapping(settings.mapping), settings.defaults);
+  try {
+    for await (const record of table.records) {
+      if (signal.aborted) return 'aborted';
+      groups.add(record);
+    }
+  } catch (err) {
+    if (err instanceof UnreadableFile) return err;
+    throw err;
+  } finally {
+    await table.records.return(undefined);
+  }
+  return { delimiter: table.delimiter, groups };
+}
+
+const formatMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function findImportedOrder(ctx: ServiceContext, source: string, sha256: string, reference: string) {
   return ctx.store.get<{ importId: string; shipmentId: string | null }>(
@@ -101,6 +130,10 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
   const source = importSource(row);
   const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
   if (existing) return { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId: existing.importId === row.id ? null : existing.importId };
+  if (order.rows.length > MAX_PARCELS) {
+    // refused before the rules run: checking thousands of parcels would hold up the daemon, and no shipment takes them
+    return { kind: 'invalid', problems: [{ row: order.rows[0]!, reference: order.reference, field: 'parcels', column: null, message: `has ${order.rows.length} rows (one parcel each); a shipment takes at most ${MAX_PARCELS} parcels` }] };
+  }
   const errors = new FieldErrorCollector();
   errors.merge(deps.checkShape(order.body));
   const body = order.body as unknown as ShipmentBody;
@@ -133,15 +166,42 @@ async function stillAtCarrierStep(ctx: ServiceContext, shipmentId: string | null
  * Reads an order file and turns each of its orders into a shipment through the same service as the API, at most once
  * per order; then waits (bounded) for the carrier step of the file's shipments. Safe to run again on the same import
  * after a crash or a stop: orders already done are found by their key. `aborted` when `signal` stopped it midway.
+ * An import fails for good, with its reason as the file's problem, when it throws, or when it was begun
+ * `MAX_IMPORT_RUNS` times without ending (each time the daemon died on it): it is never tried again at start.
  */
 export async function importOrderFile(
-  ctx: ServiceContext, deps: ImportDeps, row: ImportRow, bytes: Buffer, settings: ImportSettings, signal: AbortSignal,
+  ctx: ServiceContext, deps: ImportDeps, row: ImportRow, file: FileHandle, scanned: ScannedFile, settings: ImportSettings, signal: AbortSignal,
 ): Promise<ImportedFile | 'aborted'> {
-  const { encoding, table } = readOrderTable(bytes);
-  if ('message' in table) {
-    return { encoding, delimiter: ',', rows: 0, orders: [], outcomes: [], fileProblems: [{ row: table.row, reference: '', field: 'file', column: null, message: table.message }] };
+  const encoding: TextEncodingOf = { encoding: scanned.encoding, bom: scanned.bom };
+  const runs = await beginImportRun(ctx, row.id);
+  if (runs > MAX_IMPORT_RUNS) {
+    ctx.log.error({ import_id: row.id, runs: runs - 1 }, 'import failed for good: the daemon stopped without finishing it too often');
+    return failedFile(encoding, { row: 1, message: `could not be imported: the daemon stopped ${runs - 1} times while importing it (a crash or a kill); it is not tried again` });
   }
-  const { orders, problems, rows, plan } = groupOrders(table, resolveMapping(settings.mapping), settings.defaults);
+  try {
+    const imported = await importOrders(ctx, deps, row, file, scanned, settings, signal);
+    if (imported === 'aborted') await endImportRun(ctx, row.id);
+    return imported;
+  } catch (err) {
+    if (signal.aborted) {
+      await endImportRun(ctx, row.id);
+      return 'aborted';
+    }
+    ctx.log.error({ err, import_id: row.id }, 'import failed for good');
+    return failedFile(encoding, { row: 1, message: `could not be imported: ${(err as Error).message}` });
+  }
+}
+
+async function importOrders(
+  ctx: ServiceContext, deps: ImportDeps, row: ImportRow, file: FileHandle, scanned: ScannedFile, settings: ImportSettings, signal: AbortSignal,
+): Promise<ImportedFile | 'aborted'> {
+  const encoding: TextEncodingOf = { encoding: scanned.encoding, bom: scanned.bom };
+  const read = await readOrders(file, scanned, settings, ctx.options.importLimits, signal);
+  if (read === 'aborted') return read;
+  if (read instanceof UnreadableFile) return failedFile(encoding, read);
+  const { groups } = read;
+  const { plan, problems, rows } = groups;
+  const orders = groups.orders;
   if (rows === 0) problems.push({ row: 1, reference: '', field: 'file', column: null, message: 'has a header row but no order rows' });
   await updateImportRow(ctx, row.id, { rows });
 
@@ -174,6 +234,7 @@ export async function importOrderFile(
         for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group)));
         return list;
       });
+      for (const group of batch) group.values = []; // built and stored: its rows' values are no longer needed
       for (const [i, order] of batch.entries()) {
         const outcome = batchOutcomes[i]!;
         results.push(outcome);
@@ -193,5 +254,5 @@ export async function importOrderFile(
   } finally {
     outcomes.dispose();
   }
-  return { encoding, delimiter: table.delimiter, rows, orders: orders.map(({ reference, rows: of }) => ({ reference, rows: of })), outcomes: results, fileProblems: problems };
+  return { encoding, delimiter: read.delimiter, rows, orders: orders.map(({ reference, rows: of }) => ({ reference, rows: of })), outcomes: results, fileProblems: problems };
 }

@@ -29,6 +29,20 @@ export async function setImportProgress(ctx: ServiceContext, importId: string, r
     rowsDone, ctx.clock.now(), importId, rowsDone);
 }
 
+/** Runs of an import that may begin without one ending (the daemon died each time) before it is failed for good. */
+export const MAX_IMPORT_RUNS = 3;
+
+/** Counts a run of the import as it begins, and answers how many have begun without ending in an orderly way. */
+export async function beginImportRun(ctx: ServiceContext, importId: string): Promise<number> {
+  const row = await ctx.store.get<{ attempts: number }>('UPDATE imports SET attempts = attempts + 1 WHERE id = ? RETURNING attempts', importId);
+  return Number(row!.attempts);
+}
+
+/** A run that stopped in an orderly way (the daemon was stopped) does not count against the import. */
+export async function endImportRun(ctx: ServiceContext, importId: string): Promise<void> {
+  await ctx.store.run('UPDATE imports SET attempts = attempts - 1 WHERE id = ? AND attempts > 0', importId);
+}
+
 /** Orders of the import's file that an earlier import of the same file (same source) had created. */
 export async function alreadyImportedOrders(ctx: ServiceContext, row: ImportRow): Promise<number> {
   return (await ctx.db.select({ n: count() }).from(importedOrders)
@@ -89,7 +103,7 @@ export async function startImportRow(ctx: ServiceContext, input: { accountId: st
   const now = ctx.clock.now();
   const row: ImportRow = {
     id: input.id ?? ctx.ids('import'), accountId: input.accountId, watchedFolderId: input.watchedFolderId, fileName: input.fileName,
-    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, rowsProcessed: 0, status: 'processing', resultPath: null, errorsPath: null,
+    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, rowsProcessed: 0, attempts: 0, status: 'processing', resultPath: null, errorsPath: null,
     createdAt: now, updatedAt: now, finishedAt: null,
   };
   await ctx.db.insert(imports).values(row).run();

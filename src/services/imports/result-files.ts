@@ -1,5 +1,6 @@
-import { writeCsv } from '../../imports/csv-table.js';
-import { encodeLikeInput } from '../../imports/decode.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { csvLine, type Delimiter } from '../../imports/csv-table.js';
+import { bomBytes, encodeLike, type TextEncodingOf } from '../../imports/decode.js';
 import type { RowProblem } from '../../imports/orders.js';
 import type { ServiceContext } from '../context.js';
 import type { ShipmentFailure } from '../shipments/records.js';
@@ -29,12 +30,18 @@ function describeFailure(failure: ShipmentFailure): string {
   return [failure.message, ...fields].join('; ');
 }
 
+/** Problems named on an order's result line; the errors file has them all. */
+const PROBLEMS_ON_RESULT_LINE = 20;
+
+function describeProblems(problems: RowProblem[]): string {
+  const named = problems.slice(0, PROBLEMS_ON_RESULT_LINE).map((p) => `row ${p.row} ${p.field}: ${p.message}`);
+  const more = problems.length - named.length;
+  return more > 0 ? `${named.join('; ')}; and ${more} more (see the errors file)` : named.join('; ');
+}
+
 async function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome): Promise<OrderResult> {
   if (outcome.kind === 'invalid') {
-    return {
-      reference_number: reference, shipment_id: null, status: 'error', tracking_numbers: [],
-      error: outcome.problems.map((p) => `row ${p.row} ${p.field}: ${p.message}`).join('; '),
-    };
+    return { reference_number: reference, shipment_id: null, status: 'error', tracking_numbers: [], error: describeProblems(outcome.problems) };
   }
   const shipment = outcome.shipmentId ? await loadShipmentRow(ctx, outcome.shipmentId) : undefined;
   if (!shipment) return { reference_number: reference, shipment_id: outcome.shipmentId, status: 'deleted', tracking_numbers: [], error: 'its shipment was deleted' };
@@ -52,10 +59,42 @@ async function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOu
   return result;
 }
 
-export async function orderResults(ctx: ServiceContext, file: ImportedFile): Promise<OrderResult[]> {
-  const results: OrderResult[] = [];
-  for (const [i, order] of file.orders.entries()) results.push(await resultOf(ctx, order.reference, file.outcomes[i]!));
-  return results;
+/** The result file's lines, one per order, each read from the store when it is written. */
+export async function* resultLines(ctx: ServiceContext, file: ImportedFile): AsyncGenerator<(string | number)[]> {
+  for (const [i, order] of file.orders.entries()) {
+    const r = await resultOf(ctx, order.reference, file.outcomes[i]!);
+    yield [r.reference_number, r.shipment_id ?? '', r.status, r.tracking_numbers.join(' '), r.error ?? ''];
+  }
+}
+
+export function* errorLines(problems: RowProblem[]): Generator<(string | number)[]> {
+  for (const p of problems) yield [p.row, p.reference, p.field, p.column ?? '', p.message];
+}
+
+/** Encoded text is handed on in pieces of about this many characters. */
+const PIECE_CHARS = 64 * 1024;
+/** Lines written before the event loop gets its turn again (a result line reads its shipment from the store). */
+const LINES_PER_SLICE = 250;
+
+/**
+ * A CSV file's bytes as they are written, piece by piece (never the whole file in one string): a header, then the
+ * lines, in the encoding (and BOM) of the input file the result answers, so the system that wrote it can read it back.
+ */
+export async function* csvFileBytes(
+  header: readonly string[], lines: AsyncIterable<(string | number)[]> | Iterable<(string | number)[]>, delimiter: Delimiter, like: TextEncodingOf,
+): AsyncGenerator<Buffer> {
+  yield bomBytes(like);
+  let piece = csvLine(header, delimiter);
+  let written = 0;
+  for await (const line of lines) {
+    piece += csvLine(line, delimiter);
+    if (piece.length >= PIECE_CHARS) {
+      yield encodeLike(piece, like);
+      piece = '';
+    }
+    if (++written % LINES_PER_SLICE === 0) await yieldToEventLoop();
+  }
+  yield encodeLike(piece, like);
 }
 
 /** Every problem of the file, by row. */
@@ -78,12 +117,3 @@ export function importStatus(file: ImportedFile): 'done' | 'failed' {
   return file.outcomes.some((o) => o.kind === 'shipment') ? 'done' : 'failed';
 }
 
-export function resultCsv(file: ImportedFile, results: OrderResult[]): Buffer {
-  const lines = results.map((r) => [r.reference_number, r.shipment_id ?? '', r.status, r.tracking_numbers.join(' '), r.error ?? '']);
-  return encodeLikeInput(writeCsv(RESULT_COLUMNS, lines, file.delimiter), file.encoding);
-}
-
-export function errorsCsv(file: ImportedFile, problems: RowProblem[]): Buffer {
-  const lines = problems.map((p) => [p.row, p.reference, p.field, p.column ?? '', p.message]);
-  return encodeLikeInput(writeCsv(ERROR_COLUMNS, lines, file.delimiter), file.encoding);
-}

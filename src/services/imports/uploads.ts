@@ -1,6 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { FieldErrorCollector } from '../../domain/errors.js';
+import { openRegularFile } from '../../files/no-follow.js';
+import { scanOrderFile } from '../../imports/decode.js';
 import { checkMapping } from '../../imports/mapping.js';
 import type { ServiceContext } from '../context.js';
 import { completeImport, writeImportResults } from './finish-import.js';
@@ -25,6 +27,8 @@ export interface UploadInput {
 }
 
 const SETTINGS_FILE = '.settings.json';
+/** File systems take names of up to 255 bytes; `<stem>.errors.csv` must fit too. */
+const MAX_FILE_NAME_BYTES = 200;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
 /** Uploads and their results are kept beside the store, in the data directory. */
@@ -41,12 +45,21 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
   const fileName = input.file_name?.trim() ?? '';
   if (input.file_name !== undefined && (fileName === '' || basename(fileName) !== fileName || fileName.startsWith('.') || fileName.includes('\\'))) {
     errors.add('file_name', 'must be a plain file name (no directories, not starting with ".")');
+  } else if (Buffer.byteLength(fileName) > MAX_FILE_NAME_BYTES) {
+    errors.add('file_name', `must be at most ${MAX_FILE_NAME_BYTES} bytes long (its result files add to it)`);
   }
   let bytes = Buffer.alloc(0);
   if (typeof input.content_base64 === 'string') {
-    if (!BASE64.test(input.content_base64)) errors.add('content_base64', 'must be the file encoded as base64');
-    else bytes = Buffer.from(input.content_base64, 'base64');
-    if (bytes.length === 0 && BASE64.test(input.content_base64)) errors.add('content_base64', 'must not be empty');
+    const { maxFileBytes } = ctx.options.importLimits;
+    const tooLarge = `must be a file of at most ${maxFileBytes / 2 ** 20} MiB`;
+    // every 4 characters of base64 hold 3 bytes: a file far over the limit is refused before it is read
+    if (input.content_base64.length > Math.ceil(maxFileBytes / 3) * 4 + 4096) errors.add('content_base64', tooLarge);
+    else if (!BASE64.test(input.content_base64)) errors.add('content_base64', 'must be the file encoded as base64');
+    else {
+      bytes = Buffer.from(input.content_base64, 'base64');
+      if (bytes.length > maxFileBytes) errors.add('content_base64', tooLarge);
+      else if (bytes.length === 0) errors.add('content_base64', 'must not be empty');
+    }
   }
   const labelFormat = input.label_format ?? 'pdf';
   await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
@@ -74,22 +87,27 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
 export async function runUploadedImport(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, signal: AbortSignal): Promise<'done' | 'failed' | 'aborted'> {
   const dir = uploadDir(ctx, row.id);
   let settings: ImportSettings;
-  let bytes: Buffer;
+  let file: FileHandle;
   try {
     settings = JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')) as ImportSettings;
-    bytes = await readFile(join(dir, row.fileName));
+    file = await openRegularFile(join(dir, row.fileName));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ctx.log.warn({ import_id: row.id }, 'import closed as failed: its uploaded file is gone');
     await completeImport(ctx, row.id, 'failed');
     return 'failed';
   }
-  const file = await importOrderFile(ctx, deps, row, bytes, settings, signal);
-  if (file === 'aborted') return 'aborted';
+  let imported;
+  try {
+    imported = await importOrderFile(ctx, deps, row, file, await scanOrderFile(file), settings, signal);
+  } finally {
+    await file.close();
+  }
+  if (imported === 'aborted') return 'aborted';
   const stem = stemOf(row.fileName);
-  await writeImportResults(ctx, row, file, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
-  const status = importStatus(file);
+  await writeImportResults(ctx, row, imported, { result: join(dir, `${stem}.result.csv`), errors: join(dir, `${stem}.errors.csv`) });
+  const status = importStatus(imported);
   await completeImport(ctx, row.id, status);
-  ctx.log.info({ import_id: row.id, file: row.fileName, status, rows: file.rows }, 'import finished');
+  ctx.log.info({ import_id: row.id, file: row.fileName, status, rows: imported.rows }, 'import finished');
   return status;
 }
