@@ -52,7 +52,7 @@ async function runDaemon() {
   const clock = new ManualClock();
   const daemon = await startDaemon({
     dataDir: process.env.SOAK_DATA_DIR, host: '127.0.0.1', port: 0, log: createLogger({ level: 'info', destination: sink }), clock,
-    retentionDays: RETENTION_DAYS,
+    retentionDays: RETENTION_DAYS, allowLoopbackWebhooks: true,
   });
   const { ctx } = daemon;
   const account = await createAccount(ctx, { name: 'soak', plan: 'enterprise' });

@@ -61,7 +61,7 @@ async function run(dialect, daemonCount) {
   }
   const daemons = [];
   for (const [i, dir] of dirs.entries()) {
-    daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', ...store, '--station', `station-${i + 1}`], env));
+    daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store, '--station', `station-${i + 1}`], env));
   }
   const api = async (i, method, path, body) => {
     const res = await fetch(daemons[i % daemons.length].url + path, {

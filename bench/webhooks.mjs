@@ -55,7 +55,7 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
 // a fresh data directory: an account, the subscriptions, and the events already in the outbox
 const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-bench-webhooks-'));
-const ctx = openContext({ dataDir, log: pino({ level: 'silent' }) });
+const ctx = openContext({ dataDir, log: pino({ level: 'silent' }), options: { allowLoopbackWebhooks: true } });
 const account = await createAccount(ctx, { name: 'bench', plan: 'enterprise' });
 for (let i = 0; i < SUBSCRIPTIONS; i++) {
   const sub = await createSubscription(ctx, account.id, { name: `bench ${i}`, url: `${receiverUrl}/s${i}`, events: ['*'] });
@@ -78,7 +78,7 @@ for (let start = 0; start < EVENTS; start += 1000) {
 }
 await closeContext(ctx);
 
-const daemon = spawn(process.execPath, [dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
+const daemon = spawn(process.execPath, [dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0', '--allow-loopback-webhooks'], {
   env: { ...process.env, PACKDESK_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'],
 });
 daemon.stdout.resume();

@@ -16,6 +16,7 @@ interface DaemonFlags extends StoreFlags {
   tlsCert?: string;
   tlsKey?: string;
   allowHttpWebhooks?: boolean;
+  allowLoopbackWebhooks?: boolean;
   filesRoot?: string[];
   retentionDays?: string;
   importLimit?: string[];
@@ -55,6 +56,7 @@ export function registerDaemonCommand(program: Command): void {
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM)')
     .option('--tls-key <file>', 'private key of --tls-cert (PEM)')
     .option('--allow-http-webhooks', 'allow plain-http webhook URLs to non-loopback hosts')
+    .option('--allow-loopback-webhooks', "allow webhook URLs to this machine's loopback (127.0.0.0/8, ::1, localhost): accounts then read local services' answers in delivery logs")
     .option(
       '--files-root <dir>',
       'a directory watched folders and file: printers may lie in (repeatable; else $PACKDESK_FILES_ROOT, :-separated; else your home)',
@@ -84,7 +86,7 @@ export function registerDaemonCommand(program: Command): void {
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays, importLimits,
+          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, allowLoopbackWebhooks: o.allowLoopbackWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays, importLimits,
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {

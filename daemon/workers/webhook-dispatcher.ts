@@ -6,8 +6,10 @@ import {
 } from '../../src/services/webhook-outbox.js';
 
 export interface DispatcherOptions {
-  /** Attempts in flight at once, over all subscriptions. */
+  /** Attempts in flight at once, over all subscriptions, shared fairly between accounts. */
   concurrency?: number;
+  /** Attempts beyond `concurrency`, one at a time for each account with none in flight: its next delivery never waits. */
+  reservedSlots?: number;
   /** Attempts in flight at once to one subscription: a slow receiver holds only these. */
   perSubscription?: number;
   leaseMs?: number;
@@ -21,7 +23,8 @@ const IDLE_POLL_MS = 1000;
 
 /**
  * Delivers the outbox: fans events out to matching subscriptions and POSTs each queued delivery, signed, with
- * bounded concurrency. The same shape as JobWorker: `runDue()` for tests on a manual clock, `start()`/`stop()`.
+ * bounded concurrency shared fairly between accounts (see claimDueDeliveries). The same shape as JobWorker: `runDue()`
+ * for tests on a manual clock, `start()`/`stop()`.
  */
 export class WebhookDispatcher {
   readonly name = 'webhook_dispatcher';
@@ -29,6 +32,7 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<string, number>();
   private readonly memory: ClaimMemory = { idleUntil: new Map(), cursor: new Map(), turn: 0 };
   private readonly concurrency: number;
+  private readonly reservedSlots: number;
   private readonly perSubscription: number;
   private readonly leaseMs: number;
   private readonly timeoutMs: number;
@@ -47,6 +51,7 @@ export class WebhookDispatcher {
 
   constructor(private readonly ctx: ServiceContext, options: DispatcherOptions = {}) {
     this.concurrency = options.concurrency ?? 64;
+    this.reservedSlots = options.reservedSlots ?? 8;
     this.perSubscription = options.perSubscription ?? 4;
     this.leaseMs = options.leaseMs ?? 4 * (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -58,7 +63,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(claimed: ClaimedDelivery): Promise<void> {
-    const result = await postWebhook(claimed.request, { allowHttp: this.ctx.options.allowHttpWebhooks, timeoutMs: this.timeoutMs, now: this.ctx.clock.now() });
+    const result = await postWebhook(claimed.request, { targets: this.ctx.options, timeoutMs: this.timeoutMs, now: this.ctx.clock.now() });
     const outcome = await recordQueuedAttempt(this.ctx, claimed, result, this.random);
     if (result.ok && !this.ctx.log.isLevelEnabled('debug')) return;
     const fields = { webhook_subscription_id: claimed.subscriptionId, event_id: claimed.log.eventId, attempt: claimed.attempt, outcome };
@@ -101,8 +106,8 @@ export class WebhookDispatcher {
       if (fanOut.more) this.eventsWaiting = true;
     }
     const claimed = await claimDueDeliveries(this.ctx, {
-      limit: this.concurrency - this.running.size, perSubscription: this.perSubscription, inFlight: this.inFlight, leaseMs: this.leaseMs,
-      memory: this.memory,
+      concurrency: this.concurrency, reservedSlots: this.reservedSlots, perSubscription: this.perSubscription, inFlight: this.inFlight,
+      leaseMs: this.leaseMs, memory: this.memory,
     });
     for (const c of claimed) this.launch(c);
     return this.eventsWaiting;

@@ -82,7 +82,7 @@ export function registerWebhookCommands(program: Command): void {
   webhooks.command('add')
     .description('subscribe a URL to events')
     .option('--name <name>', 'subscription name')
-    .option('--url <url>', 'where to POST events (https; http only to loopback unless the daemon allows it)')
+    .option('--url <url>', 'where to POST events (https; plain http, or this machine, only where the daemon allows it)')
     .option('--event <name>', 'an event name or *; repeat for each', collect)
     .option('--events <list>', 'comma-separated event names')
     .option('--secret <secret>', 'signing secret (>= 16 chars); generated when absent')

@@ -4,8 +4,15 @@ import { isIP } from 'node:net';
 /**
  * The address policy of every outbound connection (webhooks, printers, carriers): link-local and cloud metadata
  * addresses are never reached, in any spelling. Loopback and private LAN addresses stay allowed: printers live on the
- * LAN, carrier emulators and CUPS on 127.0.0.1.
+ * LAN, carrier emulators and CUPS on 127.0.0.1. Webhooks reach loopback only when the station allows it (LoopbackPolicy).
  */
+
+/**
+ * What a connection may do with this machine's loopback: `allowed` (printers, carriers), `refused` (a webhook of a
+ * station that does not allow it: any account could read the station's local services through the delivery log), or
+ * `required` (a plain-http webhook allowed only because it stays on this machine).
+ */
+export type LoopbackPolicy = 'allowed' | 'refused' | 'required';
 
 /** Cloud metadata services outside 169.254.0.0/16: Alibaba, Azure's wireserver, Oracle, AWS over IPv6. */
 const METADATA_ADDRESSES = new Set(['100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2:0:0:0:0:0:254']);
@@ -81,43 +88,80 @@ function embeddedIPv4s(bytes: number[]): string[] {
   return [];
 }
 
-type Refusal = 'link-local or metadata' | 'unspecified';
+/** Why an address is refused: the first two always, the loopback ones as a LoopbackPolicy says. */
+export type AddressRefusal = 'link-local or metadata' | 'unspecified' | 'loopback' | 'not loopback';
 
-function refusalOf(address: string): Refusal | undefined {
+const REFUSAL_PHRASES: Record<AddressRefusal, string> = {
+  'link-local or metadata': FORBIDDEN_ADDRESS, unspecified: 'not an address to connect to', loopback: 'a loopback address', 'not loopback': 'not a loopback address',
+};
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped 127.0.0.0/8: addresses that reach this machine itself. */
+function isLoopback(version: number, bytes: number[]): boolean {
+  if (version === 4) return bytes[0] === 127;
+  return startsWith(bytes, zeros(15)) ? bytes[15] === 1 : startsWith(bytes, [...zeros(10), 0xff, 0xff, 127]);
+}
+
+function loopbackRefusal(loopback: boolean, policy: LoopbackPolicy): AddressRefusal | undefined {
+  if (policy === 'refused' && loopback) return 'loopback';
+  return policy === 'required' && !loopback ? 'not loopback' : undefined;
+}
+
+function refusalOf(address: string, policy: LoopbackPolicy): AddressRefusal | undefined {
   const version = isIP(address);
   if (version === 4) {
-    const [a, b] = address.split('.').map(Number);
+    const bytes = address.split('.').map(Number);
+    const [a, b] = bytes;
     if (a === 0) return 'unspecified';
-    return (a === 169 && b === 254) || METADATA_ADDRESSES.has(address) ? 'link-local or metadata' : undefined;
+    if ((a === 169 && b === 254) || METADATA_ADDRESSES.has(address)) return 'link-local or metadata';
+    return loopbackRefusal(isLoopback(4, bytes), policy);
   }
   if (version !== 6) return undefined;
   const bytes = ipv6Bytes(address);
   if (bytes.every((b) => b === 0)) return 'unspecified';
-  const carried = embeddedIPv4s(bytes).map(refusalOf).find((r) => r !== undefined);
+  // an IPv4 address carried in IPv6 (NAT64, 6to4 …) is refused as that address would be; required loopback is ::1 or mapped
+  const carried = embeddedIPv4s(bytes).map((v4) => refusalOf(v4, policy === 'required' ? 'allowed' : policy)).find((r) => r !== undefined);
   if (carried) return carried;
   const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!).toString(16));
   const linkLocal = bytes[0] === 0xfe && (bytes[1]! & 0xc0) === 0x80;
-  return linkLocal || METADATA_ADDRESSES.has(groups.join(':')) ? 'link-local or metadata' : undefined;
+  if (linkLocal || METADATA_ADDRESSES.has(groups.join(':'))) return 'link-local or metadata';
+  return loopbackRefusal(isLoopback(6, bytes), policy);
 }
 
-const describeRefusal = (shown: string, refusal: Refusal) =>
-  refusal === 'unspecified' ? `${shown} is not an address to connect to` : `${shown} is ${FORBIDDEN_ADDRESS}`;
+/** Why the daemon does not connect somewhere, as a kind (for callers that word it their own way) and a sentence. */
+export interface HostRefusal {
+  refusal: AddressRefusal;
+  reason: string;
+}
 
-/** Why the daemon never connects to this IP address, or undefined when it may. */
-function forbiddenAddressReason(address: string): string | undefined {
-  const refusal = refusalOf(address);
-  return refusal && describeRefusal(address, refusal);
+const refused = (refusal: AddressRefusal | undefined, reason: (phrase: string) => string): HostRefusal | undefined =>
+  refusal && { refusal, reason: reason(REFUSAL_PHRASES[refusal]) };
+
+/** The IP address a URL's host spells (in brackets or not, an IPv4 in any inet_aton spelling), or undefined for a name. */
+function literalAddress(host: string): string | undefined {
+  const h = host.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  return isIP(h) ? h : looseIPv4(h);
 }
 
 /**
- * Why the daemon never connects to this host (a URL's host: a name, an IP literal in brackets or not, an IPv4 in any
- * inet_aton spelling), or undefined when it may; names are resolved at connect time by the guarded lookup.
+ * Why the daemon never connects to this host (a URL's host: a name or an IP literal in any spelling) under a loopback
+ * policy, or undefined when it may; names are resolved at connect time by the guarded lookup.
  */
-export function hostProblem(host: string): string | undefined {
-  const h = host.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
-  if (METADATA_NAMES.has(h)) return `${host} is ${FORBIDDEN_ADDRESS}`;
-  const refusal = refusalOf(isIP(h) ? h : looseIPv4(h) ?? '');
-  return refusal && describeRefusal(host, refusal);
+export function hostRefusal(host: string, loopback: LoopbackPolicy = 'allowed'): HostRefusal | undefined {
+  const name = host.replace(/\.+$/, '').toLowerCase();
+  if (METADATA_NAMES.has(name)) return refused('link-local or metadata', (phrase) => `${host} is ${phrase}`);
+  const address = literalAddress(host);
+  return address === undefined ? undefined : refused(refusalOf(address, loopback), (phrase) => `${host} is ${phrase}`);
+}
+
+/** `hostRefusal`'s sentence: what printers and carriers report. */
+export function hostProblem(host: string, loopback: LoopbackPolicy = 'allowed'): string | undefined {
+  return hostRefusal(host, loopback)?.reason;
+}
+
+/** Whether a URL's host is an IP literal of this machine's loopback, in any spelling (a name is no literal). */
+export function isLoopbackLiteral(host: string): boolean {
+  const address = literalAddress(host);
+  return address !== undefined && refusalOf(address, 'required') === undefined;
 }
 
 /** An address the policy refused, at connect time. */
@@ -133,22 +177,25 @@ export type GuardedLookup = (hostname: string, options: LookupOptions, callback:
 
 const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 
-function resolvedProblem(hostname: string, addresses: LookupAddress[]): string | undefined {
-  const forbidden = addresses.find((a) => forbiddenAddressReason(a.address));
-  return forbidden && `${hostname} resolves to ${forbidden.address}, ${FORBIDDEN_ADDRESS}`;
+function resolvedRefusal(hostname: string, addresses: LookupAddress[], loopback: LoopbackPolicy): HostRefusal | undefined {
+  for (const { address } of addresses) {
+    const refusal = refusalOf(address, loopback);
+    if (refusal) return refused(refusal, (phrase) => `${hostname} resolves to ${address}, ${phrase}`);
+  }
+  return undefined;
 }
 
 /**
  * A `lookup` that refuses every resolved address the policy forbids: the address checked is the address connected
  * to, so a name re-pointed after a check (DNS rebinding) cannot slip through.
  */
-export function createGuardedLookup(resolve: Resolver = systemResolver): GuardedLookup {
+export function createGuardedLookup(resolve: Resolver = systemResolver, loopback: LoopbackPolicy = 'allowed'): GuardedLookup {
   return (hostname, options, callback) => {
-    const named = hostProblem(hostname);
+    const named = hostProblem(hostname, loopback);
     if (named) return callback(new ForbiddenAddressError(named), []);
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const problem = resolvedProblem(hostname, addresses);
+      const problem = resolvedRefusal(hostname, addresses, loopback)?.reason;
       if (problem) return callback(new ForbiddenAddressError(problem), []);
       if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, addresses);
@@ -157,17 +204,15 @@ export function createGuardedLookup(resolve: Resolver = systemResolver): Guarded
   };
 }
 
-export const guardedLookup = createGuardedLookup();
-
 /**
  * Why the daemon never connects to this host, resolving a name now (a save-time check where the caller can wait);
  * a name that does not resolve yet is no problem here, the guarded lookup checks it again at connect time.
  */
-export function resolvedHostProblem(host: string, resolve: Resolver = systemResolver): Promise<string | undefined> {
-  const literal = hostProblem(host);
+export function resolvedHostRefusal(host: string, loopback: LoopbackPolicy = 'allowed', resolve: Resolver = systemResolver): Promise<HostRefusal | undefined> {
+  const literal = hostRefusal(host, loopback);
   const bare = host.replace(/^\[|\]$/g, '');
-  if (literal || isIP(bare) || looseIPv4(bare)) return Promise.resolve(literal);
-  return new Promise((done) => resolve(bare, { all: true }, (err, addresses) => done(err ? undefined : resolvedProblem(bare, addresses))));
+  if (literal || literalAddress(host) !== undefined) return Promise.resolve(literal);
+  return new Promise((done) => resolve(bare, { all: true }, (err, addresses) => done(err ? undefined : resolvedRefusal(bare, addresses, loopback))));
 }
 
 /**

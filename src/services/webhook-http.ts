@@ -2,8 +2,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { parseRetryAfter } from '../domain/webhook-retries.js';
-import { guardedLookup } from '../net/addresses.js';
-import { webhookUrlProblems } from './webhook-targets.js';
+import { createGuardedLookup, type LoopbackPolicy } from '../net/addresses.js';
+import { loopbackPolicyOf, webhookUrlProblems, type WebhookTargetRules } from './webhook-targets.js';
 
 /** Time limit of one delivery attempt (SPEC §4). */
 export const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -31,17 +31,29 @@ export interface AttemptResult {
 }
 
 export interface PostOptions {
-  allowHttp: boolean;
+  /** What the station lets webhooks reach: its ServiceOptions. */
+  targets: WebhookTargetRules;
   timeoutMs?: number;
   /** The injected clock's now, for `Retry-After` given as a date. */
   now: number;
 }
 
+interface Agents {
+  'http:': HttpAgent;
+  'https:': HttpsAgent;
+}
+
+function agentsWith(loopback: LoopbackPolicy): Agents {
+  const lookup = createGuardedLookup(undefined, loopback);
+  return {
+    'http:': new HttpAgent({ keepAlive: true, lookup } as ConstructorParameters<typeof HttpAgent>[0]),
+    'https:': new HttpsAgent({ keepAlive: true, lookup } as ConstructorParameters<typeof HttpsAgent>[0]),
+  };
+}
+
 // Keep-alive connections per receiver; node:http rather than fetch, which allocated ~6× more per request here.
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, lookup: guardedLookup } as ConstructorParameters<typeof HttpAgent>[0]),
-  'https:': new HttpsAgent({ keepAlive: true, lookup: guardedLookup } as ConstructorParameters<typeof HttpsAgent>[0]),
-};
+// A pair per loopback policy, so a connection opened under one policy is never reused under another.
+const agentsByPolicy: Record<LoopbackPolicy, Agents> = { allowed: agentsWith('allowed'), refused: agentsWith('refused'), required: agentsWith('required') };
 
 interface RawResponse {
   status: number;
@@ -50,7 +62,7 @@ interface RawResponse {
 }
 
 /** POSTs and reads at most RESPONSE_BODY_LIMIT bytes of the answer (a longer one is cut off and its connection dropped). */
-function send(url: URL, request: WebhookRequest, timeoutMs: number): Promise<RawResponse> {
+function send(url: URL, request: WebhookRequest, agents: Agents, timeoutMs: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const isHttps = url.protocol === 'https:';
     const req = (isHttps ? httpsRequest : httpRequest)(url, {
@@ -91,16 +103,18 @@ function describeError(err: unknown, timeoutMs: number): string {
 
 /**
  * One POST of a signed payload. The URL's rules are checked again first, and every address the host resolves to
- * at connect time (a name may have been re-pointed at a link-local or metadata address since the subscription was
- * saved). Redirects are not followed: a 3xx is a failed attempt. Never throws: every outcome is an AttemptResult.
+ * at connect time (a name may have been re-pointed at a link-local or metadata address, or at loopback, since the
+ * subscription was saved). Redirects are not followed: a 3xx is a failed attempt. Never throws: every outcome is an
+ * AttemptResult.
  */
 export async function postWebhook(request: WebhookRequest, options: PostOptions): Promise<AttemptResult> {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const problems = await webhookUrlProblems(request.url, { allowHttp: options.allowHttp, resolve: false });
+  const problems = await webhookUrlProblems(request.url, options.targets, { resolve: false });
   if (problems.length > 0) return failure(`not sent: the url ${problems.join('; ')}`);
+  const url = new URL(request.url);
   const started = performance.now();
   try {
-    const res = await send(new URL(request.url), request, timeoutMs);
+    const res = await send(url, request, agentsByPolicy[loopbackPolicyOf(url, options.targets)], timeoutMs);
     const durationMs = Math.round(performance.now() - started);
     const ok = res.status >= 200 && res.status < 300;
     const retryAfterHeader = res.headers['retry-after'];

@@ -1,3 +1,4 @@
+import { fairShares } from '../domain/fair-shares.js';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
 import type { ServiceContext } from './context.js';
 import { finishAttempt, startAttempt } from './webhook-attempts.js';
@@ -27,8 +28,9 @@ interface ActiveSubscription {
   events: string;
 }
 
+// in a stable order: claims take subscriptions and accounts in turn from it
 function activeSubscriptions(ctx: ServiceContext): Promise<ActiveSubscription[]> {
-  return ctx.store.all<ActiveSubscription>(`SELECT id, account_id, url, secret_enc, events FROM webhook_subscriptions WHERE status = 'active'`);
+  return ctx.store.all<ActiveSubscription>(`SELECT id, account_id, url, secret_enc, events FROM webhook_subscriptions WHERE status = 'active' ORDER BY id`);
 }
 
 export interface FanOutResult {
@@ -108,13 +110,15 @@ export interface ClaimMemory {
   idleUntil: Map<string, number>;
   /** Per subscription: the resource line claimed last; the next claim starts after it, so every resource gets its turn. */
   cursor: Map<string, string>;
-  /** Which subscription is asked first next time, so the overall limit favours none of them. */
+  /** Which account, and which of its subscriptions, is asked first next time, so ties favour none of them. */
   turn: number;
 }
 
 export interface ClaimLimits {
-  /** Attempts to start now. */
-  limit: number;
+  /** Attempts this process runs at once, shared fairly between accounts. */
+  concurrency: number;
+  /** Attempts beyond `concurrency`, one at a time for each account that has none in flight. */
+  reservedSlots: number;
   perSubscription: number;
   /** Attempts this process already has in flight, by subscription. */
   inFlight: ReadonlyMap<string, number>;
@@ -148,13 +152,37 @@ async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: numbe
   return picked;
 }
 
+/** An account's active subscriptions and the attempts this process has in flight for them. */
+interface AccountTurn {
+  subs: ActiveSubscription[];
+  inFlight: number;
+}
+
+/** The accounts of the active subscriptions, starting at `turn`, so ties in the fair shares favour none of them. */
+function accountsInTurn(subs: ActiveSubscription[], inFlight: ReadonlyMap<string, number>, turn: number): AccountTurn[] {
+  const byAccount = new Map<string, AccountTurn>();
+  for (const sub of subs) {
+    const account = byAccount.get(sub.account_id) ?? { subs: [], inFlight: 0 };
+    account.subs.push(sub);
+    account.inFlight += inFlight.get(sub.id) ?? 0;
+    byAccount.set(sub.account_id, account);
+  }
+  const accounts = [...byAccount.values()];
+  const first = turn % accounts.length;
+  return [...accounts.slice(first), ...accounts.slice(0, first)];
+}
+
 /**
- * Claims due deliveries of active subscriptions, at most `perSubscription` in flight for any one subscription, so
- * a slow receiver holds only its own slots. A `delivering` row whose lease ran out belongs to a process that died
- * and is claimed again.
+ * Claims due deliveries of active subscriptions. The `concurrency` slots are shared max-min fair between accounts
+ * (an account alone may take them all, and a freed slot goes to the account with fewest in flight); an account with
+ * none in flight also gets one of the `reservedSlots`, so its next delivery starts at once even while receivers that
+ * never answer hold every shared slot. At most `perSubscription` are in flight for any one subscription. A
+ * `delivering` row whose lease ran out belongs to a process that died and is claimed again.
  */
 export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  if (limits.limit <= 0) return [];
+  let running = 0;
+  for (const n of limits.inFlight.values()) running += n;
+  if (running >= limits.concurrency + limits.reservedSlots) return [];
   const { memory } = limits;
   return ctx.store.transaction(async () => {
     const now = ctx.clock.now();
@@ -162,20 +190,46 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
     if (subs.length === 0) return [];
     const byId = new Map(subs.map((s) => [s.id, s]));
     const taken = new Map(limits.inFlight);
-    const picked: string[] = [];
-    const expired = await ctx.store.all<{ id: string; subscription_id: string }>(
-      `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`, now);
-    for (const row of expired) {
-      if (picked.length >= limits.limit || !byId.has(row.subscription_id)) continue;
-      taken.set(row.subscription_id, (taken.get(row.subscription_id) ?? 0) + 1);
-      picked.push(row.id);
+    const expired = new Map<string, string[]>();
+    for (const row of await ctx.store.all<{ id: string; subscription_id: string }>(
+      `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`, now)) {
+      expired.set(row.subscription_id, [...(expired.get(row.subscription_id) ?? []), row.id]);
     }
     memory.turn = (memory.turn + 1) % subs.length;
-    for (let i = 0; i < subs.length && picked.length < limits.limit; i++) {
-      const sub = subs[(memory.turn + i) % subs.length]!;
-      const slots = Math.min(limits.perSubscription - (taken.get(sub.id) ?? 0), limits.limit - picked.length);
-      if (slots <= 0 || (memory.idleUntil.get(sub.id) ?? -Infinity) > now) continue;
-      picked.push(...await pickDue(ctx, sub.id, slots, now, memory));
+    const picked: string[] = [];
+    // up to `wanted` due deliveries of one account, from its subscriptions in turn; expired leases first
+    const pickFor = async (account: AccountTurn, wanted: number): Promise<number> => {
+      let got = 0;
+      for (let i = 0; i < account.subs.length && got < wanted; i++) {
+        const sub = account.subs[(memory.turn + i) % account.subs.length]!;
+        const slots = Math.min(limits.perSubscription - (taken.get(sub.id) ?? 0), wanted - got);
+        if (slots <= 0) continue;
+        const ids = expired.get(sub.id)?.splice(0, slots) ?? [];
+        if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) ids.push(...await pickDue(ctx, sub.id, slots - ids.length, now, memory));
+        taken.set(sub.id, (taken.get(sub.id) ?? 0) + ids.length);
+        picked.push(...ids);
+        got += ids.length;
+      }
+      account.inFlight += got;
+      return got;
+    };
+    // an account that takes less than its share has nothing more due; the others share what it left
+    let free = limits.concurrency - running;
+    let waiting = accountsInTurn(subs, limits.inFlight, memory.turn);
+    while (free > 0 && waiting.length > 0) {
+      const shares = fairShares(waiting.map((a) => a.inFlight), free);
+      const more: AccountTurn[] = [];
+      for (const [i, account] of waiting.entries()) {
+        const got = shares[i]! > 0 ? await pickFor(account, shares[i]!) : 0;
+        free -= got;
+        if (got === shares[i]) more.push(account);
+      }
+      waiting = more;
+    }
+    let reserved = limits.concurrency + limits.reservedSlots - running - picked.length;
+    for (const account of waiting) {
+      if (reserved <= 0) break;
+      if (account.inFlight === 0) reserved -= await pickFor(account, 1);
     }
     const claim = `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?,
       next_attempt_at = ?, updated_at = ? WHERE id = ? RETURNING subscription_id, event_id, resource_key, attempts`;

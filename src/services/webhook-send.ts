@@ -16,7 +16,7 @@ async function sendOnce(ctx: ServiceContext, sub: SubscriptionRow, prepare: () =
     const { event, attempt } = await prepare();
     return startAttempt(ctx, { subscriptionId: sub.id, url: sub.url, secretEnc: sub.secretEnc }, event, attempt);
   });
-  const result = await postWebhook(request, { allowHttp: ctx.options.allowHttpWebhooks, now: ctx.clock.now() });
+  const result = await postWebhook(request, { targets: ctx.options, now: ctx.clock.now() });
   ctx.log.info({ webhook_subscription_id: sub.id, event_id: log.eventId, status: result.responseStatus, error: result.errorMessage }, 'webhook sent on request');
   return presentDelivery(await finishAttempt(ctx, log, result, null));
 }

@@ -59,7 +59,7 @@ interface SubscriptionInput {
 
 async function checkInput(ctx: ServiceContext, input: SubscriptionInput, errors: FieldErrorCollector) {
   if (typeof input.url === 'string') {
-    for (const p of await webhookUrlProblems(input.url, { allowHttp: ctx.options.allowHttpWebhooks, resolve: true })) errors.add('url', p);
+    for (const p of await webhookUrlProblems(input.url, ctx.options, { resolve: true })) errors.add('url', p);
   }
   if (Array.isArray(input.events)) {
     input.events.forEach((e, i) => {

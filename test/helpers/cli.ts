@@ -180,11 +180,11 @@ export interface DaemonProcess extends CliProcess {
 
 /**
  * Starts `packdesk daemon` on a free port and waits for its `listening` line. Watched folders and file: printers may lie
- * in the temporary directory, unless `extraArgs` give their own `--files-root`.
+ * in the temporary directory, unless `extraArgs` give their own `--files-root`; webhooks may reach the test receivers on loopback.
  */
 export async function startDaemon(dataDir: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<DaemonProcess> {
   const filesRoot = extraArgs.includes('--files-root') ? [] : ['--files-root', tmpdir()];
-  const daemon = await startCliProcess(['daemon', '--data-dir', dataDir, '--port', '0', ...filesRoot, ...extraArgs], env, (line) => listeningUrl(line) !== undefined);
+  const daemon = await startCliProcess(['daemon', '--data-dir', dataDir, '--port', '0', '--allow-loopback-webhooks', ...filesRoot, ...extraArgs], env, (line) => listeningUrl(line) !== undefined);
   return { ...daemon, url: listeningUrl(daemon.line)! };
 }
 

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   arrivedAt: number;
   /** The status the receiver answered; null while it has not answered (or never did). */
   answered: number | null;
+  /** The sender closed the connection before the receiver answered (it timed out, or gave up). */
+  abandoned: boolean;
 }
 
 export interface ReceiverReply {
@@ -33,15 +35,28 @@ export interface WebhookReceiver {
   reply: ReplyPolicy;
   /** Requests to one path (each subscription gets its own path). */
   at(path: string): ReceivedWebhook[];
+  /** Resolves once `condition` holds, looked at on every request that arrives and every one the sender abandons. */
+  until(condition: (received: ReceivedWebhook[]) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A real HTTP server on loopback that records every webhook request and answers as `reply` says (200 by default). */
 export async function startWebhookReceiver(reply: ReplyPolicy = () => ({ status: 200, body: 'ok' })): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
+  const waiting = new Set<() => void>();
+  const changed = () => waiting.forEach((look) => look());
   const receiver: WebhookReceiver = {
     url: '', received, reply,
     at: (path) => received.filter((r) => r.path === path),
+    until: (condition) => new Promise<void>((resolve) => {
+      const look = () => {
+        if (!condition(received)) return;
+        waiting.delete(look);
+        resolve();
+      };
+      waiting.add(look);
+      look();
+    }),
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -53,8 +68,16 @@ export async function startWebhookReceiver(reply: ReplyPolicy = () => ({ status:
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      const request: ReceivedWebhook = { path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8'), arrivedAt: performance.now(), answered: null };
+      const request: ReceivedWebhook = {
+        path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8'), arrivedAt: performance.now(), answered: null, abandoned: false,
+      };
       received.push(request);
+      res.on('close', () => {
+        if (request.answered !== null) return;
+        request.abandoned = true;
+        changed();
+      });
+      changed();
       const answer = receiver.reply(request, received);
       if (answer.hang) return;
       const send = () => {

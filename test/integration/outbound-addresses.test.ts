@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 
-/** No user value makes the daemon connect to a link-local or metadata address, however it is spelled. */
+/** No user value makes the daemon connect to a link-local or metadata address, or a webhook to loopback, however it is spelled. */
 describe('outbound addresses', () => {
   let d: TestDaemon;
   let a: TestAccount;
@@ -34,6 +34,43 @@ describe('outbound addresses', () => {
       const res = await a.request('POST', '/v1/webhook-subscriptions', { name: 'x', url, events: ['*'] });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
       expect(res.json().errors.url, url).toEqual(['must not point to a link-local or metadata address']);
+    }
+  });
+
+  it('refuses webhook URLs to the station\'s own loopback services in any spelling, unless the station allows it', async () => {
+    const port = webUrl.split(':')[1];
+    const literal = 'must not point to a loopback address (allowed only when the daemon runs with --allow-loopback-webhooks)';
+    const cases: [string, string][] = [
+      ...[`http://${webUrl}/three`, `https://${webUrl}/three`, `http://127.1:${port}/`, `http://2130706433:${port}/`, `http://0x7f000001:${port}/`,
+        `http://0177.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `https://[::ffff:7f00:1]:${port}/`,
+        `https://[64:ff9b::7f00:1]:${port}/`, `http://localhost:${port}/`, `http://LOCALHOST.:${port}/`, `http://shop.localhost:${port}/`,
+      ].map((url): [string, string] => [url, literal]),
+      // a name is resolved, not trusted: localhost reaches 127.0.0.1 here
+      [`https://localhost:${port}/three`, 'resolves to a loopback address (allowed only when the daemon runs with --allow-loopback-webhooks)'],
+    ];
+    for (const [url, problem] of cases) {
+      const res = await a.request('POST', '/v1/webhook-subscriptions', { name: 'probe', url, events: ['*'] });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
+      expect(res.json().errors.url, url).toEqual([problem]);
+    }
+  });
+
+  it('does not reach a loopback service through a webhook URL stored before, and logs no answer of it', async () => {
+    const created = await a.request('POST', '/v1/webhook-subscriptions', { name: 'stored earlier', url: 'https://hooks.example.com/packdesk', events: ['*'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.id as string;
+    // as if saved while the station allowed loopback: checked again when it is sent, and for a name, when it connects
+    for (const [url, error] of [
+      [`http://${webUrl}/three`, 'not sent: the url must not point to a loopback address (allowed only when the daemon runs with --allow-loopback-webhooks)'],
+      [`https://localhost:${webUrl.split(':')[1]}/three`, 'not sent: localhost resolves to 127.0.0.1, a loopback address'],
+    ]) {
+      await d.ctx.store.run('UPDATE webhook_subscriptions SET url = ? WHERE id = ?', url, id);
+      hits.length = 0;
+      const sent = await a.request('POST', `/v1/webhook-subscriptions/${id}/test`);
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(sent.json().data, url).toMatchObject({ status: 'failed', response_status: null, response_body: null, error_message: error });
+      expect(hits, url).toEqual([]);
+      expect((await a.request('GET', `/v1/webhook-subscriptions/${id}/logs`)).body).not.toContain('secret-intranet-page');
     }
   });
 

@@ -62,7 +62,7 @@ describe('retention: the store keeps the present and 30 days of the past', () =>
   beforeAll(async () => {
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
     receiver = await startWebhookReceiver((r) => (r.path === '/gone' ? { status: 410 } : { status: 200, body: 'ok' }));
-    d = await startTestDaemon();
+    d = await startTestDaemon({ allowLoopbackWebhooks: true });
     a = await d.account('Retention warehouse');
     channel = await pplChannel(a, emu.urls.ppl!);
     // uploads need the import and carrier workers; the retention worker is left off, the test prunes by hand

@@ -47,7 +47,7 @@ describe('webhook delivery (manual clock, real receivers on loopback)', () => {
 
   beforeAll(async () => {
     // random 0.5 = no jitter: the schedule's offsets exactly
-    d = await startTestDaemon({ webhooks: { random: () => 0.5 } });
+    d = await startTestDaemon({ allowLoopbackWebhooks: true, webhooks: { random: () => 0.5 } });
     a = await d.account('Hooks A');
     b = await d.account('Hooks B');
     rx = await startWebhookReceiver();

@@ -43,12 +43,15 @@ describe('webhook subscriptions', () => {
     expect((await create(a, { secret: 'whsec_!!!!!!!!!!!!!!!!!!' })).json().errors.secret[0]).toMatch(/base64/);
   });
 
-  it('refuses non-https URLs except to loopback, and link-local or metadata addresses', async () => {
-    const cases: [string, string | null][] = [
+  it('refuses plain http, this machine\'s loopback, and link-local or metadata addresses', async () => {
+    const loopback = 'a loopback address (allowed only when the daemon runs with --allow-loopback-webhooks)';
+    const cases: [string, string][] = [
       ['http://erp.example.com/hook', 'must use https'],
-      ['http://127.0.0.1:9000/hook', null],
-      ['http://localhost:9000/hook', null],
-      ['http://[::1]:9000/hook', null],
+      ['http://127.0.0.1:9000/hook', `must not point to ${loopback}`],
+      ['https://127.0.0.1:9000/hook', `must not point to ${loopback}`],
+      ['http://localhost:9000/hook', `must not point to ${loopback}`],
+      ['https://localhost:9000/hook', `resolves to ${loopback}`],
+      ['https://[::1]:9000/hook', `must not point to ${loopback}`],
       ['https://169.254.169.254/latest/meta-data', 'link-local'],
       ['https://[fe80::1]/hook', 'link-local'],
       ['https://metadata.google.internal/computeMetadata', 'metadata'],
@@ -57,11 +60,22 @@ describe('webhook subscriptions', () => {
     ];
     for (const [url, problem] of cases) {
       const res = await create(a, { url });
-      if (problem === null) expect(res.statusCode, url).toBe(201);
-      else {
-        expect(res.statusCode, url).toBe(422);
-        expect(res.json().errors.url[0], url).toContain(problem);
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json().errors.url[0], url).toContain(problem);
+    }
+  });
+
+  it('allows loopback, over plain http too, when the daemon runs with --allow-loopback-webhooks', async () => {
+    const local = await startTestDaemon({ allowLoopbackWebhooks: true });
+    try {
+      const acc = await local.account();
+      for (const url of ['http://127.0.0.1:9000/hook', 'http://localhost:9000/hook', 'http://[::1]:9000/hook', 'https://127.0.0.1:9000/hook']) {
+        expect((await create(acc, { url })).statusCode, url).toBe(201);
       }
+      expect((await create(acc, { url: 'http://erp.example.com/hook' })).json().errors.url[0]).toContain('must use https');
+      expect((await create(acc, { url: 'https://169.254.169.254/' })).json().errors.url[0]).toContain('link-local');
+    } finally {
+      await local.close();
     }
   });
 
@@ -71,6 +85,8 @@ describe('webhook subscriptions', () => {
       const acc = await open.account();
       expect((await create(acc, { url: 'http://erp.lan/hook' })).statusCode).toBe(201);
       expect((await create(acc, { url: 'http://169.254.1.1/hook' })).statusCode).toBe(422);
+      // plain http says nothing about loopback: that takes its own switch
+      expect((await create(acc, { url: 'http://127.0.0.1:9000/hook' })).json().errors.url[0]).toContain('must not point to a loopback address');
     } finally {
       await open.close();
     }

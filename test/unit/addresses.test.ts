@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { createGuardedLookup, hostProblem, looseIPv4, resolvedHostProblem, type Resolver } from '../../src/net/addresses.js';
+import { createGuardedLookup, hostProblem, looseIPv4, resolvedHostRefusal, type LoopbackPolicy, type Resolver } from '../../src/net/addresses.js';
 
 describe('the outbound address policy', () => {
   it('refuses link-local and metadata addresses in every spelling', () => {
@@ -58,11 +58,47 @@ describe('the outbound address policy', () => {
       if (name === 'printer.example') return callback(null, [{ address: '192.168.1.9', family: 4 }]);
       callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), []);
     };
-    expect(await resolvedHostProblem('rebound.example', resolver)).toBe('rebound.example resolves to fe80::1, a link-local or metadata address');
-    expect(await resolvedHostProblem('printer.example', resolver)).toBeUndefined();
+    const problem = async (host: string) => (await resolvedHostRefusal(host, 'allowed', resolver))?.reason;
+    expect(await problem('rebound.example')).toBe('rebound.example resolves to fe80::1, a link-local or metadata address');
+    expect(await problem('printer.example')).toBeUndefined();
     // not resolvable yet: the guarded lookup checks it again when it connects
-    expect(await resolvedHostProblem('unknown.example', resolver)).toBeUndefined();
-    expect(await resolvedHostProblem('0251.0376.0251.0376', resolver)).toBe('0251.0376.0251.0376 is a link-local or metadata address');
-    expect(await resolvedHostProblem('[::1]', resolver)).toBeUndefined();
+    expect(await problem('unknown.example')).toBeUndefined();
+    expect(await problem('0251.0376.0251.0376')).toBe('0251.0376.0251.0376 is a link-local or metadata address');
+    expect(await problem('[::1]')).toBeUndefined();
+  });
+
+  it('refuses loopback in every spelling where the policy says so, and requires it where plain http stays on the machine', () => {
+    const loopback = ['127.0.0.1', '127.1', '127.255.255.254', '2130706433', '0x7f000001', '0177.0.0.1', '[::1]', '::1', '0:0:0:0:0:0:0:1',
+      '[::ffff:127.0.0.1]', '::ffff:7f00:1', '127.0.0.1.'];
+    const carried = ['::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1'];
+    const elsewhere = ['192.168.1.50', '10.0.0.5', '8.8.8.8', '::ffff:192.168.1.5', '2001:db8::1', 'printer.local'];
+    const at = (host: string, policy: LoopbackPolicy) => hostProblem(host, policy);
+    for (const host of [...loopback, ...carried]) expect(at(host, 'refused'), host).toBe(`${host} is a loopback address`);
+    for (const host of [...loopback, ...carried, ...elsewhere]) expect(at(host, 'allowed'), host).toBeUndefined();
+    for (const host of elsewhere) expect(at(host, 'refused'), host).toBeUndefined();
+    for (const host of loopback) expect(at(host, 'required'), host).toBeUndefined();
+    // carried in IPv6, 127.0.0.1 is not this machine: it goes to a translator or relay on the network
+    for (const host of [...carried, '192.168.1.50', '::ffff:192.168.1.5']) expect(at(host, 'required'), host).toBe(`${host} is not a loopback address`);
+    for (const policy of ['allowed', 'refused', 'required'] as const) expect(at('169.254.169.254', policy)).toBe('169.254.169.254 is a link-local or metadata address');
+  });
+
+  it('resolves localhost names and checks their addresses rather than trusting the name', async () => {
+    const records: Record<string, LookupAddress[]> = {
+      localhost: [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }],
+      'app.localhost': [{ address: '127.0.0.1', family: 4 }],
+      'printer.localhost': [{ address: '192.168.1.9', family: 4 }],
+    };
+    const resolver: Resolver = (name, _options, callback) => callback(null, records[name] ?? []);
+    const ask = (name: string, policy: LoopbackPolicy) => new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      createGuardedLookup(resolver, policy)(name, {}, (err) => resolve(err));
+    });
+    expect((await ask('localhost', 'refused'))?.message).toBe('localhost resolves to 127.0.0.1, a loopback address');
+    expect((await ask('app.localhost', 'refused'))?.message).toBe('app.localhost resolves to 127.0.0.1, a loopback address');
+    expect(await ask('printer.localhost', 'refused')).toBeNull();
+    expect(await ask('app.localhost', 'required')).toBeNull();
+    expect((await ask('printer.localhost', 'required'))?.message).toBe('printer.localhost resolves to 192.168.1.9, not a loopback address');
+    expect(await ask('localhost', 'allowed')).toBeNull();
+    expect((await resolvedHostRefusal('app.localhost', 'refused', resolver))?.refusal).toBe('loopback');
+    expect((await resolvedHostRefusal('printer.localhost', 'required', resolver))?.refusal).toBe('not loopback');
   });
 });
