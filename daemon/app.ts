@@ -1,9 +1,13 @@
+import type { AddressInfo } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { API_TAGS, documentedRoute } from './http/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../src/services/context.js';
 import { clientError, frameworkError, registerConventions } from './http/conventions.js';
+import { DaemonOrigins } from './http/origins.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.js';
+import { createHttpServer, OpenConnections } from './http/server.js';
 import { validatorCompiler } from './http/validation.js';
 import { deskPageRoutes } from './desk/page.js';
 import { deskStreamRoutes, type DeskStreamOptions } from './desk/stream.js';
@@ -30,22 +34,38 @@ export interface AppOptions {
   tls?: { cert: Buffer; key: Buffer };
   /** The desk's live events (how often printers are asked, heartbeats). */
   desk?: DeskStreamOptions;
+  /** Timeouts, connection and per-address limits; DEFAULT_HTTP_LIMITS for what is not given. */
+  http?: Partial<HttpLimits>;
+  /** Where people open the daemon besides the address it listens on (`--public-url`, e.g. the station's LAN name). */
+  publicUrls?: string[];
 }
 
 /** The fastify app serving /v1: conventions first, then one plugin per resource. */
 export async function buildApp(ctx: ServiceContext, options: AppOptions): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.http };
+  const connections = new OpenConnections(limits.maxConnectionsPerAddress);
+  const origins = new DaemonOrigins(options.publicUrls ?? []);
   const app = Fastify({
     // fastify's own lines (e.g. "Server listening at") stay quiet; packdesk logs its own `listening` and request lines
     loggerInstance: ctx.log.child({}, { level: 'warn' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
+    serverFactory: (handler) => createHttpServer(handler, limits, connections, options.tls),
+    // the conventions answer while draining, in the error envelope
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
     ...(options.tls ? { https: options.tls } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  app.server.once('listening', () => origins.listen(options.tls ? 'https' : 'http', app.server.address() as AddressInfo));
+  // in-flight requests get a grace period; then shutdown goes on whatever the open connections do
+  let forceClose: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    forceClose = setTimeout(() => connections.destroyAll(), limits.shutdownGraceMs).unref();
+  });
+  app.addHook('onClose', async () => clearTimeout(forceClose));
 
   await app.register(swagger, {
     openapi: {
@@ -63,7 +83,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
     transform: documentedRoute,
   });
 
-  registerConventions(app, ctx);
+  registerConventions(app, ctx, { origins, limits });
   app.addHook('onResponse', async (request, reply) => {
     ctx.log.info({ req_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
@@ -80,7 +100,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(printJobRoutes(ctx));
   await app.register(watchedFolderRoutes(ctx));
   await app.register(importRoutes(ctx));
-  await app.register(deskRoutes(ctx));
+  await app.register(deskRoutes(ctx, origins));
   await app.register(deskStreamRoutes(ctx, options.desk));
   await app.register(deskPageRoutes());
   await app.ready();

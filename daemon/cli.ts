@@ -6,6 +6,7 @@ import { DEFAULT_IMPORT_LIMITS, IMPORT_LIMIT_NAMES, type ImportLimits } from '..
 import { DEFAULT_RETENTION_DAYS } from '../src/services/retention.js';
 import { DEFAULT_HOST, DEFAULT_PORT, resolveDataDir } from '../src/paths.js';
 import { DataDirLockedError } from '../src/store/lock.js';
+import { DEFAULT_HTTP_LIMITS } from './http/limits.js';
 import { CliError, EXIT } from '../src/cli/exit-codes.js';
 import { action, DATABASE_OPTION, databaseUrlOf, parsePositiveInt, type StoreFlags } from '../src/cli/run.js';
 
@@ -20,6 +21,8 @@ interface DaemonFlags extends StoreFlags {
   filesRoot?: string[];
   retentionDays?: string;
   importLimit?: string[];
+  publicUrl?: string[];
+  maxConnectionsPerAddress?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -42,6 +45,14 @@ export function importLimitsOf(flags: string[]): ImportLimits {
     limits[key] = key === 'maxFileBytes' ? n * 2 ** 20 : n;
   }
   return limits;
+}
+
+/** `--public-url`s as given, each an http(s) URL. */
+function publicUrlsOf(flags: string[]): string[] {
+  for (const url of flags) {
+    if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) throw new CliError(`--public-url must be an http(s) URL, not ${url}`, EXIT.usage);
+  }
+  return flags;
 }
 
 /** `packdesk daemon`: runs in the foreground until SIGTERM/SIGINT, then drains and exits 0. */
@@ -67,12 +78,16 @@ export function registerDaemonCommand(program: Command): void {
       `how much of an order file is read (repeatable): ${Object.entries(IMPORT_LIMIT_NAMES).map(([name, key]) => `${name}=${key === 'maxFileBytes' ? DEFAULT_IMPORT_LIMITS[key] / 2 ** 20 : DEFAULT_IMPORT_LIMITS[key]}`).join(', ')} by default`,
       collect,
     )
+    .option('--public-url <url>', 'an address people open the desk at besides the listen address, e.g. http://station-1.lan:7420 (repeatable)', collect)
+    .option('--max-connections-per-address <n>', `open connections one client address may hold (else ${DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress})`)
     .option('--retention-days <days>', `days finished records are kept: delivered events, webhook logs, failed jobs, import uploads (else $PACKDESK_RETENTION_DAYS; else ${DEFAULT_RETENTION_DAYS})`)
     .action(action(async (o: DaemonFlags) => {
       if (Boolean(o.tlsCert) !== Boolean(o.tlsKey)) throw new CliError('--tls-cert and --tls-key go together', EXIT.usage);
       const port = o.port === '0' ? 0 : parsePositiveInt(o.port, '--port');
       const retentionDays = retentionDaysOf(o.retentionDays, process.env.PACKDESK_RETENTION_DAYS);
       const importLimits = importLimitsOf(o.importLimit ?? []);
+      const publicUrls = publicUrlsOf(o.publicUrl ?? []);
+      const http = o.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: parsePositiveInt(o.maxConnectionsPerAddress, '--max-connections-per-address') };
       const log = createLogger();
       const dataDir = resolveDataDir(o.dataDir);
       // Signals are taken before start-up, so a SIGTERM that arrives while starting still drains cleanly.
@@ -86,7 +101,7 @@ export function registerDaemonCommand(program: Command): void {
       let daemon;
       try {
         daemon = await startDaemon({
-          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, allowLoopbackWebhooks: o.allowLoopbackWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays, importLimits,
+          dataDir, databaseUrl: databaseUrlOf(o.database), station: o.station, host: o.host, port, log, allowHttpWebhooks: o.allowHttpWebhooks, allowLoopbackWebhooks: o.allowLoopbackWebhooks, filesRoots: resolveFilesRoots(o.filesRoot ?? []), retentionDays, importLimits, publicUrls, http,
           tls: o.tlsCert && o.tlsKey ? { cert: readFileSync(o.tlsCert), key: readFileSync(o.tlsKey) } : undefined,
         });
       } catch (err) {

@@ -11,6 +11,7 @@ import { checkSecretKey, heartbeat, HEARTBEAT_MS, registerDaemon, unregisterDaem
 import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
 import type { DeskStreamOptions } from './desk/stream.js';
+import type { HttpLimits } from './http/limits.js';
 import { releaseOrphanedJobs } from '../src/services/jobs.js';
 import { stopLabelConversions } from '../src/labels/index.js';
 import { createWorkers } from './workers/index.js';
@@ -42,6 +43,10 @@ export interface DaemonOptions {
   clock?: Clock;
   /** The desk's live events (how often printers are asked while a desk is open). */
   desk?: DeskStreamOptions;
+  /** Timeouts, connection and per-address limits (`--max-connections-per-address`); the defaults when not given. */
+  http?: Partial<HttpLimits>;
+  /** Where people open the daemon besides its listen address (`--public-url`). */
+  publicUrls?: string[];
 }
 
 export interface RunningDaemon {
@@ -82,7 +87,9 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     const orphaned = await releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
     const workers = createWorkers(ctx);
-    const app = await buildApp(ctx, { version: VERSION, tls: o.tls, health: { workers: workers.health }, desk: o.desk });
+    const app = await buildApp(ctx, {
+      version: VERSION, tls: o.tls, health: { workers: workers.health }, desk: o.desk, http: o.http, publicUrls: o.publicUrls,
+    });
     const url = await app.listen({ host: o.host, port: o.port });
     workers.start();
     o.log.info({

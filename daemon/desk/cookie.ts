@@ -1,8 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../src/domain/errors.js';
 import { deskSessionOf, type DeskSession } from '../../src/services/desk-sessions.js';
 import type { ServiceContext } from '../../src/services/context.js';
+import type { DaemonOrigins } from '../http/origins.js';
 
 /**
  * The desk's session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site sends it). Browsers share
@@ -34,13 +35,17 @@ export function clearDeskCookie(request: FastifyRequest, reply: FastifyReply): v
   reply.header('Set-Cookie', `${deskCookieName(request)}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const digest = (text: string) => createHash('sha256').update(text).digest();
+// digests have one length whatever was sent (a header's non-ASCII character is more bytes than it is characters)
+const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
 /**
  * The desk session of a request that carries the cookie and no API key. A change (`write`) must also carry the
- * session's CSRF token in X-CSRF-Token and, when the browser names an Origin, come from the daemon's own origin.
+ * session's CSRF token in X-CSRF-Token and, when the browser names an Origin, come from one of the daemon's origins.
  */
-export async function deskSessionOfRequest(ctx: ServiceContext, request: FastifyRequest, write: boolean): Promise<DeskSession | undefined> {
+export async function deskSessionOfRequest(
+  ctx: ServiceContext, request: FastifyRequest, write: boolean, origins: DaemonOrigins,
+): Promise<DeskSession | undefined> {
   const token = cookieValue(request, deskCookieName(request));
   if (token === undefined) return undefined;
   const session = await deskSessionOf(ctx, token);
@@ -50,7 +55,7 @@ export async function deskSessionOfRequest(ctx: ServiceContext, request: Fastify
       throw new ForbiddenError('A change from the desk needs its X-CSRF-Token header; reload the page.');
     }
     const origin = request.headers.origin;
-    if (typeof origin === 'string' && origin !== `${request.protocol}://${request.host}`) {
+    if (typeof origin === 'string' && !origins.includes(origin)) {
       throw new ForbiddenError(`A change from the desk must come from the desk's own page, not ${origin}.`);
     }
   }

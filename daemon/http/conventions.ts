@@ -14,7 +14,10 @@ import { withIdempotencyClaim, type IdempotencyClaim } from '../../src/services/
 import { IDEMPOTENCY_KEY_TTL_MS } from '../../src/services/retention.js';
 import { idempotencyKeys } from '../../src/store/schema.js';
 import { deskSessionOfRequest } from '../desk/cookie.js';
+import { AddressLimits } from './address-limits.js';
+import type { DaemonOrigins } from './origins.js';
 import { rateLimiterFor } from './rate-limit.js';
+import type { HttpLimits } from './limits.js';
 import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
 
 declare module 'fastify' {
@@ -33,6 +36,10 @@ declare module 'fastify' {
     public?: boolean;
     /** A read-only key may call it although it is not a GET (signing a desk out, a sign-in link). */
     anyScope?: boolean;
+    /** A desk sign-in: counted against the remote address's sign-in limit. */
+    signIn?: boolean;
+    /** The answer holds a one-time secret: it is never kept for an Idempotency-Key replay (a retry gets a new one). */
+    answerHoldsSecret?: boolean;
   }
 }
 
@@ -88,10 +95,24 @@ export function clientError(error: Error & { code?: string }, socket: Duplex): v
   socket.destroy();
 }
 
+export interface ConventionOptions {
+  /** Where the daemon is reached: the desk's changes must come from one of these origins. */
+  origins: DaemonOrigins;
+  limits: Pick<HttpLimits, 'signInsPerMinute' | 'failedKeysPerMinute'>;
+}
+
 /** Auth, scopes, rate limits, idempotency, error envelopes: the conventions of every /v1 request. */
-export function registerConventions(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerConventions(app: FastifyInstance, ctx: ServiceContext, options: ConventionOptions): void {
   const limiter = rateLimiterFor(ctx.store, ctx.clock);
+  const addressLimits = new AddressLimits(ctx.clock, options.limits);
   app.decorateRequest('fieldErrors', null as unknown as FieldErrorCollector);
+
+  // fastify's own 503 while closing is outside the envelope (return503OnClosing is off): requests that still come are answered here
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+    ctx.log.info('draining: new requests are answered 503');
+  });
 
   // JSON only: a JSON body sent as text/plain is refused (400), not read as a string that fails every field
   app.removeContentTypeParser('text/plain');
@@ -116,13 +137,14 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (draining) return sendError(reply.header('connection', 'close'), 503, 'The daemon is shutting down; retry in a moment.');
     request.fieldErrors = new FieldErrorCollector();
+    if (request.routeOptions.config?.signIn) await addressLimits.signIn(request.ip);
     if (!request.url.startsWith('/v1/') || request.is404 || request.routeOptions.config?.public) return;
     const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     // the desk in a browser signs in with a session cookie instead of the key (daemon/desk/cookie.ts)
-    const desk = header === undefined ? await deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method)) : undefined;
-    const who = desk?.caller ?? await authenticate(ctx, match?.[1]);
+    const desk = header === undefined ? await deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method), options.origins) : undefined;
+    const who = desk?.caller ?? await authenticateKey(request, header);
     request.deskSession = desk;
     request.caller = who;
     const limit = who.account.rateLimit;
@@ -136,6 +158,21 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     }
   });
 
+  /** The caller of an Authorization header; wrong keys count against the remote address, which then waits (429). */
+  async function authenticateKey(request: FastifyRequest, header: string | undefined): Promise<Caller> {
+    if (header === undefined) return authenticate(ctx, undefined);
+    addressLimits.admit(request.ip, header);
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    try {
+      const who = await authenticate(ctx, match?.[1]);
+      addressLimits.authenticated(header);
+      return who;
+    } catch (err) {
+      if (err instanceof UnauthorizedError) await addressLimits.failed(request.ip);
+      throw err;
+    }
+  }
+
   app.addHook('preHandler', async (request, reply) => {
     const v = request.validationError as (FastifyError & { validationContext?: string; validation?: unknown[] }) | undefined;
     if (v) {
@@ -146,14 +183,14 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       const merge = context === 'body' && request.routeOptions.config?.mergeValidation && takeOutWrongTypes(request.body, errors, request.fieldErrors);
       if (!merge) request.fieldErrors.throwIfAny();
     }
-    if (request.method === 'POST' && request.caller) return replayIdempotent(request, reply);
+    if (request.method === 'POST' && request.caller && !request.routeOptions.config?.answerHoldsSecret) return replayIdempotent(request, reply);
   });
 
   async function replayIdempotent(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string') return;
     if (key.length === 0 || key.length > 255) throw new BadRequestError('Idempotency-Key must be 1 to 255 characters.');
-    const accountId = request.caller!.account.id;
+    const { account: { id: accountId }, keyId: apiKeyId } = request.caller!;
     const now = ctx.clock.now();
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`)
@@ -164,6 +201,8 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
     if (found && now - found.createdAt >= IDEMPOTENCY_KEY_TTL_MS) await ctx.db.delete(idempotencyKeys).where(where).run();
     const existing = found && now - found.createdAt < IDEMPOTENCY_KEY_TTL_MS ? found : undefined;
     if (existing) {
+      // an answer is for the key that asked: another key of the account (a read-only one) must not get it
+      if (existing.apiKeyId !== apiKeyId) throw new ConflictError('This Idempotency-Key was used by another API key of this account.');
       if (existing.requestHash !== requestHash) {
         throw new ConflictError('This Idempotency-Key was already used with a different request.');
       }
@@ -179,7 +218,7 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext): 
       await ctx.db.delete(idempotencyKeys).where(where).run();
     }
     // another request (on another daemon of a shared store) may have taken the key since it was looked up
-    const taken = await ctx.db.insert(idempotencyKeys).values({ accountId, key, requestHash, createdAt: now })
+    const taken = await ctx.db.insert(idempotencyKeys).values({ accountId, key, apiKeyId, requestHash, createdAt: now })
       .onConflictDoNothing().returning({ key: idempotencyKeys.key });
     if (taken.length === 0) throw new ConflictError('A request with this Idempotency-Key is still in progress.');
     request.idempotency = { key, accountId };

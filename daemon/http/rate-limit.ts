@@ -30,28 +30,33 @@ export function rateLimiterFor(store: Store, clock: Clock): RateLimiter {
   return store.shared ? new StoreRateLimiter(store, clock) : new MemoryRateLimiter(clock);
 }
 
-/** One daemon's count, kept in memory. */
+/** One daemon's count, kept in memory for at most `maxKeys` keys: beyond them the least recently counted is forgotten. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock, private readonly maxKeys = 10_000) {}
 
-  async take(accountId: string, limit: number): Promise<RateDecision> {
+  async take(key: string, limit: number): Promise<RateDecision> {
     const now = this.clock.now();
     const start = now - (now % WINDOW_MS);
-    let w = this.windows.get(accountId);
-    if (!w || w.start !== start) {
-      w = { start, count: 0 };
-      this.windows.set(accountId, w);
-      if (this.windows.size > 10_000) this.prune(start);
-    }
+    const found = this.windows.get(key);
+    const w = found && found.start === start ? found : { start, count: 0 };
+    // set again so the map's order is the order keys were last counted
+    this.windows.delete(key);
+    this.windows.set(key, w);
+    if (this.windows.size > this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
     const allowed = w.count < limit;
     if (allowed) w.count += 1;
     return decide(limit, w.count, allowed, start, now);
   }
 
-  private prune(currentStart: number): void {
-    for (const [key, w] of this.windows) if (w.start !== currentStart) this.windows.delete(key);
+  /** What `take` would decide now, without counting a request. */
+  peek(key: string, limit: number): RateDecision {
+    const now = this.clock.now();
+    const start = now - (now % WINDOW_MS);
+    const w = this.windows.get(key);
+    const used = w && w.start === start ? w.count : 0;
+    return decide(limit, used, used < limit, start, now);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   createDeskLoginLink, endDeskSession, openDeskSession, redeemDeskLoginLink, type DeskSession,
 } from '../../src/services/desk-sessions.js';
 import { caller } from '../http/conventions.js';
+import type { DaemonOrigins } from '../http/origins.js';
 import { Envelope, errorResponses, Timestamp } from '../http/schemas.js';
 import { clearDeskCookie, setDeskCookie } from '../desk/cookie.js';
 
@@ -33,15 +34,15 @@ function deskSession(request: FastifyRequest): DeskSession {
 }
 
 /** The browser desk's sign-in: a session cookie in exchange for an API key, or for a one-time link. */
-export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
+export function deskRoutes(ctx: ServiceContext, origins: DaemonOrigins): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post('/v1/desk/sessions', {
-      config: { public: true },
+      config: { public: true, signIn: true },
       schema: {
         tags, operationId: 'openDeskSession', security: [],
         summary: 'Sign a browser in to the desk with an API key (sets an HttpOnly, SameSite=Strict session cookie)',
         body: Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 201: Envelope(DeskSessionSchema), ...errorResponses(400, 401, 413, 422) },
+        response: { 201: Envelope(DeskSessionSchema), ...errorResponses(400, 401, 413, 422, 429) },
       },
     }, async (request, reply) => {
       const session = await openDeskSession(ctx, request.body.api_key.trim());
@@ -69,10 +70,11 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     });
 
     app.post('/v1/desk/login-links', {
-      config: { anyScope: true },
+      config: { anyScope: true, answerHoldsSecret: true },
       schema: {
         tags, operationId: 'createDeskLoginLink',
         summary: 'A one-time link that opens the desk signed in with the calling key (valid 5 minutes)',
+        description: 'The link is on one of the daemon\'s own origins (never a Host header\'s). It is shown once: an Idempotency-Key is not replayed here, a retry makes a new link.',
         response: {
           201: Envelope(Type.Object({ url: Type.String(), expires_at: Timestamp })),
           ...errorResponses(401, 403, 429),
@@ -80,14 +82,16 @@ export function deskRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       const link = await createDeskLoginLink(ctx, caller(request));
-      const url = `${request.protocol}://${request.host}/desk/login?token=${link.token}`;
+      const url = `${origins.linkOrigin(request.protocol, request.host)}/desk/login?token=${link.token}`;
       return reply.code(201).send({ data: { url, expires_at: isoTime(link.expiresAt) }, message: 'Sign-in link created' });
     });
 
     app.get('/desk/login', {
-      config: { public: true },
+      config: { public: true, signIn: true },
       schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
     }, async (request, reply) => {
+      // a link preview asks with HEAD: only a GET uses the one-time link up
+      if (request.method !== 'GET') return reply.code(204).header('cache-control', 'no-store').send();
       try {
         const session = await redeemDeskLoginLink(ctx, request.query.token ?? '');
         setDeskCookie(request, reply, session.token, session.expiresAt, ctx.clock.now());

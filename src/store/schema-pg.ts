@@ -120,6 +120,7 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   rowid: rowid(),
   accountId: text('account_id').notNull(),
   key: text('key').notNull(),
+  apiKeyId: text('api_key_id'),
   requestHash: text('request_hash').notNull(),
   responseStatus: int64('response_status'),
   responseBody: text('response_body'),

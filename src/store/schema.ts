@@ -121,6 +121,8 @@ export const webhookDeliveries = sqliteTable('webhook_deliveries', {
 export const idempotencyKeys = sqliteTable('idempotency_keys', {
   accountId: text('account_id').notNull(),
   key: text('key').notNull(),
+  /** The API key that sent the first request: only that key is answered with its replay (null: recorded before 0016). */
+  apiKeyId: text('api_key_id'),
   /** SHA-256 of method, path and body: the same key with another request is a conflict. */
   requestHash: text('request_hash').notNull(),
   /** Null while the first request is still being handled. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/services/accounts.js';
+import { createApiKey, revokeApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { buildApp } from '../../daemon/app.js';
 import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
@@ -256,6 +256,30 @@ describe('the /v1 conventions', () => {
       }
     });
 
+    it('answers an address that sent 20 wrong keys in a minute with 429 until the minute ends, while keys that work go on', async () => {
+      d.clock.set(Date.parse('2026-11-20T13:00:00Z'));
+      const from = (remoteAddress: string, key: string) =>
+        d.app.inject({ method: 'GET', url: '/v1/account', remoteAddress, headers: { authorization: `Bearer ${key}` } });
+      expect((await from('10.0.0.8', a.key)).statusCode).toBe(200); // the ERP's key, at work before the guessing starts
+      for (let i = 0; i < 20; i++) {
+        const wrong = await from('10.0.0.8', `pdk_live_${String(i).padStart(32, '0')}`);
+        expect(wrong.statusCode).toBe(401);
+      }
+      d.clock.advance(15_000);
+      const refused = await from('10.0.0.8', 'pdk_live_99999999999999999999999999999999');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ message: 'Too many requests. Retry later.' });
+      expect(refused.headers['retry-after']).toBe('45');
+      // a right key that has not worked yet is not even checked, so a guess that hits learns nothing
+      const fresh = (await createApiKey(d.ctx, { accountId: b.id })).apiKey;
+      expect((await from('10.0.0.8', fresh)).statusCode).toBe(429);
+      expect((await from('10.0.0.8', a.key)).statusCode).toBe(200);
+      expect((await from('10.0.0.9', 'pdk_live_99999999999999999999999999999999')).statusCode).toBe(401);
+      d.clock.advance(45_000);
+      expect((await from('10.0.0.8', 'pdk_live_99999999999999999999999999999999')).statusCode).toBe(401);
+      expect((await from('10.0.0.8', fresh)).statusCode).toBe(200);
+    });
+
     it('gives standard accounts 300 a minute and unlimited enterprise accounts no limit headers', async () => {
       const std = await d.account('Std', 'standard');
       expect((await std.request('GET', '/v1/account')).headers['x-ratelimit-limit']).toBe('300');
@@ -313,13 +337,32 @@ describe('the /v1 conventions', () => {
       // a request that died before its transaction committed bound nothing: once abandoned, the key is free for a new run
       const other = { ...body, name: 'died early' };
       const hash = createHash('sha256').update(`POST /v1/webhook-subscriptions\n${JSON.stringify(other)}`).digest('hex');
-      await d.ctx.store.run('INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)', a.id, 'died-early', hash, d.clock.now());
+      await d.ctx.store.run('INSERT INTO idempotency_keys (account_id, key, api_key_id, request_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+        a.id, 'died-early', a.keyId, hash, d.clock.now());
       const early = () => a.request('POST', '/v1/webhook-subscriptions', other, { 'idempotency-key': 'died-early' });
       expect((await early()).json().message).toBe('A request with this Idempotency-Key is still in progress.');
       d.clock.advance(61_000);
       const rerun = await early();
       expect(rerun.statusCode, rerun.body).toBe(201);
       expect(rerun.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it("answers another key of the account that reuses an Idempotency-Key with 409, never with the first key's answer", async () => {
+      const body = { name: 'first key', url: 'https://example.com/first', events: ['*'] };
+      const headers = { 'idempotency-key': 'one-key-only' };
+      const first = await a.request('POST', '/v1/webhook-subscriptions', body, headers);
+      expect(first.statusCode, first.body).toBe(201);
+      const second = (await createApiKey(d.ctx, { accountId: a.id })).apiKey;
+      const theirs = await d.app.inject({
+        method: 'POST', url: '/v1/webhook-subscriptions', payload: body,
+        headers: { authorization: `Bearer ${second}`, ...headers },
+      });
+      expect(theirs.statusCode, theirs.body).toBe(409);
+      expect(theirs.json()).toEqual({ message: 'This Idempotency-Key was used by another API key of this account.' });
+      expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+      expect(theirs.body).not.toContain(first.json().data.id);
+      const again = await a.request('POST', '/v1/webhook-subscriptions', body, headers);
+      expect(again.headers['idempotent-replayed']).toBe('true');
     });
 
     it('does not store a refused (422) request, so the corrected request can use the same key', async () => {

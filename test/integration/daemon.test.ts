@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { rawClient } from '../helpers/raw-client.js';
 
 /** The daemon as a real process: its log, its lock, its secrets, its shutdown. */
 describe('packdesk daemon', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'packdesk-daemon-'));
   const env = { XDG_CONFIG_HOME: join(dataDir, 'cfg'), PACKDESK_LOG_LEVEL: 'debug' };
   let daemon: DaemonProcess;
+  let held: DaemonProcess | undefined;
   let apiKey: string;
   let otherKey: string;
 
@@ -23,6 +25,7 @@ describe('packdesk daemon', () => {
   });
   afterAll(async () => {
     await daemon?.stop('SIGKILL');
+    await held?.stop('SIGKILL');
   });
 
   it('logs exactly one JSON listening line with its URL', () => {
@@ -83,4 +86,25 @@ describe('packdesk daemon', () => {
     const next = await spawnDaemon(dataDir, env);
     expect(await next.stop('SIGTERM')).toBe(0);
   });
+
+  it('exits 0 within 10 s of SIGTERM whatever its clients do: stalled bodies and headers, with or without a key, on any path', async () => {
+    held = await spawnDaemon(dataDir, env);
+    const stalls = [
+      'POST /v1/desk/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"api_key":"',
+      'POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+      'POST /v1/shipments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer pdk_live_0\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+      `POST /v1/shipments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+    ];
+    const clients = await Promise.all(stalls.map(async (stall) => {
+      const client = await rawClient(held!.url);
+      client.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      await client.receives('"status":"ok"'); // the daemon took the connection
+      client.socket.write(stall);
+      return client;
+    }));
+    const code = await Promise.race([held.stop('SIGTERM'), new Promise<string>((resolve) => setTimeout(resolve, 10_000, 'still running'))]);
+    expect(code, held.output().slice(-2_000)).toBe(0);
+    expect(await Promise.all(clients.map((c) => c.closed.then(() => 'closed')))).toEqual(Array(stalls.length).fill('closed'));
+  }, 20_000);
 });

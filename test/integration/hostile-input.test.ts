@@ -1,19 +1,14 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { lastAnswer, rawClient } from '../helpers/raw-client.js';
 import { pplChannel, shipmentBody } from '../helpers/shipments.js';
 
-/** Sends raw bytes and reads the status line and body of the answer (for what the HTTP parser itself refuses). */
-function rawRequest(url: URL, bytes: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
-    let answer = '';
-    socket.on('data', (chunk) => { answer += chunk.toString('utf8'); });
-    socket.on('close', () => resolve({ status: Number(answer.split(' ')[1]), body: answer.split('\r\n\r\n')[1] ?? '' }));
-    socket.on('error', reject);
-    socket.end(bytes);
-  });
+/** Sends raw bytes and reads the answer (for what the HTTP parser itself refuses). */
+async function rawRequest(url: string, bytes: string): Promise<{ status: number; body: string }> {
+  const client = await rawClient(url);
+  client.socket.end(bytes);
+  return lastAnswer(await client.closed);
 }
 
 /** Requests an attacker or a careless client sends: each gets a clear 4xx in the error envelope, never a 500. */
@@ -122,10 +117,10 @@ describe('hostile input', () => {
     expect(long.statusCode, long.body).toBe(414);
     expect(envelopeOf(long).message).toBe('A path segment is longer than 100 characters.');
     const url = await d.app.listen({ host: '127.0.0.1', port: 0 });
-    const headers = await rawRequest(new URL(url), `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`);
+    const headers = await rawRequest(url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`);
     expect(headers.status).toBe(431);
     expect(JSON.parse(headers.body)).toEqual({ message: 'The request headers are too large.' });
-    const garbage = await rawRequest(new URL(url), 'NOT HTTP AT ALL\r\n\r\n');
+    const garbage = await rawRequest(url, 'NOT HTTP AT ALL\r\n\r\n');
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body)).toEqual({ message: 'The request is not valid HTTP.' });
   });

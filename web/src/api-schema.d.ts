@@ -697,7 +697,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A one-time link that opens the desk signed in with the calling key (valid 5 minutes) */
+        /**
+         * A one-time link that opens the desk signed in with the calling key (valid 5 minutes)
+         * @description The link is on one of the daemon's own origins (never a Host header's). It is shown once: an Idempotency-Key is not replayed here, a retry makes a new link.
+         */
         post: operations["createDeskLoginLink"];
         delete?: never;
         options?: never;
@@ -9865,6 +9868,21 @@ export interface operations {
             };
             /** @description Validation errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
