@@ -20,10 +20,12 @@ describe(`the /v1 API under ${settings.numRuns} generated requests (FUZZ_SEED=${
   let target: FuzzTarget;
   let report: FuzzReport | undefined;
   let places: PlacesSnapshot;
+  let outside: PlacesSnapshot;
 
   beforeAll(async () => {
     places = snapshotPlaces();
     target = await startFuzzTarget();
+    outside = snapshotPlaces(target.outsidePlaces);
   }, 120_000);
   afterAll(async () => {
     await target?.dispose();
@@ -58,8 +60,9 @@ describe(`the /v1 API under ${settings.numRuns} generated requests (FUZZ_SEED=${
     expect(code, target.daemon.output().slice(-2_000)).toBe(0);
   }, SHUTDOWN_MS + 5_000);
 
-  it(`made nothing in ${SYSTEM_PLACES.join(', ')}`, () => {
+  it(`made nothing in ${SYSTEM_PLACES.join(', ')}, nor where symbolic links in the files root lead out of it`, () => {
     expect(report, 'the fuzz run did not happen').toBeDefined();
     expect(newInPlaces(places)).toEqual([]);
+    expect(newInPlaces(outside)).toEqual([]);
   });
 });

@@ -35,6 +35,10 @@ export const HOSTILE_URLS = [
   'http://[fd00:ec2::254]/', 'file:///proc/self/x', 'file:///etc/', 'file:///dev/null', 'file:///', 'file://host/share',
   'javascript:alert(1)', 'data:text/plain,x', 'gopher://127.0.0.1:25/', 'http://user:pass@127.0.0.1:0/', 'http://',
   'https://例え.テスト/', `https://e.com/${'a'.repeat(3000)}`,
+  // file URIs whose path Node cannot decode, or that name a place by a detour
+  'file:///tmp/a%2fb', 'file:///tmp/a%2Fb', 'file:///tmp/%', 'file:///tmp/%zz', 'file:///tmp/%ff', 'file:///tmp/a%00b', 'file:///tmp/%0a',
+  'file:///tmp/%2e%2e/etc', 'file:///tmp/x?dir=/etc', 'file:///tmp/x#/etc', 'file:/etc', 'file://localhost/etc', 'FILE:///ETC', 'file:////etc',
+  'file://127.0.0.1/tmp', 'file:///proc/self/fd/1', 'file:///dev/shm', 'file:///tmp/%E2%80%AE', 'file:///tmp/%ED%A0%80',
 ];
 
 /** Places a folder or file must never be: pseudo file systems (which never end), system places, other spellings. */
@@ -112,3 +116,60 @@ export function junkId(): fc.Arbitrary<string> {
     fc.constantFrom('sh_', 'ch_' + '0'.repeat(20), 'sh_' + 'A'.repeat(1_000), 'null', '0', '-1', '1e308', '%00', '%2F', '%ED%A0%80', '%FF'),
   );
 }
+
+/** File names a careless or hostile client uploads: at and past the 255-byte name limit, directories, NUL, odd dots. */
+export const HOSTILE_FILE_NAMES = [
+  '.', '..', '/', 'a/b.csv', '../orders.csv', '/etc/passwd', 'orders/..', 'a\\b.csv', 'a\u0000b.csv', 'a\nb.csv', '.orders.csv', 'orders.csv.',
+  ' orders.csv', 'orders.csv ', 'CON', 'nul.csv', '%2e%2e%2fetc%2fpasswd', '\u202Evsc.exe', 'a'.repeat(251), `${'a'.repeat(247)}.csv`,
+  `${'a'.repeat(255)}`, `${'ř'.repeat(124)}.csv`, `${'ř'.repeat(126)}.csv`, `${'ř'.repeat(200)}.csv`, `${'📦'.repeat(62)}.csv`,
+];
+
+/** Mapping presets and mappings named like what every object has: a lookup in a plain object finds them. */
+export const HOSTILE_MAPPINGS: unknown[] = [
+  'constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf', 'default\u0000', 'DEFAULT',
+  'a'.repeat(1_000), { columns: { constructor: 'reference_number' } }, { columns: { toString: 'reference_number', hasOwnProperty: 'x' } },
+  { columns: { ref: 'constructor' } }, { columns: { ref: '__proto__' } }, { columns: { ref: 'hasOwnProperty' } }, { columns: { ref: 'toString' } },
+  { defaults: { constructor: 'x' } }, { defaults: { toString: 1, valueOf: {} } }, { constructor: { columns: {} } }, { columns: 'toString' },
+  { columns: null }, { columns: [] }, { columns: { '': '' } }, { defaults: { reference_number: { __nested: [] } } },
+  new RawJson('{"columns":{"__proto__":"reference_number"}}'), new RawJson('{"__proto__":{"columns":{"ref":"reference_number"}}}'),
+  new RawJson('{"defaults":{"__proto__":{"polluted":true}}}'), new RawJson('{"columns":{"ref":"reference_number"},"columns":{"__proto__":1}}'),
+];
+
+const MiB = 1024 * 1024;
+
+/** CSV contents of every odd shape, as bytes: built on first use and kept (a few MiB at most, so a run stays fast). */
+let hostileCsvCache: Buffer[] | undefined;
+
+export function hostileCsvContents(validRow: (reference: string) => string, header: string): Buffer[] {
+  hostileCsvCache ??= [
+    Buffer.from(`reference_number,${'x'.repeat(3 * MiB)}`), // one line, no end
+    Buffer.from(`${header}\r\n"${'y'.repeat(MiB)}"\r\n`), // one cell of a MiB
+    Buffer.from(`${Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(',')}\n${',v'.repeat(20_000)}\n`), // 20,000 columns
+    Buffer.from(`reference_number\n${Array.from({ length: 50_000 }, (_, i) => `R${i}`).join('\n')}\n`), // 50,000 tiny rows
+    Buffer.from('\n'.repeat(200_000)), Buffer.from(`reference_number\n${'"a\n'.repeat(50_000)}`), // blank lines; a quote never closed
+    Buffer.from(`${header}\n${validRow('NUL\u0000IN-REF').replace('Jana', 'Ja\u0000na')}\n\u0000\u0000\u0000\n`),
+    Buffer.concat([Buffer.from(`${header}\n`), Buffer.from([0xc3, 0x28, 0x2c, 0xff, 0xfe, 0xfd, 0x2c, 0xed, 0xa0, 0x80, 0x2c, 0xf8, 0x88, 0x80, 0x80, 0x80, 0x0a])]),
+    Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xfe, 0xff]), Buffer.from('\u0000'.repeat(MiB)),
+    // formula prefixes a spreadsheet would run when the result file is opened
+    Buffer.from([header, ...['=1+2', '+SUM(A1)', '-2+3', '@SUM(1)', '\t=1', '=cmd|\' /C calc\'!A0'].map(validRow)].join('\r\n')),
+    Buffer.from([header.replace(/,/g, '\t'), validRow('TAB\tREF').replace(/,/g, '\t')].join('\n')),
+    Buffer.from(`${header}\r${validRow('CR-ONLY')}\r`), Buffer.from(`${header};${'x;'.repeat(1_000)}\n`),
+  ];
+  return hostileCsvCache;
+}
+
+/** Text as the bytes of its UTF-8 form, one character per byte: how a header value carries it on the wire. */
+export const utf8Bytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+
+/** Header values Node's HTTP client sends as they are; any other byte goes over a socket of its own. */
+export const CLIENT_SENDABLE_HEADER = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The headers whose odd bytes a handler may trip over: compared, hashed, stored, or parsed as a host. */
+export const ODD_HEADER_NAMES = ['x-csrf-token', 'idempotency-key', 'authorization', 'host', 'origin', 'cookie'] as const;
+export type OddHeaderName = typeof ODD_HEADER_NAMES[number];
+
+/** Header values as bytes (one character each): latin1 and UTF-8 bytes, control bytes, values up to past 16 KiB. */
+export const HOSTILE_HEADER_VALUES = [
+  '', ' ', '\xe9', '\xff\xfe', 'caf\xe9', utf8Bytes('Řepy—€'), utf8Bytes('👩‍👩‍👧‍👦'), '\x80'.repeat(64), '\x00', 'a\x00b', '\x01\x1f\x7f', 'a\rb', 'a\nb',
+  'a\r\nX-Injected: 1', '\t', 'x'.repeat(8_000), '\xe9'.repeat(8_000), 'y'.repeat(17_000), 'null', '__proto__', '*', '%00', '%ff',
+];

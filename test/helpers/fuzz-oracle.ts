@@ -1,4 +1,4 @@
-import type { FuzzAnswer } from './fuzz-target.js';
+import type { FuzzAnswer } from './fuzz-http.js';
 
 /** What every answer of the daemon must be, whatever was asked. */
 export interface AnswerRules {

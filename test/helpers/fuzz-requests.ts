@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
-  CONTENT_TYPES, HOSTILE_BODIES, HOSTILE_STRINGS, BOUNDARY_NUMBERS, RawJson, hostileFor, hostileValue, junkId, percentEncode, toJsonText,
+  CLIENT_SENDABLE_HEADER, CONTENT_TYPES, HOSTILE_BODIES, HOSTILE_HEADER_VALUES, HOSTILE_STRINGS, BOUNDARY_NUMBERS, ODD_HEADER_NAMES, RawJson,
+  hostileFor, hostileValue, junkId, percentEncode, toJsonText, type OddHeaderName,
 } from './fuzz-hostile.js';
 import { arbitraryFromSchema, resolveSchema, type FieldHints, type JsonSchema, type SchemaContext } from './fuzz-schema.js';
 
@@ -11,8 +12,9 @@ export interface FuzzRequest {
   method: string;
   /** Path and query, encoded (or deliberately not) as sent. */
   path: string;
+  /** Values as bytes, one character each (latin1): what Node's HTTP client refuses to send goes over a raw socket. */
   headers: Record<string, string>;
-  /** Which key the Authorization header carries (the key itself is never printed). */
+  /** Which key the Authorization header carries, or `desk session` (the key itself is never printed). */
   auth: string;
   body?: string;
 }
@@ -44,10 +46,13 @@ export interface RequestWorld {
   hints: FieldHints;
   /** Authorization header values by what they are; `own key` is the one used most. */
   authorizations: Record<string, string | undefined>;
+  /** A signed-in desk of the own account: its Cookie header and the CSRF token a change must carry. */
+  deskSession?: { cookie: string; csrfToken: string };
+  /** Odd values made for this world (the real CSRF token with one byte changed, the real key with a byte more …). */
+  oddHeaders: Partial<Record<OddHeaderName, string[]>>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
 const RAW_PATH_TEXT = /^[\x21-\xff]+$/;
 
 /** Every operation of the OpenAPI document, with its parameters and JSON body schema resolved. */
@@ -160,6 +165,13 @@ const mutations: fc.Arbitrary<Mutation> = fc.record({
   key: fc.constantFrom('x', '', '__proto__', 'constructor', 'toString', 'hasOwnProperty'),
 });
 
+/** A deep copy that keeps RawJson fragments and own `__proto__` keys as they are (structuredClone would not). */
+function cloneBody(value: unknown): unknown {
+  if (value instanceof RawJson || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(cloneBody);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cloneBody(v)]));
+}
+
 function mutate(body: unknown, m: Mutation): unknown {
   const paths = pathsIn(body);
   if (paths.length === 0) return { [m.key || 'x']: m.value };
@@ -167,7 +179,7 @@ function mutate(body: unknown, m: Mutation): unknown {
   const last = path[path.length - 1]!;
   const pointed = hostileFor(String(last));
   const value = m.pointed !== null && pointed.length > 0 ? pointed[m.pointed % pointed.length] : m.value;
-  const copy = structuredClone(body) as Record<Step, unknown>;
+  const copy = cloneBody(body) as Record<Step, unknown>;
   const parent = path.slice(0, -1).reduce<Record<Step, unknown>>((node, step) => node[step] as Record<Step, unknown>, copy);
   if (m.kind === 'replace') parent[last] = value;
   else if (m.kind === 'delete') delete parent[last];
@@ -200,6 +212,8 @@ function bodyOf(operation: Operation, context: SchemaContext): fc.Arbitrary<stri
 
 interface HeaderChoices {
   auth: string;
+  /** One header given an odd value, drawn from the world's own odd values or the common ones. */
+  odd: { name: OddHeaderName; pick: number; ownToWorld: boolean } | null;
   /** The Content-Type sent with a body, and the one (if any) sent without. */
   typeWithBody: string | undefined;
   typeWithoutBody: string | undefined;
@@ -210,22 +224,61 @@ interface HeaderChoices {
 function headerChoices(world: RequestWorld): fc.Arbitrary<HeaderChoices> {
   const some = <T>(usual: T, others: T[]) => fc.oneof({ weight: 12, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...others) });
   return fc.record({
-    auth: some('own key', Object.keys(world.authorizations)),
+    auth: fc.oneof(
+      { weight: 12, arbitrary: fc.constant('own key') },
+      { weight: 1, arbitrary: fc.constantFrom(...Object.keys(world.authorizations)) },
+      ...(world.deskSession ? [{ weight: 2, arbitrary: fc.constant('desk session') }] : []),
+    ),
+    // one request in six: the others keep reaching the handlers behind the headers
+    odd: fc.oneof(
+      { weight: 5, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.record({ name: fc.constantFrom(...ODD_HEADER_NAMES), pick: fc.nat(), ownToWorld: fc.nat({ max: 2 }).map((n) => n > 0) }) },
+    ),
     typeWithBody: some<string | undefined>('application/json', [...CONTENT_TYPES, undefined]),
     typeWithoutBody: some<string | undefined>(undefined, CONTENT_TYPES),
-    idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom(...HOSTILE_STRINGS).filter((s) => HEADER_TEXT.test(s))), { freq: 10 }),
+    idempotencyKey: fc.option(fc.oneof(fc.uuid(), fc.constantFrom(...HOSTILE_STRINGS).filter((s) => CLIENT_SENDABLE_HEADER.test(s))), { freq: 10 }),
     accept: fc.option(fc.constantFrom('application/pdf', 'application/zpl', 'application/octet-stream', 'text/csv', 'text/html', '*/*', 'application/json;q=0'), { freq: 10 }),
   });
 }
 
+/** Headers that matter only to a desk session: an odd value in one of them is sent by the desk, without a key. */
+const DESK_HEADERS: readonly OddHeaderName[] = ['x-csrf-token', 'origin', 'cookie'];
+
+/** Who the request comes from: a key by name, or the desk session when one of its own headers is the odd one. */
+function authOf(world: RequestWorld, choices: HeaderChoices): string {
+  return world.deskSession && choices.odd && DESK_HEADERS.includes(choices.odd.name) ? 'desk session' : choices.auth;
+}
+
+/** The odd values one header draws from: those made for the world (from its key, token or port), or the common ones. */
+function oddValuesOf(world: RequestWorld, odd: NonNullable<HeaderChoices['odd']>): { values: readonly string[]; made: boolean } {
+  const own = world.oddHeaders[odd.name] ?? [];
+  return odd.ownToWorld && own.length > 0 ? { values: own, made: true } : { values: HOSTILE_HEADER_VALUES, made: false };
+}
+
+/** The request's `auth` as a report shows it: an odd Authorization by where its value came from, never by the value (it may hold a key). */
+function authLabel(world: RequestWorld, choices: HeaderChoices): string {
+  if (choices.odd?.name !== 'authorization') return authOf(world, choices);
+  const { values, made } = oddValuesOf(world, choices.odd);
+  return `an odd Authorization (${made ? 'made from a key' : 'common'} value #${choices.odd.pick % values.length})`;
+}
+
 function headersOf(world: RequestWorld, choices: HeaderChoices, hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
-  const authorization = world.authorizations[choices.auth];
+  const auth = authOf(world, choices);
+  const authorization = world.authorizations[auth];
   const type = hasBody ? choices.typeWithBody : choices.typeWithoutBody;
   if (authorization !== undefined) headers.authorization = authorization;
+  if (auth === 'desk session' && world.deskSession) {
+    headers.cookie = world.deskSession.cookie;
+    headers['x-csrf-token'] = world.deskSession.csrfToken;
+  }
   if (type !== undefined) headers['content-type'] = type;
   if (choices.idempotencyKey !== null) headers['idempotency-key'] = choices.idempotencyKey;
   if (choices.accept !== null) headers.accept = choices.accept;
+  if (choices.odd) {
+    const { values } = oddValuesOf(world, choices.odd);
+    headers[choices.odd.name] = values[choices.odd.pick % values.length]!;
+  }
   return headers;
 }
 
@@ -236,20 +289,25 @@ function documentedHeaders(operation: Operation, context: SchemaContext): fc.Arb
     arbitraryFromSchema(p.schema, context).map(textOf),
     fc.constantFrom('wait=0', 'wait=30', 'wait=31', 'wait=-1', 'wait=1e308', 'wait=NaN', 'wait', 'respond-async, wait=5'),
     fc.constantFrom(...HOSTILE_STRINGS),
-  ).filter((v) => HEADER_TEXT.test(v) && v.length < 8_000), { freq: 2 });
+  ).filter((v) => CLIENT_SENDABLE_HEADER.test(v) && v.length < 8_000), { freq: 2 });
   return fc.tuple(...params.map(valueOf)).map((values) =>
     Object.fromEntries(params.flatMap((p, i) => (values[i] === null ? [] : [[p.name.toLowerCase(), values[i]!]]))));
+}
+
+/** The operation's path with its parameters filled in: real ids, created ones, foreign ones, junk. */
+function pathOf(operation: Operation, world: RequestWorld): fc.Arbitrary<string> {
+  const pathParams = operation.parameters.filter((p) => p.in === 'path');
+  return fc.tuple(...pathParams.map((p) => pathValue(operation, p.name, world)))
+    .map((values) => pathParams.reduce((text, p, i) => text.replace(`{${p.name}}`, () => values[i]!), operation.path));
 }
 
 /** Requests to one documented operation: real and foreign ids, valid, mutated and hostile parameters and bodies. */
 export function requestsFor(operation: Operation, world: RequestWorld): fc.Arbitrary<FuzzRequest> {
   const context: SchemaContext = { document: world.document, hints: world.hints };
-  const pathParams = operation.parameters.filter((p) => p.in === 'path');
-  const path = fc.tuple(...pathParams.map((p) => pathValue(operation, p.name, world)))
-    .map((values) => pathParams.reduce((text, p, i) => text.replace(`{${p.name}}`, () => values[i]!), operation.path));
+  const path = pathOf(operation, world);
   return fc.tuple(path, queryString(operation, context), bodyOf(operation, context), documentedHeaders(operation, context), headerChoices(world))
     .map(([url, query, body, own, choices]) => ({
-      operation: operation.name, method: operation.method, path: url + query, auth: choices.auth,
+      operation: operation.name, method: operation.method, path: url + query, auth: authLabel(world, choices),
       headers: { ...own, ...headersOf(world, choices, body !== undefined) }, ...(body !== undefined ? { body } : {}),
     }));
 }
@@ -270,10 +328,32 @@ export function offDocumentRequests(world: RequestWorld): fc.Arbitrary<FuzzReque
     }));
 }
 
-/** The request mix of a run: every operation, those with a body somewhat more often, a few requests off the document. */
+/**
+ * The operations that take a file, a mapping or a place on the daemon's machine: their odd values (CSV contents, file
+ * names, mapping presets, symbolic links, file: URIs) are in the hints, and reach the handler only in a request it
+ * otherwise accepts.
+ */
+const TAKES_FILES_OR_PLACES = /^(POST|PATCH) \/v1\/(imports|watched-folders|printers)(\/\{id\})?$/;
+
+/** Requests the handler gets past its door with: the own key, JSON, a body valid by the schema with the hints' values. */
+export function wellFormedRequestsFor(operation: Operation, world: RequestWorld): fc.Arbitrary<FuzzRequest> {
+  const context: SchemaContext = { document: world.document, hints: world.hints };
+  return fc.tuple(pathOf(operation, world), arbitraryFromSchema(operation.body ?? {}, context)).map(([path, body]) => ({
+    operation: operation.name, method: operation.method, path, auth: 'own key',
+    headers: { authorization: world.authorizations['own key']!, 'content-type': 'application/json' }, body: toJsonText(body),
+  }));
+}
+
+/**
+ * The request mix of a run: every operation, those with a body somewhat more often, well-formed requests that carry
+ * files and places (about one in eight), a few requests off the document.
+ */
 export function fuzzRequests(operations: Operation[], world: RequestWorld): fc.Arbitrary<FuzzRequest> {
+  const filesAndPlaces = operations.filter((operation) => operation.body && TAKES_FILES_OR_PLACES.test(operation.name));
+  const mixed = operations.reduce((sum, operation) => sum + (operation.body ? 15 : 10), 10);
   return fc.oneof(
     ...operations.map((operation) => ({ weight: operation.body ? 15 : 10, arbitrary: requestsFor(operation, world) })),
+    ...filesAndPlaces.map((operation) => ({ weight: Math.ceil(mixed / 7 / filesAndPlaces.length), arbitrary: wellFormedRequestsFor(operation, world) })),
     { weight: 10, arbitrary: offDocumentRequests(world) },
   );
 }
@@ -281,7 +361,9 @@ export function fuzzRequests(operations: Operation[], world: RequestWorld): fc.A
 /** The request as a report shows it: method, URL and body cut to their head and tail past `limit` characters, the key by name only. */
 export function describeRequest(request: FuzzRequest, limit = 1_500): string {
   const cut = (text: string) => (text.length > limit ? `${text.slice(0, limit * 2 / 3)}…(${text.length} chars)…${text.slice(-limit / 3)}` : text);
-  const headers = Object.entries(request.headers).filter(([k]) => k !== 'authorization').map(([k, v]) => `${k}: ${cut(v)}`);
+  // bytes a terminal would not show plainly are shown escaped, as JSON writes them
+  const shown = (v: string) => (/^[\x20-\x7e]*$/.test(v) ? cut(v) : cut(JSON.stringify(v)));
+  const headers = Object.entries(request.headers).filter(([k]) => k !== 'authorization').map(([k, v]) => `${k}: ${shown(v)}`);
   return [`${request.method} ${cut(request.path)}`, `  (${request.operation}; ${request.auth}${headers.length ? `; ${headers.join('; ')}` : ''})`,
     ...(request.body !== undefined ? [`  body: ${cut(JSON.stringify(request.body).slice(1, -1))}`] : [])].join('\n');
 }

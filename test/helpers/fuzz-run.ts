@@ -3,8 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { LagFigures } from '../../daemon/http/event-loop.js';
 import { answerProblem } from './fuzz-oracle.js';
+import { acceptedPlaceProblem } from './fuzz-places.js';
 import { describeRequest, fuzzRequests, withCreatedIds, type FuzzRequest, type IdsByCollection } from './fuzz-requests.js';
-import type { FuzzAnswer, FuzzTarget } from './fuzz-target.js';
+import type { FuzzAnswer } from './fuzz-http.js';
+import type { FuzzTarget } from './fuzz-target.js';
 
 export interface FuzzSettings {
   seed: number;
@@ -13,7 +15,7 @@ export interface FuzzSettings {
   path?: string;
   /** Record every distinct failure and go on, instead of stopping at the first and shrinking it. */
   keepGoing: boolean;
-  /** A file to which each request and the status it got is appended (`FUZZ_TRACE`). */
+  /** A file to which each request, the status it got and how long it took is appended (`FUZZ_TRACE`). */
   trace?: string;
 }
 
@@ -72,9 +74,22 @@ const LAGGIEST_KEPT = 5;
 /** Node's default `maxHeaderSize`. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
+/** Header values are bytes, one character each. */
 function headBytes(request: FuzzRequest): number {
-  return Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(request.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}`);
+  return Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(request.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}`, 'latin1');
 }
+
+/** The collections whose answers name places on the daemon's machine (a watched folder's path, a printer's file: URI). */
+const PLACE_COLLECTIONS = /^\w+ \/v1\/(watched-folders|printers)\b/;
+
+/** A place the daemon accepted that lies outside its files root once links are followed (see acceptedPlaceProblem). */
+function placeProblem(target: FuzzTarget, request: FuzzRequest, answer: FuzzAnswer): string | undefined {
+  if ('error' in answer || answer.status >= 300 || !PLACE_COLLECTIONS.test(request.operation)) return undefined;
+  return acceptedPlaceProblem(answer.body.toString('utf8'), target.filesRoot);
+}
+
+/** A request that signed the desk out: the run signs it in again, so later requests still reach its checks. */
+const signedOut = (request: FuzzRequest, answer: FuzzAnswer) => request.operation === 'DELETE /v1/desk/session' && !('error' in answer) && answer.status === 204;
 
 function noteLag(laggiest: FuzzReport['laggiest'], lagMs: number, request: FuzzRequest): void {
   laggiest.push({ lagMs, request: describeRequest(request, 160) });
@@ -130,15 +145,18 @@ export async function runFuzz(target: FuzzTarget, settings: FuzzSettings): Promi
     const run = requests++;
     if (settings.numRuns >= 10_000 && run % 5_000 === 0) process.stderr.write(`fuzz: ${run}/${settings.numRuns} requests, ${failures.size} failures (FUZZ_SEED=${settings.seed})\n`);
     const logFrom = target.daemon.output().length;
+    const sentAt = Date.now();
     const { answer, unresponsive } = await sendWatched(target, request);
+    const tookMs = Date.now() - sentAt;
     const status = 'error' in answer ? 'error' : String(answer.status);
     statuses[status] = (statuses[status] ?? 0) + 1;
     noteCreated(created, request, answer);
-    if (settings.trace) appendFileSync(settings.trace, `${run} ${status} ${describeRequest(request, 300)}\n`);
+    if (signedOut(request, answer)) await target.renewDeskSession();
+    if (settings.trace) appendFileSync(settings.trace, `${run} ${status} ${tookMs} ms ${describeRequest(request, 300)}\n`);
     let problem = unresponsive ?? answerProblem(answer, {
       documentedStatuses: byName.get(request.operation)?.statuses ?? [], providers: target.providers, secrets: target.secrets,
       oversizedHead: headBytes(request) > MAX_HEADER_BYTES,
-    });
+    }) ?? placeProblem(target, request, answer);
     if (problem === undefined) {
       try {
         const health = await target.health(HEALTH_TIMEOUT_MS);

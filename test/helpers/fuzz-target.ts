@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,19 +7,18 @@ import fc from 'fast-check';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { isolatedEnv, runCliJson, startDaemon, type DaemonProcess, type Env, type InitOutput } from './cli.js';
 import type { LagFigures } from '../../daemon/http/event-loop.js';
-import { HOSTILE_PATHS, HOSTILE_URLS } from './fuzz-hostile.js';
+import { call, type FuzzAnswer } from './fuzz-http.js';
+import {
+  HOSTILE_FILE_NAMES, HOSTILE_MAPPINGS, HOSTILE_PATHS, HOSTILE_URLS, hostileCsvContents, utf8Bytes, type OddHeaderName,
+} from './fuzz-hostile.js';
+import { makeLinkedPlaces } from './fuzz-places.js';
 import type { FieldHints } from './fuzz-schema.js';
 import { collectionOf, operationsOf, type FuzzRequest, type IdsByCollection, type Operation, type RequestWorld } from './fuzz-requests.js';
-import { csvText, orderRow } from './order-files.js';
+import { csvText, ORDER_COLUMNS, orderRow } from './order-files.js';
 import { shipmentBody } from './shipments.js';
 
 /** The PPL client secret of every channel the run makes: answers show it masked, never as it is. */
 const CARRIER_SECRET = 'fuzz-carrier-secret-0042';
-
-/** What came back: a status and body, or why nothing did. */
-export type FuzzAnswer =
-  | { status: number; contentType: string; body: Buffer }
-  | { error: string };
 
 export interface HealthReading {
   status: number;
@@ -36,45 +35,17 @@ export interface FuzzTarget {
   secrets: string[];
   /** Provider codes, by which a 503's message names the unreachable carrier. */
   providers: string[];
+  /** The daemon's only files root: whatever it accepts as a place must lie in it once symbolic links are followed. */
+  filesRoot: string;
+  /** Directories outside the files root that symbolic links in it lead to: nothing may appear in them. */
+  outsidePlaces: string[];
+  /** Signs the desk in again after a request signed it out, so later requests still reach the desk's checks. */
+  renewDeskSession(): Promise<void>;
   send(request: FuzzRequest, timeoutMs: number): Promise<FuzzAnswer>;
   /** `GET /healthz`; rejects when no answer came within `timeoutMs`. */
   health(timeoutMs: number): Promise<HealthReading>;
   /** Removes the temporary directory and stops the emulator (and the daemon, if it still runs). */
   dispose(): Promise<void>;
-}
-
-/**
- * One HTTP exchange. A kept-alive socket the daemon closed just before it was reused fails at once; like browsers,
- * that one is sent again on a new connection, so the failure is not laid at the next request's door.
- */
-async function call(url: URL, agent: Agent, method: string, path: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<FuzzAnswer> {
-  const first = await exchange(url, agent, method, path, headers, body, timeoutMs);
-  const answer = 'stale' in first ? await exchange(url, agent, method, path, headers, body, timeoutMs) : first;
-  return 'stale' in answer ? { error: 'the connection was reset twice' } : answer;
-}
-
-function exchange(url: URL, agent: Agent, method: string, path: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<FuzzAnswer | { stale: true }> {
-  return new Promise((resolve) => {
-    let req: ReturnType<typeof httpRequest>;
-    try {
-      req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent, timeout: timeoutMs });
-    } catch (err) {
-      resolve({ error: `the client refused to send it: ${(err as Error).message}` });
-      return;
-    }
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    let answered = false;
-    const closedUnderIt = (err: NodeJS.ErrnoException) => req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-    req.on('error', (err) => resolve(closedUnderIt(err) ? { stale: true } : { error: err.message }));
-    req.on('response', (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (err) => resolve({ error: err.message }));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
-    });
-    req.end(body);
-  });
 }
 
 /** Creates what the fuzz needs real ids of, for one account (the ids are listed afterwards); returns a tracking number. */
@@ -121,13 +92,36 @@ async function listIds(api: (method: string, path: string) => Promise<{ data?: u
   return ids;
 }
 
-/** Places are where the worst harm lies: an otherwise working body names a hostile one half the time. */
-function orHostile(working: fc.Arbitrary<string>, hostile: readonly string[]): fc.Arbitrary<string> {
-  return fc.oneof(working, fc.constantFrom(...hostile));
+/**
+ * Places are where the worst harm lies: an otherwise working body names a hostile one half the time. Files and
+ * mappings are odd one time in three, so that an upload odd in one way often gets far enough to be read.
+ */
+function orHostile<T>(working: fc.Arbitrary<T>, hostile: readonly T[], oneIn = 2): fc.Arbitrary<T> {
+  return fc.oneof({ weight: oneIn - 1, arbitrary: working }, { weight: 1, arbitrary: fc.constantFrom(...hostile) });
 }
 
+/** Printer URIs naming the run's own places in odd ways: undecodable escapes, links out of the root, detours. */
+function oddPrinterUris(labels: string, linked: readonly string[]): string[] {
+  const labelsUri = pathToFileURL(labels).href;
+  return [
+    `${labelsUri}/a%2fb`, `${labelsUri}%2F..%2F..`, `${labelsUri}/%`, `${labelsUri}/%zz`, `${labelsUri}/50%`, `${labelsUri}/%ff%fe`, `${labelsUri}/%00`,
+    `${labelsUri}/%0a`, `${labelsUri}/%2e%2e/%2e%2e/%2e%2e`, `${labelsUri}?copies=2`, `${labelsUri}#x`, `file:${labels}`, `file://localhost${labels}`,
+    `file://${labels}`, `${labelsUri}/${'d'.repeat(300)}`, ...linked.map((path) => pathToFileURL(path).href),
+  ];
+}
+
+/** Places and odd values a run names on top of the common hostile ones. */
+interface OddThings {
+  /** Paths through symbolic links in the files root (see makeLinkedPlaces). */
+  linked: string[];
+  printerUris: string[];
+}
+
+const ORDER_HEADER = ORDER_COLUMNS.join(',');
+const orderLine = (reference: string) => csvText([orderRow(reference)]).split('\r\n')[1]!;
+
 /** Field values that get a generated body past the handlers' own checks, drawn from the seeded world. */
-function hintsFor(named: IdsByCollection, pplUrl: string, places: string, providers: string[], trackingNumber: string): FieldHints {
+function hintsFor(named: IdsByCollection, pplUrl: string, places: string, providers: string[], trackingNumber: string, odd: OddThings): FieldHints {
   const idsOf = (collection: string, junk: string) => fc.constantFrom(...(named[collection]?.length ? named[collection] : [junk]));
   const folders = Array.from({ length: 8 }, (_, i) => join(places, `folder-${i}`));
   for (const folder of folders) mkdirSync(folder, { recursive: true });
@@ -151,16 +145,58 @@ function hintsFor(named: IdsByCollection, pplUrl: string, places: string, provid
     shipping_date: fc.constant(new Date().toISOString().slice(0, 10)),
     url: orHostile(fc.constantFrom('http://127.0.0.1:9/hooks', 'http://localhost:9/other', 'https://hooks.example.com/packdesk'), HOSTILE_URLS),
     events: fc.constantFrom(['*'], ['shipment.created', 'shipment.status_changed'], ['webhook.test']),
-    uri: orHostile(fc.constantFrom(pathToFileURL(join(places, 'labels')).href, 'tcp://127.0.0.1:9', 'ipp://127.0.0.1:9/ipp/print'), HOSTILE_URLS),
-    path: orHostile(fc.constantFrom(...folders), HOSTILE_PATHS),
-    file_name: fc.constantFrom('orders.csv', 'export.txt', 'Objednávky září.csv', 'זמנות.csv', 'a"b;c.csv'),
-    content_base64: fc.constantFrom(
+    uri: orHostile(fc.constantFrom(pathToFileURL(join(places, 'labels')).href, 'tcp://127.0.0.1:9', 'ipp://127.0.0.1:9/ipp/print'), [...HOSTILE_URLS, ...odd.printerUris]),
+    path: orHostile(fc.constantFrom(...folders), [...HOSTILE_PATHS, ...odd.linked]),
+    file_name: orHostile(fc.constantFrom('orders.csv', 'export.txt', 'Objednávky září.csv', 'זמנות.csv', 'a"b;c.csv'), HOSTILE_FILE_NAMES, 3),
+    content_base64: orHostile(fc.constantFrom(
       Buffer.from(csvText([orderRow('FUZZ-2'), orderRow('FUZZ-3')])).toString('base64'),
       Buffer.from('reference_number\nA\n').toString('base64'),
       Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64'),
-    ),
-    mapping: fc.constantFrom('default', null, { columns: { ref: 'reference_number' } }),
+    ), hostileCsvContents(orderLine, ORDER_HEADER).map((bytes) => bytes.toString('base64')), 3),
+    mapping: orHostile(fc.constantFrom<unknown>('default', null, { columns: { ref: 'reference_number' } }), HOSTILE_MAPPINGS, 3),
     tracking_number: fc.constantFrom(trackingNumber, trackingNumber.replace(/\d$/, (d) => String((Number(d) + 1) % 10))),
+  };
+}
+
+interface DeskSignIn {
+  cookie: string;
+  csrfToken: string;
+  /** The session token the cookie carries: a secret like a key. */
+  token: string;
+}
+
+/** Signs a browser in to the desk with a key, as the desk's sign-in page does. */
+async function openDeskSession(daemonUrl: string, apiKey: string): Promise<DeskSignIn> {
+  const res = await fetch(`${daemonUrl}/v1/desk/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  const body = await res.json() as { data?: { csrf_token?: string } };
+  const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
+  if (res.status !== 201 || !cookie || !body.data?.csrf_token) throw new Error(`the desk did not sign in: ${res.status} ${JSON.stringify(body)}`);
+  return { cookie, csrfToken: body.data.csrf_token, token: cookie.slice(cookie.indexOf('=') + 1) };
+}
+
+/**
+ * Odd header values made from the world's own secrets and port: the real CSRF token, session, key and host with a
+ * byte changed (same length, more bytes in UTF-8), added or cut; a handler comparing them byte for byte trips first.
+ */
+function oddHeadersFor(desk: DeskSignIn, apiKey: string, port: string): Partial<Record<OddHeaderName, string[]>> {
+  const { csrfToken: csrf, token } = desk;
+  const name = desk.cookie.slice(0, desk.cookie.indexOf('='));
+  const sameLength = (text: string) => `${text.slice(0, -1)}\xe9`;
+  const host = `127.0.0.1:${port}`;
+  return {
+    'x-csrf-token': [sameLength(csrf), `\xe9${csrf.slice(1)}`, '\xe9'.repeat(csrf.length), `${csrf}\xe9`, csrf.slice(0, -1), csrf.toUpperCase(), `${csrf}\x00`, `${csrf} `, utf8Bytes('ř').repeat(csrf.length / 2)],
+    cookie: [
+      `${name}=${sameLength(token)}`, `${name}=${token}\xe9`, `${name}=${'\xe9'.repeat(token.length)}`, `${name}=${token}; ${name}=x`, `${name}=x; ${name}=${token}`,
+      `${name}=`, name, `${name}=${token}\x00`, `${'x=1; '.repeat(3_000)}${desk.cookie}`, `${name.replace(/\d+$/, '1')}=${token}`, `${name}=${'a'.repeat(17_000)}`,
+      `${name}=${utf8Bytes('🍪')}`, `=${token}`, `;;${desk.cookie};;`,
+    ],
+    authorization: [
+      `Bearer ${sameLength(apiKey)}`, `Bearer ${apiKey}\xe9`, `Bearer ${apiKey}\x00`, `bearer ${apiKey}`, `Bearer  ${apiKey}`, `Bearer\t${apiKey}`,
+      `Bearer ${'\xe9'.repeat(apiKey.length)}`, `Bearer ${utf8Bytes('ř').repeat(apiKey.length / 2)}`, `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`, `\xe9 ${apiKey}`,
+    ],
+    host: [sameLength(host), `\xe9:${port}`, `127.0.0.1:${port}\x00`, '[::1', `[::1]:${port}`, '127.0.0.1:99999', 'localhost:abc', `${'h'.repeat(300)}:${port}`, `${host}, evil.example`, 'evil.example', `${host}:1`, utf8Bytes(`příklad.cz:${port}`)],
+    origin: [sameLength(`http://${host}`), `http://${host}`, 'null', 'http://evil.example', `HTTP://${host}`, `http://${host}/`, `http://\xe9:${port}`, utf8Bytes(`http://příklad.cz:${port}`)],
+    'idempotency-key': ['\xe9'.repeat(64), utf8Bytes('klíč-🚚'), 'k'.repeat(10_000), '\x00', 'a\x7fb', `${'\xe9'.repeat(255)}`],
   };
 }
 
@@ -215,9 +251,18 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     const providers = ((await own('GET', '/v1/providers')).data as { code: string }[]).map((p) => p.code);
     const inPaths = Object.fromEntries(Object.entries(await listIds(own, collections))
       .map(([collection, ids]) => [collection, ids.filter((id) => !namedInBodies[collection]?.includes(id))]));
+    const outside = join(tmp, 'outside');
+    const linked = makeLinkedPlaces({
+      at: join(filesRoot, 'own', 'links'), dataDir, outside, othersFolder: join(filesRoot, 'other', 'orders'), inside: join(filesRoot, 'own', 'folder-0'),
+    });
+    // spares for when a request signs the desk out and the account's rate limit refuses a new sign-in
+    const [desk, ...spareDesks] = await Promise.all(Array.from({ length: 4 }, () => openDeskSession(daemon!.url, init.api_key)));
+    const secrets = [init.api_key, readOnly.api_key, otherKey, CARRIER_SECRET, ...[desk!, ...spareDesks].map((d) => d.token)];
     const world: RequestWorld = {
       document, own: inPaths, other: await listIds(other, collections),
-      hints: hintsFor(namedInBodies, pplUrl, join(filesRoot, 'own'), providers, trackingNumber),
+      hints: hintsFor(namedInBodies, pplUrl, join(filesRoot, 'own'), providers, trackingNumber, { linked, printerUris: oddPrinterUris(join(filesRoot, 'own', 'labels'), linked) }),
+      deskSession: { cookie: desk!.cookie, csrfToken: desk!.csrfToken },
+      oddHeaders: oddHeadersFor(desk!, init.api_key, url.port),
       authorizations: {
         'own key': `Bearer ${init.api_key}`, 'read-only key': `Bearer ${readOnly.api_key}`, 'other account key': `Bearer ${otherKey}`,
         'no key': undefined, 'a wrong key': `Bearer ${init.api_key}x`, 'a bare Bearer': 'Bearer', 'Basic credentials': 'Basic dXNlcjpwYXNz',
@@ -225,8 +270,16 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
       },
     };
     return {
-      daemon, operations, world, providers, send, dispose,
-      secrets: [init.api_key, readOnly.api_key, otherKey, CARRIER_SECRET],
+      daemon, operations, world, providers, send, dispose, secrets, filesRoot, outsidePlaces: [outside],
+      renewDeskSession: async () => {
+        const renewed = await openDeskSession(daemon!.url, init.api_key).then((signIn) => {
+          secrets.push(signIn.token);
+          return signIn;
+        }, () => spareDesks.shift());
+        // with no session left, desk requests go without one (and are answered 401)
+        world.deskSession = renewed ? { cookie: renewed.cookie, csrfToken: renewed.csrfToken } : undefined;
+        if (renewed) world.oddHeaders = oddHeadersFor(renewed, init.api_key, url.port);
+      },
       health: async (timeoutMs) => {
         const answer = await call(url, healthAgent, 'GET', '/healthz', {}, undefined, timeoutMs);
         if ('error' in answer) throw new Error(answer.error);
