@@ -162,10 +162,13 @@ describe('several daemons on one PostgreSQL store', () => {
       // every parcel registered once and checked once
       expect(await count("SELECT count(*) AS n FROM tracking_parcels WHERE origin = 'external' AND checks_done = 1 AND lease_until IS NULL")).toBe(TRACKED);
 
-      // every label on its own station's printer, once
+      // every label on its own station's printer, once; the killed station's Zebra may have one printed again: a label it
+      // read as its daemon died, before `printed` was stored (the raw-socket window README names), never another one
       for (const [i, zebra] of zebras.entries()) {
         const zpl = zebra.labelBytes().toString('latin1');
-        expect(zpl.split('^XA').length - 1, STATIONS[i]).toBe(IMPORTED);
+        const labels = zpl.split('^XA').slice(1);
+        expect(new Set(labels).size, STATIONS[i]).toBe(IMPORTED);
+        expect(labels.length - IMPORTED, STATIONS[i]).toBeLessThanOrEqual(i === 0 ? 1 : 0);
         const numbers = (await sql.query(`SELECT p.tracking_number AS n FROM parcels p JOIN shipments s ON s.id = p.shipment_id
           WHERE s.reference_number LIKE $1`, [`IMP-${i}-%`])).rows.map((r) => r.n as string);
         for (const number of numbers) expect(zpl.split(number).length - 1, `${number} on ${STATIONS[i]}`).toBeGreaterThan(0);
