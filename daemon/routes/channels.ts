@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  createChannel, deleteChannel, getChannelRow, listChannels, presentChannel, updateChannel, validateChannel, CHANNEL_STATUSES,
-} from '../../src/services/channels.js';
+import { CHANNEL_STATUSES, getChannelRow, presentChannel } from '../../src/services/channel-records.js';
+import { createChannel, deleteChannel, listChannels, updateChannel, validateChannel } from '../../src/services/channels.js';
 import { getAuthorization, startAuthorization } from '../../src/services/channel-authorization.js';
 import { PROVIDER_CODES } from '../../src/carriers/registry.js';
 import type { ServiceContext } from '../../src/services/context.js';

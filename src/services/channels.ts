@@ -1,61 +1,20 @@
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
 import { AuthorizationRequiredError, CarrierRefusedError } from '../carriers/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
-import { maskSettings, resolveSettings } from '../carriers/settings.js';
+import { resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
-import { grantAccess } from './channel-authorization.js';
-import { recordEvent } from './events.js';
+import { grantAccess } from './channel-grants.js';
+import { changeChannelStatus, channelSettings, emitChannelEvent, getChannelRow, loadChannelRow, presentChannel, type ChannelRow, type ChannelStatus } from './channel-records.js';
 import { bindIdempotentResource } from './idempotency.js';
-import { owned } from './ownership.js';
-
-export type ChannelRow = typeof shippingChannels.$inferSelect;
-export type ChannelStatus = ChannelRow['status'];
-export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'];
-
-export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
-  const provider = findProvider(row.provider);
-  return {
-    id: row.id,
-    name: row.name,
-    provider: row.provider,
-    description: row.description,
-    status: row.status,
-    settings: maskSettings(provider, ctx.secrets.openJson<ChannelSettings>(row.settingsEnc)),
-    last_validated_at: isoTimeOrNull(row.lastValidatedAt),
-    validation_error: row.validationError ? (JSON.parse(row.validationError) as { message: string; errors: Record<string, string[]> }) : null,
-    created_at: isoTime(row.createdAt),
-    updated_at: isoTime(row.updatedAt),
-  };
-}
-
-export type ChannelView = ReturnType<typeof presentChannel>;
-
-export function channelSettings(ctx: ServiceContext, row: ChannelRow): ChannelSettings {
-  return ctx.secrets.openJson<ChannelSettings>(row.settingsEnc);
-}
-
-/** A channel the API can see: deleted ones are gone for it (they stay for the shipments that used them). */
-function loadRow(ctx: ServiceContext, id: string): Promise<ChannelRow | undefined> {
-  return ctx.db.select().from(shippingChannels).where(and(eq(shippingChannels.id, id), isNull(shippingChannels.deletedAt))).get();
-}
-
-export async function getChannelRow(ctx: ServiceContext, accountId: string, id: string): Promise<ChannelRow> {
-  return owned(await loadRow(ctx, id), accountId, 'Shipping channel', id);
-}
 
 async function nameTaken(ctx: ServiceContext, accountId: string, name: string, exceptId?: string): Promise<boolean> {
   const row = await ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
     .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.name, name), isNull(shippingChannels.deletedAt))).get();
   return row !== undefined && row.id !== exceptId;
-}
-
-async function emit(ctx: ServiceContext, row: ChannelRow, type: Parameters<typeof recordEvent>[1]['type'], previousStatus?: string) {
-  await recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'shipping_channel', resource: presentChannel(ctx, row), previousStatus });
 }
 
 export interface CreateChannelInput {
@@ -88,7 +47,7 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
   };
   await ctx.store.transaction(async () => {
     await ctx.db.insert(shippingChannels).values(row).run();
-    await emit(ctx, row, 'shipping_channel.created');
+    await emitChannelEvent(ctx, row, 'shipping_channel.created');
     await bindIdempotentResource(ctx, `/v1/shipping-channels/${row.id}`);
   });
   try {
@@ -154,9 +113,9 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
   patch.updatedAt = ctx.clock.now();
   const updated = await ctx.store.transaction(async () => {
     await ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, id)).run();
-    const fresh = (await loadRow(ctx, id))!;
-    await emit(ctx, fresh, 'shipping_channel.updated');
-    if (fresh.status !== row.status) await emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
+    const fresh = (await loadChannelRow(ctx, id))!;
+    await emitChannelEvent(ctx, fresh, 'shipping_channel.updated');
+    if (fresh.status !== row.status) await emitChannelEvent(ctx, fresh, 'shipping_channel.status_changed', row.status);
     return fresh;
   });
   if (updated.status === 'pending_validation') {
@@ -178,7 +137,7 @@ export async function deleteChannel(ctx: ServiceContext, accountId: string, id: 
     throw new ValidationError({ id: [message] }, message);
   }
   await ctx.store.transaction(async () => {
-    await emit(ctx, row, 'shipping_channel.deleted');
+    await emitChannelEvent(ctx, row, 'shipping_channel.deleted');
     // kept as a row: created shipments and their tracking still use the channel's credentials
     const now = ctx.clock.now();
     await ctx.db.update(shippingChannels).set({ deletedAt: now, updatedAt: now }).where(eq(shippingChannels.id, id)).run();
@@ -218,16 +177,6 @@ function verdictPatch(verdict: Verdict, now: number): Partial<ChannelRow> {
 }
 
 /** Stores a new status (and why) with its `shipping_channel.status_changed` event, in one transaction. */
-export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch: Partial<ChannelRow>, validated = false): Promise<ChannelRow> {
-  return ctx.store.transaction(async () => {
-    await ctx.db.update(shippingChannels).set(patch).where(eq(shippingChannels.id, row.id)).run();
-    const fresh = (await loadRow(ctx, row.id))!;
-    if (validated) await emit(ctx, fresh, 'shipping_channel.validated');
-    if (fresh.status !== row.status) await emit(ctx, fresh, 'shipping_channel.status_changed', row.status);
-    return fresh;
-  });
-}
-
 /**
  * Checks the channel's credentials with the carrier. Success → `active`; refusal → `error` with the reason; a
  * provider that acts for a person nobody has authorised yet → `authorization_required`. An unreachable carrier

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import { grantAccess } from '../../src/services/channel-authorization.js';
+import { grantAccess } from '../../src/services/channel-grants.js';
 import { carrierContext } from '../../src/services/channels.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { channelAuthorizations, events, shippingChannels } from '../../src/store/schema.js';

@@ -5,7 +5,8 @@ import {
   MOVING_TRACKING_STATUSES, nextCheckAfter, pollingContinues, stableFraction, statusOfUnknownCode, type TrackingStatus,
 } from '../../domain/tracking.js';
 import { shippingChannels, trackingParcels } from '../../store/schema.js';
-import { carrierContext, channelSettings } from '../channels.js';
+import { channelSettings } from '../channel-records.js';
+import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { loadTrackingParcelRow, recordTrackingEvent, type TrackingParcelRow } from './records.js';
 import { followParcelTracking } from './shipment-status.js';
