@@ -14,8 +14,9 @@ export interface DhlDocument {
 }
 
 export interface DhlCreatedBody {
-  shipmentTrackingNumber?: string;
-  packages?: { referenceNumber?: number; trackingNumber?: string }[];
+  // the schema says string; an answer that carries the number as JSON number is read as text too
+  shipmentTrackingNumber?: string | number;
+  packages?: { referenceNumber?: number; trackingNumber?: string | number }[];
   documents?: DhlDocument[];
   warnings?: string[];
 }
@@ -27,18 +28,36 @@ export interface DhlCreated {
   pieces: { trackingNumber: string; imageFormat: string; labelBase64: string }[];
 }
 
+/** A number DHL sends as a string or, in older answers, as a JSON number: always text in our results. */
+function textOf(value: string | number | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : String(value);
+}
+
+const LABEL_FORMATS = new Set(['PDF', 'ZPL', 'EPL', 'EPL2']);
+
+/**
+ * The label documents: those typed `label`; in an older answer shape without `typeCode`, the PDF/ZPL/EPL documents,
+ * taken only when there is exactly one per piece (anything else could be a waybill or an invoice).
+ */
+function labelDocuments(documents: DhlDocument[], pieces: number): DhlDocument[] {
+  const typed = documents.filter((d) => d.typeCode === 'label' && d.content);
+  if (typed.length > 0 || documents.some((d) => d.typeCode !== undefined)) return typed;
+  const untyped = documents.filter((d) => d.content && LABEL_FORMATS.has((d.imageFormat ?? '').toUpperCase()));
+  return untyped.length === pieces ? untyped : [];
+}
+
 /**
  * `POST /shipments` 201 → the AWB and, per piece, its id and label. We number the pieces 1…n (`referenceNumber`)
  * and ask for `linkLabelsByPieces`, so each label document names its piece by `packageReferenceNumber`.
  */
 export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number): DhlCreated {
-  const awb = body.shipmentTrackingNumber;
+  const awb = textOf(body.shipmentTrackingNumber);
   const packages = body.packages ?? [];
-  const labels = (body.documents ?? []).filter((d) => d.typeCode === 'label' && d.content);
+  const labels = labelDocuments(body.documents ?? [], packages.length);
   if (!awb || packages.length !== parcelCount) {
     throw new CarrierRefusedError(`DHL Express returned ${packages.length} piece numbers for ${parcelCount} parcels`);
   }
-  const numbered = packages.map((p, i) => ({ referenceNumber: p.referenceNumber ?? i + 1, trackingNumber: p.trackingNumber }));
+  const numbered = packages.map((p, i) => ({ referenceNumber: p.referenceNumber ?? i + 1, trackingNumber: textOf(p.trackingNumber) }));
   // Without linkLabelsByPieces the label documents come in piece order, possibly followed by further pages.
   const unlinked = labels.length >= packages.length && labels.every((d) => d.packageReferenceNumber === undefined);
   const pieces = numbered.sort((a, b) => a.referenceNumber - b.referenceNumber).map(({ referenceNumber, trackingNumber }, i) => {
@@ -134,9 +153,9 @@ export interface DhlTrackingEvent {
 }
 
 export interface DhlTrackedShipment {
-  shipmentTrackingNumber?: string;
+  shipmentTrackingNumber?: string | number;
   events?: DhlTrackingEvent[];
-  pieces?: { trackingNumber?: string; events?: DhlTrackingEvent[] }[];
+  pieces?: { trackingNumber?: string | number; events?: DhlTrackingEvent[] }[];
 }
 
 /**
@@ -146,8 +165,12 @@ export interface DhlTrackedShipment {
 export function parseTrackedShipments(body: { shipments?: DhlTrackedShipment[] }, asked: readonly string[]): TrackResult[] {
   const events = new Map<string, DhlTrackingEvent[]>();
   for (const shipment of body.shipments ?? []) {
-    if (shipment.shipmentTrackingNumber) events.set(shipment.shipmentTrackingNumber, shipment.events ?? []);
-    for (const piece of shipment.pieces ?? []) if (piece.trackingNumber) events.set(piece.trackingNumber, piece.events ?? []);
+    const awb = textOf(shipment.shipmentTrackingNumber);
+    if (awb) events.set(awb, shipment.events ?? []);
+    for (const piece of shipment.pieces ?? []) {
+      const id = textOf(piece.trackingNumber);
+      if (id) events.set(id, piece.events ?? []);
+    }
   }
   return asked.map((trackingNumber) => {
     const found = events.get(trackingNumber);
