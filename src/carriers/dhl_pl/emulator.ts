@@ -21,7 +21,8 @@ import { dhlPlService, SERVICE_PATH } from './service.js';
 
 type DhlShipment = EmulatedShipment<EmulatedDhlShipment>;
 
-const SERVICE = dhlPlService(false);
+// one emulator for both services: the sandbox answers in its own namespace (karrio dhl_poland utils.py server_url, tests/fixture.py)
+const SERVICES = [dhlPlService(false), dhlPlService(true)] as const;
 /** labelType of getLabels (itemToPrint.html) → what the document is: PDF label/A4/waybill, ZPL at 203 or 300 dpi. */
 const LABEL_TYPES: Readonly<Record<string, LabelFormat>> = { BLP: 'pdf', LBLP: 'pdf', LP: 'pdf', ZBLP: 'zpl', ZBLP300: 'zpl' };
 /** createShipments takes one to three shipments per call (createShipments.html). */
@@ -190,7 +191,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   };
 
   const routes: FastifyPluginAsync = async (app) => {
-    serveSoap(app, SERVICE_PATH.replace(/\?.*$/, ''), SERVICE, {
+    serveSoap(app, SERVICE_PATH.replace(/\?.*$/, ''), SERVICES, {
       createShipments: withSchema(createShipments),
       getPieceId: withSchema(getPieceId),
       getLabels: withSchema(getLabels),
@@ -221,7 +222,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     // authData travels in every call: there are no tokens to expire
     expireTokens: () => {},
     reset: () => shipments.reset(),
-    faultResponse: (status) => soapFaultResponse(SERVICE, status === 429 ? 'Too many requests, try again later' : 'Internal Server Error'),
+    faultResponse: (status) => soapFaultResponse(SERVICES[0], status === 429 ? 'Too many requests, try again later' : 'Internal Server Error'),
   };
 }
 

@@ -9,6 +9,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { SOAP_ENVELOPE_NAMESPACES, soapElement, soapEnvelope, xmlText, type SoapPart, type SoapService, type SoapVersion, type XmlObject } from '../soap.js';
 
 export interface SoapRequest {
+  /** The service at the endpoint whose namespace the operation is in; it answers the request. */
+  service: SoapService;
   version: SoapVersion;
   operation: string;
   /** The operation element's content, by local names. */
@@ -91,8 +93,11 @@ function actionOf(request: FastifyRequest, version: SoapVersion): string | undef
   return typeof raw === 'string' ? raw.replace(/^"|"$/g, '') : undefined;
 }
 
-/** Reads one SOAP request as the service declares it; a request it would not take throws EmulatedSoapFault. */
-export function readSoapRequest(service: SoapService, request: FastifyRequest): SoapRequest {
+/**
+ * Reads one SOAP request as the endpoint's service whose namespace its operation is in declares it (the envelope in
+ * the first service's SOAP version); a request none of them would take throws EmulatedSoapFault.
+ */
+export function readSoapRequest(services: readonly [SoapService, ...SoapService[]], request: FastifyRequest): SoapRequest {
   if (typeof request.body !== 'string') throw new EmulatedSoapFault('Client', 'The request is not a SOAP envelope (no XML body).');
   let document: Raw;
   try {
@@ -100,17 +105,19 @@ export function readSoapRequest(service: SoapService, request: FastifyRequest): 
   } catch (err) {
     throw new EmulatedSoapFault('Client', `The request is not well-formed XML: ${(err as Error).message}`);
   }
-  const envelopeNs = SOAP_ENVELOPE_NAMESPACES[service.version];
+  const { version } = services[0];
+  const envelopeNs = SOAP_ENVELOPE_NAMESPACES[version];
   const envelope = single(document, scopeOf(document, {}), envelopeNs, 'Envelope');
-  if (!envelope) throw new EmulatedSoapFault('VersionMismatch', `The request is not a SOAP ${service.version} envelope (${envelopeNs}).`);
+  if (!envelope) throw new EmulatedSoapFault('VersionMismatch', `The request is not a SOAP ${version} envelope (${envelopeNs}).`);
   const body = single(envelope.raw, envelope.scope, envelopeNs, 'Body');
   const operations = body && typeof body.raw === 'object' && !Array.isArray(body.raw)
     ? Object.keys(body.raw).filter((key) => !key.startsWith('@') && key !== '#text') : [];
   if (!body || operations.length !== 1) throw new EmulatedSoapFault('Client', 'The SOAP Body must hold exactly one operation element.');
   const operationRaw = (body.raw as Record<string, Raw>)[operations[0]!]!;
   const { local: operation, namespace } = qualifiedName(operations[0]!, scopeOf(operationRaw, body.scope));
-  if (namespace !== service.namespace) throw new EmulatedSoapFault('Client', `Unknown operation {${namespace ?? ''}}${operation}.`);
-  const action = actionOf(request, service.version);
+  const service = services.find((s) => s.namespace === namespace);
+  if (!service) throw new EmulatedSoapFault('Client', `Unknown operation {${namespace ?? ''}}${operation}.`);
+  const action = actionOf(request, version);
   if (action !== undefined && action !== service.action(operation)) {
     throw new EmulatedSoapFault('Client', `Server did not recognize the value of HTTP Header SOAPAction: ${action}.`);
   }
@@ -126,7 +133,7 @@ export function readSoapRequest(service: SoapService, request: FastifyRequest): 
       if (name.namespace === service.namespace) headers[name.local] = contentOf(value, scope, inner, name.local);
     }
   }
-  return { version: service.version, operation, body: typeof content === 'string' ? {} : content, headers };
+  return { service, version, operation, body: typeof content === 'string' ? {} : content, headers };
 }
 
 const CONTENT_TYPES: Readonly<Record<SoapVersion, string>> = { '1.1': 'text/xml; charset=utf-8', '1.2': 'application/soap+xml; charset=utf-8' };
@@ -156,18 +163,25 @@ export type SoapHandler = (request: SoapRequest, http: FastifyRequest) => Promis
 /**
  * Serves a SOAP service at `path`: every operation of `handlers`, each answered with the part it returns (the
  * operation's response element); unknown operations, malformed envelopes and thrown EmulatedSoapFaults as Faults.
+ * Several services (one per target namespace, e.g. a carrier's production and sandbox) share the handlers: each
+ * request is answered in its own service's namespace, a request in none of them in the first's.
  */
-export function serveSoap(app: FastifyInstance, path: string, service: SoapService, handlers: Readonly<Record<string, SoapHandler>>): void {
-  const fault = (reply: FastifyReply, err: EmulatedSoapFault) =>
-    reply.code(500).type(CONTENT_TYPES[service.version]).send(soapFaultEnvelope(service, err));
+export function serveSoap(
+  app: FastifyInstance, path: string, service: SoapService | readonly [SoapService, ...SoapService[]], handlers: Readonly<Record<string, SoapHandler>>,
+): void {
+  const services = 'namespace' in service ? [service] as const : service;
+  const fault = (reply: FastifyReply, answering: SoapService, err: EmulatedSoapFault) =>
+    reply.code(500).type(CONTENT_TYPES[answering.version]).send(soapFaultEnvelope(answering, err));
   app.post(path, async (request, reply) => {
+    let answering = services[0];
     try {
-      const soap = readSoapRequest(service, request);
+      const soap = readSoapRequest(services, request);
+      answering = soap.service;
       const handler = Object.hasOwn(handlers, soap.operation) ? handlers[soap.operation] : undefined;
       if (!handler) throw new EmulatedSoapFault('Client', `Unknown operation ${soap.operation}.`);
-      return reply.type(CONTENT_TYPES[service.version]).send(soapEnvelope(service, await handler(soap, request)));
+      return reply.type(CONTENT_TYPES[answering.version]).send(soapEnvelope(answering, await handler(soap, request)));
     } catch (err) {
-      if (err instanceof EmulatedSoapFault) return fault(reply, err);
+      if (err instanceof EmulatedSoapFault) return fault(reply, answering, err);
       throw err;
     }
   });

@@ -62,6 +62,22 @@ function story(code: string, provider: ProviderDefinition): void {
     return get(res.json().data.id);
   };
   const numbersOf = (s: { parcels: { tracking_number: string }[] }) => s.parcels.map((p) => p.tracking_number);
+  /** A channel on the emulator with the demo settings (and `extra`), authorized at the carrier where a person must approve; its state once validated. */
+  const openChannel = async (name: string, extra: Record<string, unknown> = {}) => {
+    const res = await a.request('POST', '/v1/shipping-channels', { name, provider: code, settings: { ...contract.settings, ...extra, baseUrl: emu.urls[code] } });
+    expect(res.statusCode, res.body).toBe(201);
+    const id: string = res.json().data.id;
+    if (provider.userAuthorization) {
+      // a person approves packdesk at the carrier; the emulator's control endpoint plays them
+      expect(res.json().data.status).toBe('authorization_required');
+      const started = await a.request('POST', `/v1/shipping-channels/${id}/authorize`);
+      expect(started.statusCode, started.body).toBe(200);
+      await control('POST', `device/${started.json().data.user_code}/approve`);
+      d.clock.advance(60_000);
+      await d.runJobs();
+    }
+    return (await a.request('GET', `/v1/shipping-channels/${id}`)).json().data;
+  };
 
   beforeAll(async () => {
     d = await startTestDaemon({ carrierTimeoutMs: 1500 });
@@ -77,19 +93,8 @@ function story(code: string, provider: ProviderDefinition): void {
   });
 
   it('validates the channel with a cheap authenticated call, and refuses a wrong credential with the carrier\'s reason', async () => {
-    const res = await a.request('POST', '/v1/shipping-channels', { name: `${provider.name} (emulator)`, provider: code, settings: { ...contract.settings, baseUrl: emu.urls[code] } });
-    expect(res.statusCode, res.body).toBe(201);
-    channel = res.json().data.id;
-    if (provider.userAuthorization) {
-      // a person approves packdesk at the carrier; the emulator's control endpoint plays them
-      expect(res.json().data.status).toBe('authorization_required');
-      const started = await a.request('POST', `/v1/shipping-channels/${channel}/authorize`);
-      expect(started.statusCode, started.body).toBe(200);
-      await control('POST', `device/${started.json().data.user_code}/approve`);
-      d.clock.advance(60_000);
-      await d.runJobs();
-    }
-    const validated = (await a.request('GET', `/v1/shipping-channels/${channel}`)).json().data;
+    const validated = await openChannel(`${provider.name} (emulator)`);
+    channel = validated.id;
     expect(validated.status, JSON.stringify(validated.validation_error)).toBe('active');
 
     const secretKey = provider.settings.find((s) => s.secret)!.key;
@@ -125,6 +130,17 @@ function story(code: string, provider: ProviderDefinition): void {
     expect(picture.statusCode, picture.body).toBe(200);
     expect(picture.headers['content-type']).toBe('image/png');
     expect(await decodePngBarcodes(picture.rawPayload)).toEqual([numbers[1]]);
+  });
+
+  // the emulator stands in for the carrier's production and sandbox services alike, whatever differs on the wire
+  it.each([[true], [false]])('validates a channel with sandboxMode %s and creates a shipment on it whose label decodes', async (sandboxMode) => {
+    const opened = await openChannel(`${provider.name} (sandboxMode ${sandboxMode})`, { sandboxMode });
+    expect(opened.status, JSON.stringify(opened.validation_error)).toBe('active');
+    const s = await create({ shipping_channel_id: opened.id, reference_number: `SANDBOX-${sandboxMode}` });
+    expect(s.status, JSON.stringify(s.failure)).toBe('created');
+    const label = await a.request('GET', `/v1/shipments/${s.id}/label`);
+    expect(label.statusCode, label.body).toBe(200);
+    expect(await decodePdfBarcodes(Buffer.from(label.json().data.label.content, 'base64'))).toEqual(numbersOf(s).map((n: string) => [n]));
   });
 
   it('creates a plain shipment with the channel\'s product', async () => {
