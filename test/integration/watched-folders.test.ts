@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
@@ -418,15 +418,11 @@ describe('watched folders never follow symbolic links: links, FIFOs and linked s
   const importsOf = async (account: TestAccount, folder: Folder) =>
     (await account.request('GET', `/v1/imports?watched_folder_id=${folder.id}`)).json().data as ImportRecord[];
   /** Waits for the first log entry `matches` (the daemon logs JSON lines). */
-  const logged = async (matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
-    const deadline = Date.now() + 25_000;
-    while (Date.now() < deadline) {
-      const found = d.logText().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find(matches);
-      if (found) return found;
-      await sleep(100);
-    }
-    expect.fail(`nothing logged as expected:\n${d.logText()}`);
-  };
+  const logged = (matches: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => vi.waitFor(() => {
+    const found = d.logText().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find(matches);
+    if (!found) throw new Error(`nothing logged as expected:\n${d.logText()}`);
+    return found;
+  }, { timeout: 25_000, interval: 100 });
   const aboutFolder = (folder: Folder) => (entry: Record<string, unknown>) => entry.watched_folder_id === folder.id;
   const linkProblem = (dir: string) => `${dir} is a symbolic link, which the daemon never follows`;
 
