@@ -7,6 +7,7 @@ import { PROVIDER_CODES } from '../../src/carriers/registry.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
+import { CapabilitiesSchema } from './providers.js';
 import {
   Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, PlainText, Timestamp,
 } from '../http/schemas.js';
@@ -18,6 +19,7 @@ export const ChannelSchema = Type.Object({
   description: Nullable(Type.String()),
   status: Type.String({ enum: [...CHANNEL_STATUSES] }),
   settings: Type.Object({}, { additionalProperties: true, description: 'Provider settings; secret values masked as ••••••••' }),
+  capabilities: CapabilitiesSchema,
   last_validated_at: Nullable(Timestamp),
   validation_error: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema })),
   created_at: Timestamp,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listProviders, settingsSchema } from '../../src/carriers/registry.js';
 import type { ProviderDefinition } from '../../src/carriers/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
+import { presentCapabilities } from '../../src/services/capability-records.js';
 import { listSettingOptions } from '../../src/services/channels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { Envelope, errorResponses, FreeObject, PlainText } from '../http/schemas.js';
@@ -16,13 +17,15 @@ const SettingSchema = Type.Object({
   default: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
   enum: Type.Optional(Type.Array(Type.String())),
   listed: Type.Optional(Type.Boolean({ description: 'The carrier lists the values for the credentials: POST /v1/providers/{code}/setting-options' })),
+  pattern: Type.Optional(Type.String({ description: "The carrier's format: a regular expression (ECMAScript) the whole value matches" })),
+  pattern_description: Type.Optional(Type.String({ description: '`pattern` in words (e.g. "9 to 12 digits")' })),
+  min_length: Type.Optional(Type.Integer({ description: 'Fewest characters of a string value' })),
+  max_length: Type.Optional(Type.Integer({ description: 'Most characters of a string value' })),
+  minimum: Type.Optional(Type.Number({ description: 'Smallest integer or number value' })),
+  maximum: Type.Optional(Type.Number({ description: 'Largest integer or number value' })),
 });
 
-export const ProviderSchema = Type.Object({
-  code: Type.String(),
-  name: Type.String(),
-  regions: Type.Array(Type.String()),
-  label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] }), { description: 'Every provider gives every format' }),
+const CapabilityProperties = {
   label_sources: Type.Object(
     Object.fromEntries(LABEL_FORMATS.map((f) => [f, Type.String({ enum: ['carrier', 'converted'] })])) as Record<LabelFormat, TString>,
     { description: 'Per format: the carrier\'s own label, or one packdesk converts offline from the carrier\'s other format' },
@@ -30,21 +33,36 @@ export const ProviderSchema = Type.Object({
   cash_on_delivery: Type.Boolean(),
   multi_parcel: Type.Boolean(),
   max_parcels: Type.Integer(),
-  cancel: Type.Boolean(),
+  cancel: Type.Boolean({ description: 'A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel)' }),
   tracking_per_shipment: Type.Boolean({ description: 'The carrier reports one state for a whole shipment, shared by its parcels' }),
+  unavailable_because: Type.Object(
+    { cancel: Type.Optional(Type.String()) },
+    { description: 'Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which)' },
+  ),
+};
+
+/** What a channel can do with its settings: its provider's capabilities less those the settings turn off. */
+export const CapabilitiesSchema = Type.Object(CapabilityProperties);
+
+export const ProviderSchema = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  regions: Type.Array(Type.String()),
+  label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] }), { description: 'Every provider gives every format' }),
+  ...CapabilityProperties,
   settings: Type.Array(SettingSchema),
-});
+}, { description: 'Capabilities as a channel has them with the default settings; a channel\'s own are in its `capabilities`' });
 
 export function presentProvider(p: ProviderDefinition) {
   return {
     code: p.code, name: p.name, regions: [...p.regions], label_formats: [...LABEL_FORMATS],
-    label_sources: Object.fromEntries(LABEL_FORMATS.map((f) => [f, p.capabilities.nativeLabelFormats.includes(f) ? 'carrier' : 'converted'])) as Record<LabelFormat, 'carrier' | 'converted'>,
-    cash_on_delivery: p.capabilities.cashOnDelivery, multi_parcel: p.capabilities.multiParcel,
-    max_parcels: p.capabilities.maxParcels, cancel: p.capabilities.cancel,
-    tracking_per_shipment: p.capabilities.trackingPerShipment === true,
+    ...presentCapabilities(p, {}),
     settings: settingsSchema(p).map((s) => ({
       key: s.key, type: s.type, required: s.required, secret: s.secret, description: s.description,
       ...(s.default !== undefined ? { default: s.default } : {}), ...(s.enum ? { enum: [...s.enum] } : {}), ...(s.listed ? { listed: true } : {}),
+      ...(s.pattern !== undefined ? { pattern: s.pattern, pattern_description: s.patternDescription } : {}),
+      ...(s.minLength !== undefined ? { min_length: s.minLength } : {}), ...(s.maxLength !== undefined ? { max_length: s.maxLength } : {}),
+      ...(s.minimum !== undefined ? { minimum: s.minimum } : {}), ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { findProvider } from '../../src/carriers/registry.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
@@ -34,8 +35,15 @@ export function createWorkers(ctx: ServiceContext, options: {
   shipmentConcurrency?: number; webhooks?: DispatcherOptions; tracking?: Partial<TrackingPollerOptions>;
   printing?: PrintQueueWorkerOptions; imports?: ImportWorkerOptions; retention?: RetentionWorkerOptions;
 } = {}): Workers {
+  // lanes are channels, grouped by provider (see queueCreationAtCarrier)
   const shipments = new JobWorker(ctx, {
-    name: 'shipment_creation', kinds: [CREATE_AT_CARRIER], concurrency: options.shipmentConcurrency ?? 32, leaseMs: 30_000,
+    name: 'shipment_creation', kind: CREATE_AT_CARRIER, concurrency: options.shipmentConcurrency ?? 32, reservedSlots: 8,
+    groupLimits: (provider) => {
+      const limits = findProvider(provider)?.creationLimits;
+      return { perLane: limits?.perChannel, perGroup: limits?.perProvider };
+    },
+    // one slow answer does not pause a channel; a second in a row does
+    backoff: { baseMs: 5_000, capMs: 5 * 60_000, failuresToBlock: 2 }, leaseMs: 30_000,
     handle: (job) => createShipmentAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
   });
   const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });

@@ -33,12 +33,18 @@ export class ProviderLanes {
 export interface BackoffOptions {
   baseMs: number;
   capMs: number;
+  /** Failures in a row of a provider that was answering before it is blocked (1 when absent); a Retry-After blocks at once. */
+  failuresToBlock?: number;
   random?: () => number;
 }
 
-/** Per provider: after a 429/5xx/outage, no call until a backoff (or the carrier's Retry-After) has passed. */
+/**
+ * Per provider (or per lane of jobs): after a 429/5xx/outage, no call until a backoff (or the carrier's Retry-After)
+ * has passed.
+ */
 export class ProviderBackoff {
-  private readonly state = new Map<string, { failures: number; until: number }>();
+  /** `failures`: backoffs in a row (they double); `misses`: failures since the provider last answered. */
+  private readonly state = new Map<string, { failures: number; until: number; misses: number }>();
 
   constructor(private readonly clock: Clock, private readonly options: BackoffOptions) {}
 
@@ -48,23 +54,31 @@ export class ProviderBackoff {
     return until !== undefined && until > this.clock.now() ? until : undefined;
   }
 
+  /** It was blocked and the backoff has passed, without an answer since: one call at a time finds out whether it answers. */
+  recovering(provider: string): boolean {
+    const state = this.state.get(provider);
+    return state !== undefined && state.failures > 0 && state.until <= this.clock.now();
+  }
+
   blockedProviders(): string[] {
     return [...this.state.keys()].filter((p) => this.blockedUntil(p) !== undefined);
   }
 
-  /** Records a failure; returns when the provider may be called again. */
+  /** Records a failure; returns when the provider may be called again (now, while it is not blocked yet). */
   failed(provider: string, retryAfterMs = 0): number {
     const now = this.clock.now();
-    const current = this.state.get(provider);
+    const current = this.state.get(provider) ?? { failures: 0, until: 0, misses: 0 };
+    this.state.set(provider, current);
     // calls that were already in flight when the first failure came in do not lengthen the backoff again
-    if (current && current.until > now) {
+    if (current.until > now) {
       current.until = Math.max(current.until, now + retryAfterMs);
       return current.until;
     }
-    const failures = (current?.failures ?? 0) + 1;
-    const until = now + Math.max(retryAfterMs, backoffDelay(failures, this.options.baseMs, this.options.capMs, this.options.random));
-    this.state.set(provider, { failures, until });
-    return until;
+    current.misses += 1;
+    if (current.failures === 0 && retryAfterMs === 0 && current.misses < (this.options.failuresToBlock ?? 1)) return now;
+    current.failures += 1;
+    current.until = now + Math.max(retryAfterMs, backoffDelay(current.failures, this.options.baseMs, this.options.capMs, this.options.random));
+    return current.until;
   }
 
   succeeded(provider: string): void {

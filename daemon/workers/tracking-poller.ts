@@ -1,8 +1,8 @@
-import { CarrierUnavailableError } from '../../src/carriers/errors.js';
+import { CarrierCredentialsRefusedError, CarrierUnavailableError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { TrackResult } from '../../src/carriers/types.js';
 import type { ServiceContext } from '../../src/services/context.js';
-import { askCarrier, postponeChecks, recordFailedChecks, recordTrackResults } from '../../src/services/tracking/check.js';
+import { askCarrier, deferChecks, postponeChecks, recordFailedChecks, recordTrackResults } from '../../src/services/tracking/check.js';
 import {
   carrierBatches, claimDueTrackingParcels, nextTrackingCheckAt, releaseTrackingLeases, renewTrackingLeases, type CarrierBatch,
 } from '../../src/services/tracking/due.js';
@@ -68,7 +68,10 @@ export class TrackingPoller extends PollingWorker {
       }));
   }
 
-  /** One carrier call for a batch; an outage postpones the batch (not a check), a refusal counts as a check. */
+  /**
+   * One carrier call for a batch; an outage postpones the batch and a refusal of the channel's credentials defers it
+   * (neither is a check), any other refusal counts as a check.
+   */
   private async checkBatch(batch: CarrierBatch): Promise<void> {
     const ids = batch.parcels.map((p) => p.id);
     const blockedUntil = this.backoff.blockedUntil(batch.provider);
@@ -78,13 +81,16 @@ export class TrackingPoller extends PollingWorker {
     }
     let results: TrackResult[];
     try {
-      results = await askCarrier(this.ctx, batch.channelId, batch.parcels.map((p) => p.trackingNumber));
+      results = await askCarrier(this.ctx, batch.channelId, batch.parcels);
     } catch (err) {
       const context = { provider: batch.provider, channel_id: batch.channelId, parcels: ids.length, error: (err as Error).message };
       if (err instanceof CarrierUnavailableError) {
         const until = this.backoff.failed(batch.provider, (err as { retryAfterMs?: number }).retryAfterMs);
         this.ctx.log.warn({ ...context, retry_at: new Date(until).toISOString() }, 'carrier unavailable for tracking; backing off');
         await postponeChecks(this.ctx, ids, until);
+      } else if (err instanceof CarrierCredentialsRefusedError) {
+        this.ctx.log.warn(context, 'tracking refused: the carrier refused the channel\'s credentials');
+        await deferChecks(this.ctx, ids);
       } else {
         this.ctx.log.warn(context, 'tracking check refused by the carrier');
         await recordFailedChecks(this.ctx, ids);

@@ -9,6 +9,12 @@ export interface SettingDefinition {
   default?: string | number | boolean;
   enum?: readonly string[];
   listed?: boolean;
+  /** The carrier's format of a string value: the whole value matches `regex` (no flags); `description` completes "must be …". */
+  pattern?: { regex: RegExp; description: string };
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
 }
 
 type ValueOf<D extends SettingDefinition> =
@@ -35,6 +41,9 @@ export function defineSettings<const S extends Record<string, SettingDefinition>
     key, type: d.type, required: d.required ?? false, secret: d.secret ?? false, description: d.description,
     ...(d.default !== undefined ? { default: d.default } : {}), ...(d.enum ? { enum: d.enum } : {}),
     ...(d.listed ? { listed: true } : {}),
+    ...(d.pattern ? { pattern: d.pattern.regex.source, patternDescription: d.pattern.description } : {}),
+    ...(d.minLength !== undefined ? { minLength: d.minLength } : {}), ...(d.maxLength !== undefined ? { maxLength: d.maxLength } : {}),
+    ...(d.minimum !== undefined ? { minimum: d.minimum } : {}), ...(d.maximum !== undefined ? { maximum: d.maximum } : {}),
   }));
   return {
     specs,

@@ -10,6 +10,14 @@ export class CarrierRefusedError extends Error {
   }
 }
 
+/** The carrier refused the channel's credentials, on whatever call: the channel's settings need fixing, not the request. */
+export class CarrierCredentialsRefusedError extends CarrierRefusedError {
+  constructor(message: string, errors: FieldErrors = {}) {
+    super(message, errors);
+    this.name = 'CarrierCredentialsRefusedError';
+  }
+}
+
 /** Unreachable, timed out, 429 or 5xx: worth another try, not before `retryAfterMs` when the carrier said so. */
 export class CarrierTransientError extends CarrierUnavailableError {
   constructor(message: string, readonly retryAfterMs?: number) {

@@ -6,19 +6,41 @@ import { settingsSchema } from './registry.js';
 /** What secret setting values look like in every response. */
 export const MASK = '••••••••';
 
-function typeError(spec: SettingSpec, value: unknown): string | undefined {
+/** Each provider's patterns, compiled once (they come from the provider definitions, a fixed set). */
+const patterns = new Map<string, RegExp>();
+
+/** A string against the carrier's format: its length limits and pattern. */
+function stringFormatError(spec: SettingSpec, value: string): string | undefined {
+  const length = [...value].length;
+  const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
+  if (spec.minLength !== undefined && length < spec.minLength) return `must be at least ${characters(spec.minLength)}`;
+  if (spec.maxLength !== undefined && length > spec.maxLength) return `must be at most ${characters(spec.maxLength)}`;
+  if (spec.pattern === undefined) return undefined;
+  let regex = patterns.get(spec.pattern);
+  if (!regex) patterns.set(spec.pattern, regex = new RegExp(spec.pattern));
+  return regex.test(value) ? undefined : `must be ${spec.patternDescription ?? `a match of ${spec.pattern}`}`;
+}
+
+/** A number against the carrier's limits. */
+function rangeError(spec: SettingSpec, value: number): string | undefined {
+  if (spec.minimum !== undefined && value < spec.minimum) return `must be at least ${spec.minimum}`;
+  if (spec.maximum !== undefined && value > spec.maximum) return `must be at most ${spec.maximum}`;
+  return undefined;
+}
+
+function valueError(spec: SettingSpec, value: unknown): string | undefined {
   switch (spec.type) {
     case 'string':
       if (typeof value !== 'string') return 'must be a string';
       if (spec.required && value.trim() === '') return 'must not be empty';
       if (spec.enum && !spec.enum.includes(value)) return `must be one of ${spec.enum.join(', ')}`;
-      return undefined;
+      return stringFormatError(spec, value);
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be a boolean';
     case 'integer':
-      return Number.isInteger(value) ? undefined : 'must be an integer';
+      return Number.isInteger(value) ? rangeError(spec, value as number) : 'must be an integer';
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
+      return typeof value === 'number' && Number.isFinite(value) ? rangeError(spec, value) : 'must be a number';
   }
 }
 
@@ -70,7 +92,7 @@ export function resolveSettings(
       if (stored?.[key] === undefined) add(key, 'is masked; send the real value');
       continue; // the stored secret stays
     }
-    const problem = typeError(spec, value) ?? (key === 'baseUrl' ? baseUrlProblem(value as string) : undefined);
+    const problem = valueError(spec, value) ?? (key === 'baseUrl' ? baseUrlProblem(value as string) : undefined);
     if (problem) add(key, problem);
     else merged[key] = value as string | number | boolean;
   }

@@ -23,6 +23,16 @@ export interface SettingSpec {
   enum?: readonly string[];
   /** The carrier lists the values for the credentials (`adapter.settingOptions`, `POST /v1/providers/{code}/setting-options`). */
   listed?: boolean;
+  /** The carrier's format of a string value: a regular expression (source, anchored) the whole value matches. */
+  pattern?: string;
+  /** `pattern` in words, completing "must be …" (e.g. `9 to 12 digits`). */
+  patternDescription?: string;
+  /** Length limits of a string value, in characters. */
+  minLength?: number;
+  maxLength?: number;
+  /** Limits of an integer or number value. */
+  minimum?: number;
+  maximum?: number;
 }
 
 export interface ProviderCapabilities {
@@ -34,6 +44,11 @@ export interface ProviderCapabilities {
   cancel: boolean;
   /** The carrier reports one state for the whole shipment, which all its parcels share. */
   trackingPerShipment?: boolean;
+}
+
+/** Capabilities a channel's settings turn off, each with the reason a user reads (and a refusal gives). */
+export interface CapabilitiesWithdrawn {
+  cancel?: string;
 }
 
 /** Settings after validation: plain values keyed by setting key. */
@@ -84,8 +99,8 @@ export interface CreatedAtCarrier {
   providerShipmentId: string;
   /** The carrier product actually used (after a COD switch). */
   product: string | null;
-  /** One per parcel, in input order: its tracking number and the carrier's label bytes. */
-  parcels: { trackingNumber: string; label: Uint8Array }[];
+  /** One per parcel, in input order: its tracking number, the carrier's label bytes and what tracking needs besides the number. */
+  parcels: { trackingNumber: string; label: Uint8Array; carrierRef?: string }[];
   totalPrice?: { amountMinor: number; currency: string };
 }
 
@@ -107,8 +122,8 @@ export interface CarrierAdapter {
   trackingUrl(trackingNumber: string): string;
   /** The carrier's tracking number format, where one is known. */
   trackingNumberPattern?: RegExp;
-  /** The carrier's tracking: one result per asked number, in any order. */
-  track(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]>;
+  /** The carrier's tracking: one result per asked parcel, by its number, in any order. */
+  track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]>;
   /** How many numbers one `track` call takes (PPL: 100); 1 when absent. */
   trackBatchSize?: number;
   /**
@@ -117,6 +132,15 @@ export interface CarrierAdapter {
    * the user entered so far: the credentials, maybe not the later keys.
    */
   settingOptions?(key: string, settings: ChannelSettings, ctx: CarrierContext): Promise<SettingOption[] | undefined>;
+}
+
+/** A parcel to track, with what the store kept of it at creation (nothing but the number for numbers shipped elsewhere). */
+export interface ParcelToTrack {
+  trackingNumber: string;
+  /** The carrier's own id of the parcel where it tracks by that id (Baselinker's package id), as `createShipment` gave it. */
+  carrierRef?: string;
+  /** The carrier's id of the parcel's shipment (`providerShipmentId`). */
+  providerShipmentId?: string;
 }
 
 /** One value a setting may take, with the carrier's name for it. */
@@ -212,6 +236,8 @@ export interface ProviderDefinition {
   /** Production and sandbox base URLs; `baseUrl` in settings overrides both. */
   baseUrls: { production: string; sandbox?: string };
   capabilities: ProviderCapabilities;
+  /** Where a channel's settings take a capability away (One: cancel, when packages are sent for processing at creation). */
+  channelCapabilities?(settings: ChannelSettings): CapabilitiesWithdrawn;
   /** Provider-specific settings; `sandboxMode` and `baseUrl` are added for every provider. */
   settings: readonly SettingSpec[];
   /** Public documentation the provider's code follows. */
@@ -227,6 +253,11 @@ export interface ProviderDefinition {
   emulator: () => Promise<ProviderEmulatorFactory>;
   /** Present where the carrier's API acts for a person who authorises packdesk (OAuth2 device flow). */
   userAuthorization?: UserAuthorization;
+  /**
+   * Shipments created at once, where the carrier documents a limit that calls: per channel (its credentials' request
+   * budget) and over all channels. Without one, the creation pool is the limit.
+   */
+  creationLimits?: { perChannel?: number; perProvider?: number };
 }
 
 /** A provider's `fixtures/contract.json`: channel settings for its emulator, a shipment in its region, its refusal. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
+import { describeCancel, fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
 import { registerAuthorizeCommand } from './channel-authorize.js';
 import { action, listPath } from './run.js';
 
@@ -17,6 +17,7 @@ interface Channel {
   description: string | null;
   status: string;
   settings: Settings;
+  capabilities: Pick<ProviderView, 'cancel' | 'unavailable_because'>;
   last_validated_at: string | null;
   validation_error: { message: string; errors: Record<string, string[]> } | null;
   created_at: string;
@@ -87,7 +88,7 @@ function describeSettings(settings: Settings): string {
 function printChannel(channel: Channel): void {
   printRecord({
     id: channel.id, name: channel.name, provider: channel.provider, status: channel.status,
-    description: channel.description, settings: describeSettings(channel.settings),
+    description: channel.description, settings: describeSettings(channel.settings), cancel: describeCancel(channel.capabilities),
     'last validated': channel.last_validated_at ?? 'never',
     ...(channel.validation_error ? { 'validation error': channel.validation_error.message } : {}),
     created: channel.created_at, updated: channel.updated_at,

@@ -26,7 +26,14 @@ export interface ProviderView {
   multi_parcel: boolean;
   max_parcels: number;
   cancel: boolean;
+  /** Why a capability is off, by its name. */
+  unavailable_because: { cancel?: string };
   settings: ProviderSetting[];
+}
+
+/** `cancel` of a provider or channel view: yes, or no with the reason the API gives. */
+export function describeCancel(capabilities: Pick<ProviderView, 'cancel' | 'unavailable_because'>): string {
+  return capabilities.cancel ? 'yes' : `no: ${capabilities.unavailable_because.cancel ?? 'not offered'}`;
 }
 
 export async function fetchProviders(client: ApiClient): Promise<ProviderView[]> {
@@ -56,7 +63,7 @@ function printProviderDetail(p: ProviderView): void {
   printRecord({
     code: p.code, name: p.name, regions: p.regions.join(', '), 'label formats': p.label_formats.join(', '),
     COD: yesNo(p.cash_on_delivery), 'multi-parcel': p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no',
-    cancel: yesNo(p.cancel),
+    'cancel (default settings)': describeCancel(p),
   });
   process.stdout.write('\nsettings\n');
   printTable(

@@ -23,3 +23,27 @@ export function fairShares(held: readonly number[], free: number): number[] {
   });
   return shares;
 }
+
+/**
+ * Hands out up to `free` slots max-min fair (see fairShares) among parties that may take fewer than they are offered
+ * (they have no more): each is offered its share, and what one leaves goes to the others in the next round. `held`
+ * reads what a party holds now; `take` makes it hold more and resolves to how many it took. Resolves to the parties
+ * that took all they were offered, which may take more.
+ */
+export async function takeFairShares<P>(
+  parties: readonly P[], free: number, held: (party: P) => number, take: (party: P, offered: number) => Promise<number>,
+): Promise<P[]> {
+  let left = free;
+  let open = [...parties];
+  while (left > 0 && open.length > 0) {
+    const shares = fairShares(open.map(held), left);
+    const more: P[] = [];
+    for (const [i, party] of open.entries()) {
+      const got = shares[i]! > 0 ? await take(party, shares[i]!) : 0;
+      left -= got;
+      if (got === shares[i]) more.push(party);
+    }
+    open = more;
+  }
+  return open;
+}

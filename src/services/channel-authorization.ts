@@ -6,7 +6,7 @@ import { findProvider } from '../carriers/registry.js';
 import type { ChannelSettings, DeviceCodeIssued, ProviderDefinition } from '../carriers/types.js';
 import { channelAuthorizations, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
-import { changeChannelStatus, getChannelRow } from './channel-records.js';
+import { getChannelRow, recordChannelRefusal } from './channel-records.js';
 import { loadAuthorization, storeTokens, type AuthorizationRow } from './channel-grants.js';
 import { carrierContext, validateChannel } from './channels.js';
 
@@ -62,7 +62,7 @@ export async function startAuthorization(ctx: ServiceContext, accountId: string,
     issued = await flow.startDeviceFlow(ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc), carrierContext(ctx, channel));
   } catch (err) {
     if (!(err instanceof CarrierRefusedError)) throw err;
-    await changeChannelStatus(ctx, channel, { status: 'error', validationError: JSON.stringify({ message: err.message, errors: err.errors }), updatedAt: now });
+    await recordChannelRefusal(ctx, channel.id, err);
     throw new ValidationError(err.errors, err.message);
   }
   const device: PendingDevice = {

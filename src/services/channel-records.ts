@@ -1,9 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
+import type { FieldErrors } from '../domain/errors.js';
 import { findProvider } from '../carriers/registry.js';
 import { maskSettings } from '../carriers/settings.js';
 import type { ChannelSettings } from '../carriers/types.js';
 import { shippingChannels } from '../store/schema.js';
+import { presentCapabilities } from './capability-records.js';
 import type { ServiceContext } from './context.js';
 import { recordEvent } from './events.js';
 import { owned } from './ownership.js';
@@ -15,14 +17,16 @@ export type ChannelStatus = ChannelRow['status'];
 export const CHANNEL_STATUSES: readonly ChannelStatus[] = ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'];
 
 export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
-  const provider = findProvider(row.provider);
+  const provider = findProvider(row.provider)!;
+  const settings = channelSettings(ctx, row);
   return {
     id: row.id,
     name: row.name,
     provider: row.provider,
     description: row.description,
     status: row.status,
-    settings: maskSettings(provider, ctx.secrets.openJson<ChannelSettings>(row.settingsEnc)),
+    settings: maskSettings(provider, settings),
+    capabilities: presentCapabilities(provider, settings),
     last_validated_at: isoTimeOrNull(row.lastValidatedAt),
     validation_error: row.validationError ? (JSON.parse(row.validationError) as { message: string; errors: Record<string, string[]> }) : null,
     created_at: isoTime(row.createdAt),
@@ -59,3 +63,16 @@ export function changeChannelStatus(ctx: ServiceContext, row: ChannelRow, patch:
   });
 }
 
+/**
+ * The carrier refused the channel's settings outside a validation (a device flow, a tracking check): the channel is
+ * `error` with the carrier's reason, as a failed validation leaves it. A deleted channel stays as it is.
+ */
+export async function recordChannelRefusal(ctx: ServiceContext, channelId: string, refusal: { message: string; errors: FieldErrors }): Promise<void> {
+  await ctx.store.transaction(async () => {
+    // read inside the transaction: of refusals met at once, only the first changes the status and says so
+    const row = await loadChannelRow(ctx, channelId);
+    if (!row) return;
+    const validationError = JSON.stringify({ message: refusal.message, errors: refusal.errors });
+    await changeChannelStatus(ctx, row, { status: 'error', validationError, updatedAt: ctx.clock.now() });
+  });
+}

@@ -1,4 +1,4 @@
-import { fairShares } from '../domain/fair-shares.js';
+import { takeFairShares } from '../domain/fair-shares.js';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
 import type { ServiceContext } from './context.js';
 import { finishAttempt, startAttempt } from './webhook-attempts.js';
@@ -214,18 +214,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       return got;
     };
     // an account that takes less than its share has nothing more due; the others share what it left
-    let free = limits.concurrency - running;
-    let waiting = accountsInTurn(subs, limits.inFlight, memory.turn);
-    while (free > 0 && waiting.length > 0) {
-      const shares = fairShares(waiting.map((a) => a.inFlight), free);
-      const more: AccountTurn[] = [];
-      for (const [i, account] of waiting.entries()) {
-        const got = shares[i]! > 0 ? await pickFor(account, shares[i]!) : 0;
-        free -= got;
-        if (got === shares[i]) more.push(account);
-      }
-      waiting = more;
-    }
+    const waiting = await takeFairShares(accountsInTurn(subs, limits.inFlight, memory.turn), limits.concurrency - running, (a) => a.inFlight, pickFor);
     let reserved = limits.concurrency + limits.reservedSlots - running - picked.length;
     for (const account of waiting) {
       if (reserved <= 0) break;

@@ -138,6 +138,7 @@ export const jobs = pgTable('jobs', {
   id: text('id').primaryKey(),
   kind: text('kind').notNull(),
   subjectId: text('subject_id').notNull(),
+  lane: text('lane').notNull().default(''),
   state: text('state', { enum: ['queued', 'running', 'failed'] }).notNull(),
   attempts: int64('attempts').notNull(),
   maxAttempts: int64('max_attempts').notNull(),
@@ -148,6 +149,7 @@ export const jobs = pgTable('jobs', {
   updatedAt: int64('updated_at').notNull(),
 }, (t) => [
   index('jobs_due').on(t.state, t.runAt),
+  index('jobs_lane_due').on(t.kind, t.state, t.lane, t.runAt),
   uniqueIndex('jobs_kind_subject').on(t.kind, t.subjectId),
   uniqueIndex('jobs_rowid').on(t.rowid),
 ]);
@@ -207,6 +209,8 @@ export const parcels = pgTable('parcels', {
   trackingNumber: text('tracking_number'),
   trackingStatus: text('tracking_status'),
   trackingUrl: text('tracking_url'),
+  /** What the carrier's tracking needs besides the number (Baselinker's package id), as its adapter gave it at creation. */
+  carrierRef: text('carrier_ref'),
 }, (t) => [uniqueIndex('parcels_shipment_position').on(t.shipmentId, t.position), index('parcels_tracking_number').on(t.trackingNumber)]);
 
 export const labels = pgTable('labels', {

@@ -143,6 +143,11 @@ export const jobs = sqliteTable('jobs', {
   kind: text('kind').notNull(),
   /** The resource the job works on (e.g. a shipment id). */
   subjectId: text('subject_id').notNull(),
+  /**
+   * Jobs of one lane (`group:key`, e.g. a shipment's provider and channel) share the worker fairly with other lanes,
+   * and a lane's group may have a limit of its own; '' for work that is not divided.
+   */
+  lane: text('lane').notNull().default(''),
   state: text('state', { enum: ['queued', 'running', 'failed'] }).notNull(),
   attempts: integer('attempts').notNull(),
   maxAttempts: integer('max_attempts').notNull(),
@@ -154,6 +159,7 @@ export const jobs = sqliteTable('jobs', {
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
   index('jobs_due').on(t.state, t.runAt),
+  index('jobs_lane_due').on(t.kind, t.state, t.lane, t.runAt),
   uniqueIndex('jobs_kind_subject').on(t.kind, t.subjectId),
 ]);
 
@@ -217,6 +223,8 @@ export const parcels = sqliteTable('parcels', {
   trackingNumber: text('tracking_number'),
   trackingStatus: text('tracking_status'),
   trackingUrl: text('tracking_url'),
+  /** What the carrier's tracking needs besides the number (Baselinker's package id), as its adapter gave it at creation. */
+  carrierRef: text('carrier_ref'),
 }, (t) => [uniqueIndex('parcels_shipment_position').on(t.shipmentId, t.position), index('parcels_tracking_number').on(t.trackingNumber)]);
 
 /** The merged label of a shipment, stored once and served without re-merging. */

@@ -134,7 +134,7 @@ describe('packdesk CLI against a real daemon', () => {
   it('channels add with an unknown setting key fails and names settings.<key>', async () => {
     const result = await station.cli([
       'channels', 'add', '--name', 'DHL typo', '--provider', 'dhl', '--setting', 'apiKey=u', '--setting', `apiSecret=${DHL_SECRET}`,
-      '--setting', 'accountNumber=1', '--setting', 'warehouseColour=blue',
+      '--setting', 'accountNumber=123456789', '--setting', 'warehouseColour=blue',
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('settings.warehouseColour');

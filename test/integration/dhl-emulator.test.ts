@@ -57,7 +57,8 @@ describe('the DHL Express emulator and adapter', () => {
     expect((await advance(first!, 'in_transit')).status).toBe(200);
     expect((await advance(second!, 'delivered')).status).toBe(200);
     const ctx = { channelId: 'ch_dhl_tracking', log: pino({ level: 'silent' }), clock: systemClock };
-    const results = await dhlAdapter.track([created.shipmentTrackingNumber, second!, 'JD014600000000000000'], settings(), ctx);
+    const asked = [created.shipmentTrackingNumber, second!, 'JD014600000000000000'].map((trackingNumber) => ({ trackingNumber }));
+    const results = await dhlAdapter.track(asked, settings(), ctx);
     const statuses = new Map(results.map((r) => [r.trackingNumber, r.found ? r.events.map((e) => e.status) : 'not found']));
     // The waybill reports its shipment's checkpoints (the first piece's), the second piece its own.
     expect(statuses.get(created.shipmentTrackingNumber)).toContain('in_transit');

@@ -194,6 +194,16 @@ describe('PPL CPL API emulator over HTTP', () => {
     });
   });
 
+  it('links the whole batch\'s label document only when the batch asked for it', async () => {
+    const accessToken = await token();
+    const body = { ...batch('Pdf', [threeParcelCod('ORDER-2501')]), labelSettings: { format: 'Pdf', completeLabelSettings: { isCompleteLabelRequested: false } } };
+    const location = (await api(accessToken, '/shipment/batch', { method: 'POST', body })).headers.get('location')!;
+    await api(accessToken, location);
+    const status = (await (await api(accessToken, location)).json()) as BatchStatus;
+    expect(status.items[0]).toMatchObject({ importState: 'Complete', relatedItems: [expect.objectContaining({ labelUrl: expect.any(String) }), expect.anything()] });
+    expect(status).not.toHaveProperty('completeLabel');
+  });
+
   it('prints ZPL labels: one ^XA…^XZ block per parcel with a Code 128 of the parcel number', async () => {
     const accessToken = await token();
     const { status } = await createShipments(accessToken, 'Zpl', [threeParcelCod('ORDER-3001')]);

@@ -5,6 +5,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { parcelsOf, pplChannel, shipmentBody, pplEmulatorControl } from '../helpers/shipments.js';
+import { recordingProxy } from '../helpers/recording-proxy.js';
 
 describe('shipments end to end with PPL', () => {
   let d: TestDaemon;
@@ -93,6 +94,29 @@ describe('shipments end to end with PPL', () => {
     const zpl = raw.body;
     expect(zpl.match(/\^XA/g)).toHaveLength(2);
     expect(await decodeZplBarcodes(zpl)).toEqual(numbers.map((n: string) => [n]));
+  });
+
+  it('fetches a three-parcel shipment\'s labels from PPL in one call, and each parcel keeps its own label', async () => {
+    const proxy = await recordingProxy(emu.url);
+    try {
+      const shop = await d.account('Counted shop');
+      const counted = await pplChannel(shop, `${proxy.url}/ppl`, { clientId: 'counted-station' });
+      proxy.calls.length = 0;
+      const res = await shop.request('POST', '/v1/shipments', shipmentBody(counted, { reference_number: 'CALLS-3', parcels: parcelsOf(3) }));
+      await d.runJobs();
+      const s = (await shop.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
+      expect(s.status, JSON.stringify(s.failure)).toBe('created');
+      const atPpl = proxy.calls.filter((c) => c.path !== '/ppl/login/getAccessToken').map((c) => `${c.method} ${c.path.replace(/[0-9a-f-]{36}/, '{batchId}')}`);
+      expect(atPpl).toEqual([
+        'POST /ppl/shipment/batch', 'GET /ppl/shipment/batch/{batchId}', 'GET /ppl/shipment/batch/{batchId}', 'GET /ppl/shipment/batch/{batchId}/label',
+      ]);
+      const numbers = s.parcels.map((p: { tracking_number: string }) => p.tracking_number);
+      const raw = await shop.request('GET', `/v1/shipments/${s.id}/label`, undefined, { accept: 'application/pdf' });
+      // the label is put together from the parcels' labels: one page each, in parcel order
+      expect(await decodePdfBarcodes(raw.rawPayload)).toEqual(numbers.map((n: string) => [n]));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses a resolution no thermal printer has, and COD without a currency, in one 422', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { findProvider } from '../../src/carriers/registry.js';
 import { recordTrackResults } from '../../src/services/tracking/check.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { parcelsOf, pplChannel, shipmentBody, pplEmulatorControl } from '../helpers/shipments.js';
@@ -377,5 +378,82 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
       expect((await a.request('GET', `/v1/tracking-parcels/${external.id}`)).statusCode).toBe(404);
       expect(await outbox(external.id, 'tracking_parcel.deleted')).toHaveLength(1);
     });
+  });
+});
+
+describe('tracking on a channel whose credentials the carrier stops accepting (DPD)', () => {
+  const dpd = findProvider('dpd')!;
+  const { cash_on_delivery_currency: _currency, ...parties } = dpd.demo.shipment;
+  let d: TestDaemon;
+  let emu: RunningEmulators;
+  let a: TestAccount;
+  let channel: string;
+
+  const control = async (path: string, body: unknown = {}) => {
+    const res = await fetch(`${emu.url}/_emulator/dpd/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, await res.clone().text()).toBe(200);
+  };
+  const later = async (hours: number) => {
+    d.clock.advance(hours * HOUR);
+    await d.runJobs();
+  };
+  /** The tracking parcel of a new one-parcel DPD shipment, tracked from its creation. */
+  const shippedParcel = async (reference: string): Promise<TrackingParcel> => {
+    const res = await a.request('POST', '/v1/shipments', {
+      shipping_channel_id: channel, label_format: 'pdf', reference_number: reference, parcels: parcelsOf(1), ...parties,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await d.runJobs();
+    const created = (await a.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
+    expect(created.status, JSON.stringify(created.failure)).toBe('created');
+    const list = (await a.request('GET', `/v1/tracking-parcels?search=${created.parcels[0].tracking_number}`)).json().data as TrackingParcel[];
+    return list[0]!;
+  };
+  const tracked = async (id: string): Promise<TrackingParcel> => (await a.request('GET', `/v1/tracking-parcels/${id}`)).json().data;
+
+  beforeAll(async () => {
+    d = await startTestDaemon();
+    emu = await startEmulators({ providers: ['dpd'], port: 0, clock: d.clock });
+    a = await d.account('DPD shop');
+    const res = await a.request('POST', '/v1/shipping-channels', { name: 'DPD', provider: 'dpd', settings: { ...dpd.demo.settings, baseUrl: emu.urls.dpd } });
+    expect(res.json().data.status, res.body).toBe('active');
+    channel = res.json().data.id;
+  });
+  afterAll(async () => {
+    await d?.close();
+    await emu?.close();
+  });
+
+  it('turns the channel error with DPD\'s DELICOM_ERR_AUTHENTICATION, and leaves its parcels as they were rather than unknown', async () => {
+    const scanned = await shippedParcel('DPD-SCANNED');
+    await control(`parcels/${scanned.tracking_number}/advance`, { to: 'in_transit' });
+    await later(7); // the first check: the channel's web-service token is issued and kept
+    expect(await tracked(scanned.id)).toMatchObject({ status: 'in_transit', checks_done: 1 });
+    const unscanned = await shippedParcel('DPD-UNSCANNED');
+
+    // the password is changed in DPD's portal: DPD refuses the login, and the token packdesk holds with it
+    await control(`logins/${dpd.demo.settings.login}/revoke`);
+    await later(7);
+
+    const refused = (await a.request('GET', `/v1/shipping-channels/${channel}`)).json().data;
+    expect(refused.status).toBe('error');
+    expect(refused.validation_error.message).toContain('DELICOM_ERR_AUTHENTICATION');
+    expect(refused.validation_error.errors).toHaveProperty(['settings.password']);
+    const changes = (await d.ctx.store.all<{ payload: string }>('SELECT payload FROM events WHERE resource_id = ? AND type = ? ORDER BY rowid', channel, 'shipping_channel.status_changed'))
+      .map((r) => (JSON.parse(r.payload) as OutboxEvent).data.shipping_channel!);
+    expect(changes.map((c) => [c.previous_status, c.status])).toEqual([['pending_validation', 'active'], ['active', 'error']]);
+
+    // not news of the parcels: neither status nor count moves, and the next check waits the usual delay
+    const after = { scanned: await tracked(scanned.id), unscanned: await tracked(unscanned.id) };
+    expect(after.scanned).toMatchObject({ status: 'in_transit', checks_done: 1 });
+    expect(after.unscanned).toMatchObject({ status: 'created', checks_done: 0, status_updates: [] });
+    for (const p of Object.values(after)) expect(Date.parse(p.next_check_at!)).toBeGreaterThanOrEqual(d.clock.now() + 6 * HOUR);
+    expect(d.logText()).toContain('the carrier refused the channel\'s credentials');
+
+    const refresh = await a.request('POST', `/v1/tracking-parcels/${unscanned.id}/refresh`);
+    expect(refresh.statusCode, refresh.body).toBe(422);
+    expect(refresh.json().errors.shipping_channel_id[0]).toContain('DELICOM_ERR_AUTHENTICATION');
+    expect(await tracked(unscanned.id)).toMatchObject({ status: 'created', checks_done: 0 });
+    for (const text of [refresh.body, JSON.stringify(refused), d.logText()]) expect(text).not.toContain(dpd.demo.settings.password);
   });
 });

@@ -18,7 +18,7 @@ describe('a daemon killed with undelivered webhooks', () => {
   const api = processApi(() => daemon.url, () => key);
   const createChannels = async (prefix: string, n: number) => {
     for (let i = 0; i < n; i++) {
-      const res = await api('/v1/shipping-channels', 'POST', { name: `${prefix} ${i}`, provider: 'dhl', settings: { apiKey: 'u', apiSecret: 'crash-secret', accountNumber: '1', baseUrl: 'http://127.0.0.1:9' } });
+      const res = await api('/v1/shipping-channels', 'POST', { name: `${prefix} ${i}`, provider: 'dhl', settings: { apiKey: 'u', apiSecret: 'crash-secret', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' } });
       expect(res.status).toBe(201);
     }
   };

@@ -10,7 +10,7 @@ import { webhookQueue, webhookSubscriptions } from '../../src/store/schema.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { startWebhookReceiver, verifyWebhook, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const DHL = { apiKey: 'u', apiSecret: 's3cret-value', accountNumber: '123', baseUrl: 'http://127.0.0.1:9' };
+const DHL = { apiKey: 'u', apiSecret: 's3cret-value', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;

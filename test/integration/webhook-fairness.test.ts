@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const DHL = { apiKey: 'u', apiSecret: 's3cret-value', accountNumber: '123', baseUrl: 'http://127.0.0.1:9' };
+const DHL = { apiKey: 'u', apiSecret: 's3cret-value', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
 /** The dispatcher's shared slots in this story. */
 const SLOTS = 16;
 

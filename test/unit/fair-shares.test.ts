@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairShares } from '../../src/domain/fair-shares.js';
+import { fairShares, takeFairShares } from '../../src/domain/fair-shares.js';
 
 describe('fair shares of free slots', () => {
   it('gives a party alone every free slot', () => {
@@ -37,5 +37,17 @@ describe('fair shares of free slots', () => {
         shares.forEach((share, i) => { if (share > 0) expect(after[i], `${held} ${free}`).toBeLessThanOrEqual(lowest + 1); });
       }
     }
+  });
+
+  it('hands what a party cannot take to the others, round after round, and names the parties that may take more', async () => {
+    const parties = [{ name: 'a', held: 0, has: 2 }, { name: 'b', held: 0, has: 100 }, { name: 'c', held: 5, has: 100 }];
+    const open = await takeFairShares(parties, 20, (p) => p.held, async (p, offered) => {
+      const got = Math.min(offered, p.has);
+      p.has -= got;
+      p.held += got;
+      return got;
+    });
+    expect(parties.map((p) => p.held)).toEqual([2, 12, 11]);
+    expect(open.map((p) => p.name)).toEqual(['b', 'c']);
   });
 });

@@ -971,9 +971,14 @@ export interface operations {
                             cash_on_delivery: boolean;
                             multi_parcel: boolean;
                             max_parcels: number;
+                            /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
                             cancel: boolean;
                             /** @description The carrier reports one state for a whole shipment, shared by its parcels */
                             tracking_per_shipment: boolean;
+                            /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                            unavailable_because: {
+                                cancel?: string;
+                            };
                             settings: {
                                 key: string;
                                 /** @enum {string} */
@@ -985,6 +990,18 @@ export interface operations {
                                 enum?: string[];
                                 /** @description The carrier lists the values for the credentials: POST /v1/providers/{code}/setting-options */
                                 listed?: boolean;
+                                /** @description The carrier's format: a regular expression (ECMAScript) the whole value matches */
+                                pattern?: string;
+                                /** @description `pattern` in words (e.g. "9 to 12 digits") */
+                                pattern_description?: string;
+                                /** @description Fewest characters of a string value */
+                                min_length?: number;
+                                /** @description Most characters of a string value */
+                                max_length?: number;
+                                /** @description Smallest integer or number value */
+                                minimum?: number;
+                                /** @description Largest integer or number value */
+                                maximum?: number;
                             }[];
                         }[];
                         message: string;
@@ -1184,6 +1201,28 @@ export interface operations {
                             settings: {
                                 [key: string]: unknown;
                             };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1312,6 +1351,28 @@ export interface operations {
                             /** @description Provider settings; secret values masked as •••••••• */
                             settings: {
                                 [key: string]: unknown;
+                            };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
                             };
                             /**
                              * Format: date-time
@@ -1478,6 +1539,28 @@ export interface operations {
                             settings: {
                                 [key: string]: unknown;
                             };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1609,6 +1692,28 @@ export interface operations {
                             /** @description Provider settings; secret values masked as •••••••• */
                             settings: {
                                 [key: string]: unknown;
+                            };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
                             };
                             /**
                              * Format: date-time
@@ -1886,6 +1991,28 @@ export interface operations {
                             settings: {
                                 [key: string]: unknown;
                             };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2050,6 +2177,28 @@ export interface operations {
                             /** @description Provider settings; secret values masked as •••••••• */
                             settings: {
                                 [key: string]: unknown;
+                            };
+                            capabilities: {
+                                /** @description Per format: the carrier's own label, or one packdesk converts offline from the carrier's other format */
+                                label_sources: {
+                                    /** @enum {string} */
+                                    pdf: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    zpl: "carrier" | "converted";
+                                    /** @enum {string} */
+                                    epl: "carrier" | "converted";
+                                };
+                                cash_on_delivery: boolean;
+                                multi_parcel: boolean;
+                                max_parcels: number;
+                                /** @description A created shipment can be cancelled at the carrier (POST /v1/shipments/{id}/cancel) */
+                                cancel: boolean;
+                                /** @description The carrier reports one state for a whole shipment, shared by its parcels */
+                                tracking_per_shipment: boolean;
+                                /** @description Why a capability is off, by its name: the carrier lacks it, or the settings turn it off (and which) */
+                                unavailable_because: {
+                                    cancel?: string;
+                                };
                             };
                             /**
                              * Format: date-time

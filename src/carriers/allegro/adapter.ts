@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { splitLabels } from '../../labels/index.js';
+import { mapConcurrently } from '../concurrently.js';
 import { AuthorizationRequiredError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { AllegroAppRefused, checkApplicationCredentials } from './authorization.js';
@@ -101,8 +102,9 @@ async function createShipment(
   }
   const created = commands.map((c) => c.shipmentId!);
   const trackingNumbers: string[] = [];
+  const answers = await mapConcurrently(created, async (id) => parseCreatedShipment(await client.shipment(id)));
   for (const [g, id] of created.entries()) {
-    const answer = parseCreatedShipment(await client.shipment(id));
+    const answer = answers[g]!;
     if (answer.state === 'waiting') throw new CarrierTransientError(`Allegro has not given shipment ${id} its waybills yet`);
     if (answer.trackingNumbers.length !== groups[g]!.length) {
       throw new CarrierTransientError(`Allegro shipment ${id} has ${answer.trackingNumbers.length} waybills for ${groups[g]!.length} parcels`);
@@ -141,7 +143,8 @@ export const allegroAdapter: CarrierAdapter = {
   },
 
   // The carrier comes from the channel's delivery method: Allegro's tracking is asked per carrier.
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const parsed = allegroSettings.parse(settings);
     const client = new AllegroClient(parsed, ctx);
     const { carrierId } = await deliveryService(client, parsed, ctx);

@@ -1,11 +1,11 @@
+import { mapConcurrently } from '../concurrently.js';
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type {
-  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult, ValidationOutcome,
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
 } from '../types.js';
 import { BASELINKER_ERRORS } from './codes.js';
 import { BaselinkerClient, BaselinkerCredentialsRefused, BaselinkerRefusedError } from './client.js';
-import { packageIdsOf, rememberPackages } from './known-packages.js';
 import { baselinkerCreateRequests, orderDate, type BaselinkerCreateRequests } from './request.js';
 import { parseLabel, parseTracking } from './response.js';
 import { baselinkerSettings, type BaselinkerSettings } from './settings.js';
@@ -110,33 +110,55 @@ async function createShipment(s: ShipmentForCarrier, settings: ChannelSettings, 
   const client = new BaselinkerClient(parsed, ctx);
   const orderId = await orderOf(client, s, requests, ctx);
   const packages = await packagesOf(client, orderId, requests, parsed, ctx);
-  rememberPackages(parsed.apiToken, packages);
+  const ours = packages.slice(0, s.parcels.length);
+  const labels = await mapConcurrently(ours, async (p) => parseLabel(await client.label(parsed.courierCode, p.packageId)));
   const parcels = [];
-  for (const p of packages.slice(0, s.parcels.length)) {
-    const label = parseLabel(await client.label(parsed.courierCode, p.packageId));
+  for (const [i, p] of ours.entries()) {
+    const label = labels[i]!;
     if (label.format !== s.labelFormat) {
       await abandonOrder(client, parsed.courierCode, orderId, packages, ctx);
       const reason = `Baselinker's courier ${parsed.courierCode} labels in ${label.extension || 'an unknown format'}, not ${s.labelFormat}`;
       throw new CarrierRefusedError(reason, { label_format: [`${reason}; choose ${label.extension || 'another format'} or set the format in the courier account`] });
     }
-    parcels.push({ trackingNumber: p.number, label: label.bytes });
+    // tracking asks by package id, and no method finds a package by its number: the store keeps it with the parcel
+    parcels.push({ trackingNumber: p.number, label: label.bytes, carrierRef: String(p.packageId) });
   }
   await ctx.progress.save({});
   return { providerShipmentId: String(orderId), product: parsed.service ?? parsed.courierCode, parcels };
 }
 
-/** A number this process never saw has no package id to ask with (see known-packages.ts): it is reported not found. */
-async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
-  const parsed = baselinkerSettings.parse(settings);
-  const client = new BaselinkerClient(parsed, ctx);
+/**
+ * The package id of each parcel: saved with it at creation, or, for a parcel saved without one, found among its
+ * order's packages (getOrderPackages). A number shipped elsewhere has neither and is reported not found.
+ */
+async function packageIdsOf(client: BaselinkerClient, parcels: readonly ParcelToTrack[]): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
+  const numbersByOrder = new Map<string, Set<string>>();
+  for (const p of parcels) {
+    if (p.carrierRef !== undefined) ids[p.trackingNumber] = Number(p.carrierRef);
+    else if (p.providerShipmentId !== undefined) {
+      numbersByOrder.set(p.providerShipmentId, (numbersByOrder.get(p.providerShipmentId) ?? new Set<string>()).add(p.trackingNumber));
+    }
+  }
+  for (const [orderId, numbers] of numbersByOrder) {
+    const packages = await client.orderPackages(Number(orderId)).catch((err: unknown) => {
+      if (err instanceof BaselinkerRefusedError && err.code === BASELINKER_ERRORS.orderNotFound) return [];
+      throw err;
+    });
+    for (const p of packages) if (numbers.has(p.courier_package_nr)) ids[p.courier_package_nr] = p.package_id;
+  }
+  return ids;
+}
+
+async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const client = new BaselinkerClient(baselinkerSettings.parse(settings), ctx);
   const results: TrackResult[] = [];
-  for (let i = 0; i < numbers.length; i += BASELINKER_TRACK_BATCH) {
-    const asked = numbers.slice(i, i + BASELINKER_TRACK_BATCH);
-    const packageIds = packageIdsOf(parsed.apiToken, asked);
+  for (let i = 0; i < parcels.length; i += BASELINKER_TRACK_BATCH) {
+    const asked = parcels.slice(i, i + BASELINKER_TRACK_BATCH);
+    const packageIds = await packageIdsOf(client, asked);
     const ids = Object.values(packageIds);
-    if (ids.length < asked.length) ctx.log.warn({ unknown: asked.length - ids.length }, 'Baselinker package ids of some tracking numbers are unknown to this process');
     const answer = ids.length > 0 ? await client.statusHistory(ids) : { status: 'SUCCESS', packages_history: {} };
-    results.push(...parseTracking({ packageIds, answer }, asked));
+    results.push(...parseTracking({ packageIds, answer }, asked.map((p) => p.trackingNumber)));
   }
   return results;
 }

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { warsawTime } from '../local-time.js';
 import type { CarrierContext } from '../types.js';
 import type { BaselinkerAddOrder, BaselinkerPackageRequest } from './request.js';
@@ -25,9 +25,9 @@ export class BaselinkerRefusedError extends CarrierRefusedError {
 }
 
 /** Base.com refused the API token. */
-export class BaselinkerCredentialsRefused extends BaselinkerRefusedError {
-  constructor(readonly reason: string, code: string) {
-    super(`Baselinker refused the credentials: ${reason}`, { shipping_channel_id: [`Baselinker refused the channel's API token: ${reason}`] }, code);
+export class BaselinkerCredentialsRefused extends CarrierCredentialsRefusedError {
+  constructor(readonly reason: string, readonly code: string) {
+    super(`Baselinker refused the credentials: ${reason}`, { shipping_channel_id: [`Baselinker refused the channel's API token: ${reason}`] });
   }
 }
 

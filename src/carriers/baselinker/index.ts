@@ -46,4 +46,6 @@ export const provider: ProviderDefinition = {
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createBaselinkerEmulator),
+  // a creation takes three or more of the token's 100 calls a minute (request-budget.ts): one at a time spends them
+  creationLimits: { perChannel: 1 },
 };

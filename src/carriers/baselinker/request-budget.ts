@@ -21,7 +21,7 @@ interface TokenBudget {
 }
 
 /** Process-wide state is keyed by the token's hash, so that no token is kept in memory as such. */
-export function tokenKey(token: string): string {
+function tokenKey(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -10,7 +10,8 @@ export const baselinkerSettings = defineSettings({
     type: 'string', required: true, secret: true,
     description: 'Base.com API token (Account → My account → API), sent as the X-BLToken header',
   },
-  courierCode: { type: 'string', required: true, listed: true, description: 'Courier code in Base.com, from getCouriersList (e.g. dhl)' },
+  // createPackage: courier_code varchar(20)
+  courierCode: { type: 'string', required: true, listed: true, maxLength: 20, description: 'Courier code in Base.com, from getCouriersList (e.g. dhl)' },
   accountId: { type: 'integer', listed: true, description: 'Courier account id, from getCourierAccounts; without it Base.com uses the courier\'s first account' },
   orderStatusId: { type: 'integer', required: true, listed: true, description: 'Order status of the orders packdesk adds for its shipments, from getOrderStatusList' },
   service: { type: 'string', listed: true, description: 'Option id of the courier form\'s `service` field (getCourierFields), where the courier has one' },

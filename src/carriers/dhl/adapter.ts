@@ -1,6 +1,9 @@
+import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
-import { DhlClient, DhlCredentialsRefused } from './client.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
+} from '../types.js';
+import { DhlClient } from './client.js';
 import { dhlShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseTrackedShipments } from './response.js';
 import { dhlSettings } from './settings.js';
@@ -37,7 +40,8 @@ async function createShipment(
 }
 
 /** Waybill numbers and piece ids go in separate parameters, so each kind is asked for in its own call. */
-async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const numbers = parcels.map((p) => p.trackingNumber);
   const client = new DhlClient(dhlSettings.parse(settings), ctx);
   const results: TrackResult[] = [];
   for (const [kind, asked] of [['shipmentTrackingNumbers', numbers.filter((n) => AWB.test(n))], ['pieceTrackingNumbers', numbers.filter((n) => !AWB.test(n))]] as const) {
@@ -52,10 +56,11 @@ async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierC
 export const dhlAdapter: CarrierAdapter = {
   async validate(settings, ctx) {
     try {
-      await new DhlClient(dhlSettings.parse(settings), ctx).checkCredentials();
+      const parsed = dhlSettings.parse(settings);
+      await new DhlClient(parsed, ctx).checkAccount(parsed.accountNumber);
       return { ok: true };
     } catch (err) {
-      if (err instanceof DhlCredentialsRefused) return { ok: false, message: err.message, errors: err.errors };
+      if (err instanceof CarrierRefusedError) return { ok: false, message: err.message, errors: err.errors };
       throw err;
     }
   },

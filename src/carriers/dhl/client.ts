@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined, type CarrierCall } from '../carrier-http.js';
-import { CarrierRefusedError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import type { DhlShipmentRequest } from './request.js';
@@ -16,8 +16,11 @@ export const DHL_BASE_URLS = {
 /** The `x-version` header every operation requires: "Interface version - do not change this field value". */
 const INTERFACE_VERSION = '3.1.0';
 
+/** DHL's refusal of an account: "The account number is not found or invalid…" (the OpenAPI's /rates 400 example), "8003: Account not allowed…". */
+const ACCOUNT_REFUSAL = /\baccount\b/i;
+
 /** DHL refused the API key or secret (401/403): a refusal of the channel's settings, wherever it happens. */
-export class DhlCredentialsRefused extends CarrierRefusedError {
+export class DhlCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(reason: string) {
     super(`DHL Express refused the credentials: ${reason}`, { 'settings.apiKey': ['refused by DHL Express'], 'settings.apiSecret': ['refused by DHL Express'] });
   }
@@ -45,10 +48,23 @@ export class DhlClient {
     return new CarrierRefusedError(message, errors);
   }
 
-  /** `GET /address-validate` for the OpenAPI's own example address: cheap, and refused without valid credentials. */
-  async checkCredentials(): Promise<void> {
-    const res = await this.send('GET', '/address-validate?type=pickup&countryCode=CZ&postalCode=14800&cityName=Prague');
-    if (res.status !== 200) throw this.refused(res);
+  /**
+   * `GET /rates` for the channel's account on the OpenAPI's own example lane and piece, shipping today: cheap, refused
+   * without valid credentials (401) and, with DHL's reason, for an account DHL does not know (400).
+   */
+  async checkAccount(accountNumber: string): Promise<void> {
+    const query = new URLSearchParams({
+      accountNumber, originCountryCode: 'CZ', originCityName: 'Prague', destinationCountryCode: 'CZ', destinationCityName: 'Prague',
+      weight: '5', length: '15', width: '10', height: '5', plannedShippingDate: new Date(this.http.ctx.clock.now()).toISOString().slice(0, 10),
+      isCustomsDeclarable: 'false', unitOfMeasurement: 'metric', nextBusinessDay: 'true',
+    });
+    const res = await this.send('GET', `/rates?${query}`);
+    if (res.status === 200) return;
+    const reason = jsonOrUndefined<DhlProblem>(res)?.detail;
+    if (res.status === 400 && reason && ACCOUNT_REFUSAL.test(reason)) {
+      throw new CarrierRefusedError(`DHL Express refused the account number: ${reason}`, { 'settings.accountNumber': [`refused by DHL Express: ${reason}`] });
+    }
+    throw this.refused(res);
   }
 
   /** `POST /shipments` (synchronous, 201): the AWB, piece ids and labels. `Message-Reference` carries our shipment id. */

@@ -38,8 +38,11 @@ export const DHL_PRODUCTS: Readonly<Record<string, DhlProduct>> = {
 export const DHL_CHANNEL_PRODUCTS = Object.keys(DHL_PRODUCTS);
 
 /**
- * Cash on delivery is a value-added service, not a product: MyDHL's OpenAPI lists no COD code, karrio's older DHL
- * Express connector sends `KB` with the amount and currency (modules/connectors/dhl_express/.../units.py).
+ * Cash on delivery is a value-added service, not a product. Unconfirmed by DHL: MyDHL's OpenAPI 3.1.1 names no COD
+ * code (its `serviceCode` values come from GET /products or /rates; the rates example lists some 70, none for COD).
+ * `KB` with the amount and currency is what karrio's DHL Express connector sends (karrioapi/karrio
+ * modules/connectors/dhl_express/karrio/providers/dhl_express/units.py, `dhl_cash_on_delivery`, commit deea10f8) and
+ * the PluginHive WooCommerce DHL Express plugin (XML-PI `SpecialServiceType` KB with `ChargeValue`).
  */
 export const DHL_COD_SERVICE = 'KB';
 

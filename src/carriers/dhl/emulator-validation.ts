@@ -85,6 +85,17 @@ function schemaMessage(e: ErrorObject): string {
   }
 }
 
+/** DHL's refusal of an account it does not know: the MyDHL OpenAPI's 400 example of /rates, /products and /landed-cost. */
+export const UNKNOWN_ACCOUNT = 'The account number is not found or invalid. Please check the account number and retry.';
+
+/**
+ * The accounts the emulated DHL knows: every number in DHL's format (9 to 12 digits) but zeros only, which stand for
+ * an account DHL does not know (as a postal code of zeros stands for a place DHL does not serve).
+ */
+export function isKnownAccount(number: string): boolean {
+  return /^\d{9,12}$/.test(number) && !/^0+$/.test(number);
+}
+
 // Value-added services the emulator offers on every lane: insurance and cash on delivery.
 const OFFERED_SERVICES = new Set(['II', DHL_COD_SERVICE]);
 const SHIP_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} ?GMT[+-]\d{2}:\d{2}$/;
@@ -101,6 +112,9 @@ function businessMessages(r: SeenShipmentRequest): string[] {
   const product = DHL_PRODUCTS[r.productCode];
   if (!product) messages.push(`The requested product #/productCode '${r.productCode}' is not available for this account, origin and destination. Please check the products available via the /products service.`);
   if (!r.accounts.some((a) => a.typeCode === 'shipper')) messages.push('An account #/accounts with typeCode shipper is required.');
+  r.accounts.forEach((a, i) => {
+    if (!isKnownAccount(a.number)) messages.push(`The account number #/accounts/${i}/number '${a.number}' is not found or invalid. Please check the account number and retry.`);
+  });
   for (const [key, party] of [['shipperDetails', r.customerDetails.shipperDetails], ['receiverDetails', r.customerDetails.receiverDetails]] as const) {
     const { postalCode, countryCode } = party.postalAddress;
     if (/^0+$/.test(postalCode.replace(/\s/g, ''))) {

@@ -1,7 +1,8 @@
 /**
  * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
  * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
- * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking` and `GET /address-validate`.
+ * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate` and
+ * one-piece `GET /rates`.
  * MyDHL has no shipment cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,8 +13,8 @@ import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js'
 import { renderLabel } from '../emulator/labels.js';
 import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
-import { DHL_COD_SERVICE, DHL_TRACKING } from './codes.js';
-import { schemaValidator, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
+import { DHL_COD_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
+import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
 import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
 
@@ -22,6 +23,11 @@ const TITLES: Record<number, [title: string, message: string]> = {
   400: ['Bad request', 'Bad request'], 401: ['Unauthorized', 'Unauthorized'], 404: ['Not data found', 'Not data found'],
   422: ['Validation error', 'Unprocessable Entity'], 429: ['Too many requests', 'Too Many Requests'], 500: ['Internal Server Error', 'Internal Server Error'],
 };
+// The query parameters GET /rates requires (MyDHL OpenAPI 3.1.1).
+const RATES_PARAMETERS = [
+  'accountNumber', 'originCountryCode', 'originCityName', 'destinationCountryCode', 'destinationCityName', 'weight', 'length', 'width', 'height',
+  'plannedShippingDate', 'isCustomsDeclarable', 'unitOfMeasurement',
+] as const;
 // encodingFormat → the format the emulator renders; lp2, an EPL dialect, prints as EPL.
 const LABEL_FORMATS: Record<string, LabelFormat> = { pdf: 'pdf', zpl: 'zpl', epl: 'epl', lp2: 'epl' };
 const IMAGE_FORMATS: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL', epl: 'EPL2' };
@@ -58,6 +64,21 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       if (type !== 'pickup' && type !== 'delivery') return problem(request, reply, 400, ['Parameters not having correct format: type (valid parameters for type are [pickup, delivery])']);
       if (/^0+$/.test(postalCode)) return { warnings: [`No pickup or delivery capability found for postalCode ${postalCode}`], address: [] };
       return { address: [{ countryCode, postalCode, cityName: cityName.toUpperCase(), serviceArea: { code: cityName.toUpperCase().slice(0, 3) || 'XXX', GMTOffset: '+00:00' } }] };
+    });
+
+    // One-piece rates: the channel's account must be one DHL knows; the answer lists the products without prices.
+    app.get<{ Querystring: Record<string, string | undefined> }>('/rates', async (request, reply) => {
+      const missing = RATES_PARAMETERS.filter((name) => !request.query[name]);
+      if (missing.length > 0) return problem(request, reply, 400, [`Missing mandatory parameters: ${missing.join(', ')}`]);
+      const { accountNumber, originCountryCode, weight, unitOfMeasurement } = request.query as Record<(typeof RATES_PARAMETERS)[number], string>;
+      if (!isKnownAccount(accountNumber)) return problem(request, reply, 400, [UNKNOWN_ACCOUNT]);
+      return {
+        products: Object.entries(DHL_PRODUCTS).map(([productCode, p]) => ({
+          productName: p.name.toUpperCase(), productCode, localProductCode: productCode, localProductCountryCode: originCountryCode,
+          isCustomerAgreement: false, weight: { volumetric: 0, provided: Number(weight), unitOfMeasurement }, totalPrice: [],
+        })),
+        warnings: ["Price can't be calculated"],
+      };
     });
 
     app.post('/shipments', async (request, reply) => {

@@ -2,7 +2,9 @@ import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import { warsawTime } from '../local-time.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
+} from '../types.js';
 import { DhlPlClient, DhlPlCredentialsRefused } from './client.js';
 import { DHL_PL_LABEL_TYPES } from './codes.js';
 import { dhlPostalCode } from './request.js';
@@ -16,6 +18,9 @@ interface DhlPlProgress {
 }
 
 const day = (ms: number) => warsawTime.format(ms).slice(0, 10);
+
+/** DHL24 publishes no rate limit: 10 parcels a track call, one getTrackAndTraceInfo per shipment among them, is our own pace. */
+const DHL_PL_TRACK_BATCH = 10;
 
 /** getMyShipments answers 100 shipments a page (DHL24 getMyShipments.html: `offset` pages through the rest). */
 const PAGE = 100;
@@ -42,8 +47,9 @@ async function findByReference(client: DhlPlClient, s: ShipmentForCarrier, since
  * Exactly once: createShipments takes no idempotency key, but our shipment id travels as the shipment's `reference`;
  * after a lost answer the account's shipments since the first try are searched for it before creating again.
  * DHL numbers the shipment (the 11-digit waybill) and each piece (getPieceId: JJD… package numbers, printed as the
- * piece's barcode on the BLP label); packdesk tracks each parcel by its piece number. getLabels gives one document
- * with a label per piece, cut into one per parcel.
+ * piece's barcode on the BLP label): each parcel's tracking number is its piece number, and it is tracked by its
+ * shipment's waybill, the number getTrackAndTraceInfo documents. getLabels gives one document with a label per piece,
+ * cut into one per parcel.
  */
 async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
@@ -101,16 +107,20 @@ export const dhlPlAdapter: CarrierAdapter = {
     }
   },
 
-  // getTrackAndTraceInfo takes one number per call
-  async track(trackingNumbers, settings, ctx) {
+  // getTrackAndTraceInfo takes one shipment's number a call: our parcels by their waybill, a number from elsewhere as given
+  async track(parcels, settings, ctx) {
     const client = new DhlPlClient(dhlPlSettings.parse(settings), ctx);
-    const results = [];
-    for (const n of trackingNumbers) results.push(await client.track(n));
+    const shipmentOf = (p: ParcelToTrack) => p.providerShipmentId ?? p.trackingNumber;
+    const results: TrackResult[] = [];
+    for (const shipmentId of new Set(parcels.map(shipmentOf))) {
+      results.push(...await client.track({ shipmentId, trackingNumbers: parcels.filter((p) => shipmentOf(p) === shipmentId).map((p) => p.trackingNumber) }));
+    }
     return results;
   },
+  trackBatchSize: DHL_PL_TRACK_BATCH,
 
   // DHL's public tracking page for DHL Parcel Poland numbers (karrio dhl_poland utils.py `tracking_url`)
   trackingUrl: (n) => `https://www.dhl.com/pl-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=${encodeURIComponent(n)}`,
-  // piece numbers as getPieceId gives them: JJD and 24 digits (getPieceIdResponse.html: JJD000030138709000000094699)
-  trackingNumberPattern: /^JJD\d{24}$/,
+  // piece numbers as getPieceId gives them (JJD and 24 digits: JJD000030138709000000094699), or a shipment's 11-digit waybill
+  trackingNumberPattern: /^(?:JJD\d{24}|\d{11})$/,
 };

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
 import type { CarrierContext, LabelFormat, ShipmentForCarrier, TrackResult } from '../types.js';
 import {
@@ -9,7 +9,7 @@ import {
 } from './request.js';
 import {
   faultRefusal, isCredentialFault, isServerTrouble, parseCreatedBody, parseDeletedBody, parseLabelsBody, parseLabelsDataBody,
-  parseMyShipmentsBody, parsePieceIdsBody, parseTrackingBody, type DhlPlCreated,
+  parseMyShipmentsBody, parsePieceIdsBody, parseTrackingBody, type DhlPlCreated, type DhlPlTrackingAsked,
 } from './response.js';
 import { DHL_PL_BASE_URLS, dhlPlService, SERVICE_PATH } from './service.js';
 import type { DhlPlSettings } from './settings.js';
@@ -17,7 +17,7 @@ import type { DhlPlSettings } from './settings.js';
 export { DHL_PL_BASE_URLS };
 
 /** DHL24 refused the user name or password (fault 100). */
-export class DhlPlCredentialsRefused extends CarrierRefusedError {
+export class DhlPlCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(readonly reason: string) {
     super(`DHL Parcel Poland refused the credentials: ${reason}`, { shipping_channel_id: [`DHL Parcel Poland refused the channel's credentials: ${reason}`] });
   }
@@ -77,12 +77,12 @@ export class DhlPlClient {
     return parseLabelsDataBody(await this.call(labelsDataPart(shipmentIds, this.settings)));
   }
 
-  /** getTrackAndTraceInfo for one number; DHL's fault for a number it does not know is "not found". */
-  async track(number: string): Promise<TrackResult> {
+  /** getTrackAndTraceInfo for one shipment, whose events its parcels share; DHL's fault for a number it does not know is "not found". */
+  async track(asked: DhlPlTrackingAsked): Promise<TrackResult[]> {
     try {
-      return parseTrackingBody(await this.call(trackAndTracePart(number, this.settings)), [number])[0]!;
+      return parseTrackingBody(await this.call(trackAndTracePart(asked.shipmentId, this.settings)), asked);
     } catch (err) {
-      if (err instanceof CarrierRefusedError && !(err instanceof DhlPlCredentialsRefused)) return { trackingNumber: number, found: false };
+      if (err instanceof CarrierRefusedError && !(err instanceof DhlPlCredentialsRefused)) return asked.trackingNumbers.map((trackingNumber) => ({ trackingNumber, found: false }));
       throw err;
     }
   }

@@ -115,7 +115,8 @@ export function checkShipment(node: XmlObject): ShipmentCheck {
   const cod = checkCod(service, problems);
   const payment = xmlObject(node.payment);
   const accountNumber = text(payment, 'accountNumber') ?? '';
-  if (text(payment, 'paymentMethod') === 'BANK_TRANSFER' && !/^\d{1,10}$/.test(accountNumber)) {
+  // paymentData: accountNumber string(7), the payer's SAP number
+  if (text(payment, 'paymentMethod') === 'BANK_TRANSFER' && !/^\d{1,7}$/.test(accountNumber)) {
     problems.push('payment.accountNumber: płatność przelewem wymaga numeru klienta SAP');
   }
   const content = text(node, 'content');

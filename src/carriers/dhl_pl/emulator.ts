@@ -134,10 +134,11 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   };
 
   /** Events of a piece number (or of a waybill's first piece), newest first as DHL lists them. */
+  /** By the shipment's number, as DHL documents `shipmentId`; a piece's JJD number finds nothing. */
   const getTrackAndTraceInfo = ({ body }: SoapRequest): SoapPart => {
     const owner = caller(body);
     const asked = xmlString(body.shipmentId) ?? '';
-    const parcel = shipments.parcel(asked, owner)?.parcel ?? shipments.byId(owner, asked)?.parcels[0];
+    const parcel = shipments.byId(owner, asked)?.parcels[0];
     if (!parcel) throw dhlFault('101', `shipmentId: brak przesyłki o numerze ${asked}`);
     const delivered = shipments.lastStatus(parcel) === 'delivered';
     return {
@@ -207,7 +208,8 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    // DHL reports the shipment's events: all its pieces move together
+    advance: (trackingNumber, to) => shipments.advanceWithShipment(trackingNumber, to),
     shipments: () => shipments.records((s) => ({
       state: shipments.isCancelled(s) ? 'Cancelled' : DHL_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
       login: s.owner,

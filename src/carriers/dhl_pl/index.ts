@@ -11,12 +11,14 @@ const mappers: CarrierMappers = {
   createRequest: (shipment, settings) => dhlPlCreateRequest(shipment, dhlPlSettings.parse(settings)),
   parseCreated: (body) => parseCreated(String(body)),
   parseRefusal: (status, body) => parseRefusal(status, String(body)),
-  parseTracking: (body, asked) => parseTracking(String(body), asked),
+  // each asked number is a shipment's waybill, asked alone as getTrackAndTraceInfo takes it
+  parseTracking: (body, asked) => asked.flatMap((shipmentId) => parseTracking(String(body), { shipmentId, trackingNumbers: [shipmentId] })),
 };
 
 /**
  * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments, getPieceId, getLabels, deleteShipments,
- * getTrackAndTraceInfo. Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
+ * getTrackAndTraceInfo (by the shipment's number, as its method page documents `shipmentId`; its parcels share the
+ * shipment's events). Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
  * (modules/connectors/dhl_poland/schemas/webapi2.xsd).
  */
 export const provider: ProviderDefinition = {
@@ -25,12 +27,13 @@ export const provider: ProviderDefinition = {
   regions: ['PL', 'EU'],
   baseUrls: DHL_PL_BASE_URLS,
   // getLabels offers PDF (BLP, LBLP, LP) and ZPL (ZBLP, ZBLP300), no EPL; 50 parcels is our own cap (DHL publishes none)
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
   settings: dhlPlSettings.specs,
   docs: [
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/getPieceIdResponse.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/shipmentEvent.html',
+    'https://dhl24.com.pl/webapi2/doc/info.html?id=getTrackAndTraceInfo',
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/dhl_poland/schemas/webapi2.xsd',
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/mydhl/vendors/status_1.csv',
   ],

@@ -137,8 +137,9 @@ export function deleteShipmentsPart(shipmentIds: readonly string[], settings: Dh
   return { name: 'deleteShipments', content: { authData: authData(settings), shipments: { item: [...shipmentIds] } } };
 }
 
-export function trackAndTracePart(number: string, settings: DhlPlSettings): SoapPart {
-  return { name: 'getTrackAndTraceInfo', content: { authData: authData(settings), shipmentId: number } };
+/** getTrackAndTraceInfo: `shipmentId` is the shipment's number ("Numer identyfikacyjny przesyłki", example 11122223333). */
+export function trackAndTracePart(shipmentId: string, settings: DhlPlSettings): SoapPart {
+  return { name: 'getTrackAndTraceInfo', content: { authData: authData(settings), shipmentId } };
 }
 
 /** getMyShipmentsCount: the cheapest authenticated call (getVersion asks for no login). Dates as YYYY-MM-DD. */

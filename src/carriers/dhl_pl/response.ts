@@ -132,21 +132,27 @@ export function parseLabelsDataBody(body: XmlObject): { shipmentId: string; refe
   });
 }
 
-/** getTrackAndTraceInfoResponse → the asked number's events (oldest first); no events: not found. */
-export function parseTrackingBody(body: XmlObject, asked: readonly string[]): TrackResult[] {
+/** One getTrackAndTraceInfo call: the shipment asked for and the tracking numbers of its parcels, which share its events. */
+export interface DhlPlTrackingAsked {
+  shipmentId: string;
+  trackingNumbers: readonly string[];
+}
+
+/**
+ * getTrackAndTraceInfoResponse → the shipment's events (oldest first) for each of its parcels; no events: not found.
+ * One call asks for one number, so the echoed `shipmentId` is not compared: DHL does not document it for a piece number.
+ */
+export function parseTrackingBody(body: XmlObject, asked: DhlPlTrackingAsked): TrackResult[] {
   const result = xmlObject(xmlObject(body.getTrackAndTraceInfoResponse).getTrackAndTraceInfoResult);
-  const number = xmlString(result.shipmentId);
   const events = xmlList(xmlObject(result.events).item).flatMap((e) => trackingEvent(xmlObject(e)) ?? []);
-  return asked.map((trackingNumber) => {
-    const own = number === undefined ? asked.length === 1 : number === trackingNumber;
-    return own && events.length > 0
-      ? { trackingNumber, found: true, events: [...events].sort((a, b) => a.occurredAt - b.occurredAt) }
-      : { trackingNumber, found: false };
-  });
+  const found = events.length > 0;
+  return asked.trackingNumbers.map((trackingNumber) => (found
+    ? { trackingNumber, found: true, events: [...events].sort((a, b) => a.occurredAt - b.occurredAt) }
+    : { trackingNumber, found: false }));
 }
 
 /** A tracking answer; DHL's Fault for a number it does not know reads as not found. */
-export function parseTracking(xml: string, asked: readonly string[]): TrackResult[] {
+export function parseTracking(xml: string, asked: DhlPlTrackingAsked): TrackResult[] {
   const body = soapBodyOf(xml);
   return parseTrackingBody(body instanceof SoapFault ? {} : body, asked);
 }

@@ -12,12 +12,18 @@ export const dhlPlSettings = defineSettings({
   sapNumber: {
     type: 'string', required: true,
     description: 'Your DHL customer (SAP) number, billed for the shipments by bank transfer (payment.accountNumber)',
+    // paymentData.html: accountNumber string(7); createShipment's billingAccountNumber is an xs:int
+    pattern: { regex: /^\d{1,7}$/, description: 'up to 7 digits' },
   },
   product: {
     type: 'string', default: 'AH', enum: DHL_PL_PRODUCT_CODES,
     description: 'DHL24 product (service.product): AH domestic, PR Premium, 09/12 domestic by 9:00/12:00, DW evening, SP to a DHL point, EK Connect, PI International, CP Connect Plus, CM Connect Plus pallet',
   },
-  parcelContent: { type: 'string', default: 'Goods', description: 'What the parcels contain (content, up to 30 characters; DHL requires it)' },
+  parcelContent: {
+    type: 'string', default: 'Goods', description: 'What the parcels contain (content, up to 30 characters; DHL requires it)',
+    // DHL24 WebAPI2 docs (ShipmentFullData, itemsToLabelDataResponse): content string(30), required
+    minLength: 1, maxLength: 30,
+  },
 });
 
 export type DhlPlSettings = ReturnType<typeof dhlPlSettings.parse>;

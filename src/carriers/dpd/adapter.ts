@@ -1,6 +1,8 @@
 import { splitLabels } from '../../labels/index.js';
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
+} from '../types.js';
 import { DpdClient, DpdCredentialsRefused } from './client.js';
 import { dpdLabelQuery, dpdShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseTrackingAnswers } from './response.js';
@@ -37,8 +39,9 @@ async function createShipment(
   };
 }
 
-async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
   const client = new DpdClient(dpdSettings.parse(settings), ctx);
+  const numbers = parcels.map((p) => p.trackingNumber);
   const answers: Record<string, string> = {};
   for (const n of numbers) {
     const xml = await client.trackingData(n);

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined, TokenRejected, type TokenAuth, type TokenSource } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import { readSoapBody, soapElement, soapEnvelope, SoapFault, soapHttpHeaders, xmlObject, xmlString, type SoapService } from '../soap.js';
 import type { CarrierContext } from '../types.js';
@@ -29,7 +29,7 @@ const LIFE_CYCLE_SERVICE = dpdService('ParcelLifeCycleService', '2.0');
 const AUTHENTICATION = dpdService('Authentication', '2.0');
 
 /** DPD refused the login or password (or SEUR's client id and secret): a refusal of the channel's settings. */
-export class DpdCredentialsRefused extends CarrierRefusedError {
+export class DpdCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(reason: string, fields: readonly string[] = ['settings.login', 'settings.password']) {
     super(`DPD refused the credentials: ${reason}`, Object.fromEntries(fields.map((f) => [f, ['refused by DPD']])));
   }
@@ -135,8 +135,10 @@ export class DpdClient {
         return (await this.soap(http, '/ParcelLifeCycleService/V2_0', LIFE_CYCLE_SERVICE, 'getTrackingData', { parcelLabelNumber }, token)).xml;
       } catch (err) {
         if (!(err instanceof SoapFault)) throw err;
-        // LOGIN_5 and LOGIN_6 are DPD's expired or unknown token; another fault is about the number.
+        // LOGIN_5 and LOGIN_6 are DPD's expired or unknown token; another authenticationFault (DELICOM_ERR_AUTHENTICATION)
+        // refuses the login; any other fault is about the number.
         if (/LOGIN_[56]/.test(faultText(err)) && !retried) throw new TokenRejected();
+        if ('authenticationFault' in err.detail) throw new DpdCredentialsRefused(faultText(err));
         return undefined;
       }
     });

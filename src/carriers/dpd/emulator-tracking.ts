@@ -60,12 +60,21 @@ function authFault(errorCode: string, errorMessage: string): EmulatedSoapFault {
   return new EmulatedSoapFault('Server', 'Fault occured', { name: 'authenticationFault', content: { errorCode, errorMessage } });
 }
 
-export function serveWebServices(app: FastifyInstance, tokens: EmulatedTokens, shipments: EmulatedShipments<SeenShipment>): void {
+/**
+ * DPD's answer to a login it refuses, at getAuth and on a call with a token of it (karrio, modules/connectors/dpd/tests/dpd/
+ * test_authentication.py and test_tracking.py `ErrorResponse`).
+ */
+const refusedLogin = () => authFault('DELICOM_ERR_AUTHENTICATION', 'Authentication failure, check delisId and password.');
+
+/** `refused` tells a login DPD no longer accepts (its password changed, the account closed) from one it does. */
+export function serveWebServices(
+  app: FastifyInstance, tokens: EmulatedTokens, shipments: EmulatedShipments<SeenShipment>, refused: (delisId: string) => boolean,
+): void {
   serveSoap(app, '/services/LoginService/V2_0', LOGIN_SERVICE, {
     getAuth: ({ body }: { body: XmlObject }) => {
       const delisId = typeof body.delisId === 'string' ? body.delisId : '';
       const password = typeof body.password === 'string' ? body.password : '';
-      if (!delisId || !password || isBadCredential(delisId, password)) throw authFault('LOGIN_8', 'The combination of user and password is invalid.');
+      if (!delisId || !password || isBadCredential(delisId, password) || refused(delisId)) throw refusedLogin();
       return {
         name: 'getAuthResponse',
         content: { return: { delisId, customerUid: delisId, authToken: tokens.issue(delisId), depot: EMULATED_DEPOT } },
@@ -78,6 +87,7 @@ export function serveWebServices(app: FastifyInstance, tokens: EmulatedTokens, s
       const { delisId, authToken } = authenticationOf(request);
       const owner = authToken ? tokens.ownerOf(authToken) : undefined;
       if (!owner || owner !== delisId) throw authFault('LOGIN_5', 'The authToken is invalid or has expired.');
+      if (refused(owner)) throw refusedLogin();
       const number = typeof body.parcelLabelNumber === 'string' ? body.parcelLabelNumber : '';
       const found = shipments.parcel(number, owner);
       // An unknown number gets an empty result: every element of `trackingresult` is optional.

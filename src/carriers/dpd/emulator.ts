@@ -56,6 +56,8 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const metaTokens = new EmulatedTokens(clock, DAY_SECONDS);
   const seurTokens = new EmulatedTokens(clock, 1800);
   const webServiceTokens = new EmulatedTokens(clock, DAY_SECONDS);
+  /** Logins DPD no longer accepts (a password changed in DPD's portal, an account closed): refused with their tokens. */
+  const revokedLogins = new Set<string>();
   const nextParcel = numberSequence(clock, { prefix: EMULATED_DEPOT, digits: 14 });
   const refuse = (reply: FastifyReply, status: number, errors: DpdError[]) => reply.code(status).type('application/json').send(status === 400 ? errors : errors[0]);
   const label = (s: DpdShipment, p: EmulatedParcel) => shipments.label(p, () => renderLabel(s.labelFormat, labelContent(s, p)));
@@ -70,7 +72,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       if (request.url.startsWith(`/${code}/services/`)) return 'web-services';
       const token = bearerToken(request.headers.authorization);
       const owner = token ? metaTokens.ownerOf(token) ?? seurTokens.ownerOf(token) : undefined;
-      if (owner) return owner;
+      if (owner && !revokedLogins.has(owner)) return owner;
       void refuse(reply, 401, [metaError('UNAUTHORIZED', 'Authentication information is missing or invalid')]);
       return undefined;
     });
@@ -86,7 +88,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       if (!login || !password || (bu === SEUR && (!clientId || !clientSecret))) {
         return refuse(reply, 401, [metaError('LOGIN_FAILED', bu === SEUR ? 'X-DPD-LOGIN, X-DPD-PASSWORD, X-DPD-CLIENTID and X-DPD-CLIENTSECRET are required' : 'X-DPD-LOGIN and X-DPD-PASSWORD are required')]);
       }
-      if (isBadCredential(login, password, clientId, clientSecret)) return refuse(reply, 401, [metaError('LOGIN_FAILED', 'Invalid login or password for this business unit')]);
+      if (isBadCredential(login, password, clientId, clientSecret) || revokedLogins.has(login)) return refuse(reply, 401, [metaError('LOGIN_FAILED', 'Invalid login or password for this business unit')]);
       return reply.code(200).header('X-DPD-TOKEN', (bu === SEUR ? seurTokens : metaTokens).issue(login)).send();
     });
 
@@ -108,12 +110,21 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       };
     });
 
-    serveWebServices(app, webServiceTokens, shipments);
+    serveWebServices(app, webServiceTokens, shipments, (delisId) => revokedLogins.has(delisId));
+  };
+
+  /** Mounted under `/_emulator/dpd`: what DPD's customer does in DPD's portal. */
+  const control: FastifyPluginAsync = async (app) => {
+    app.post<{ Params: { login: string } }>('/logins/:login/revoke', async (request) => {
+      revokedLogins.add(request.params.login);
+      return { login: request.params.login, revoked: true };
+    });
   };
 
   return {
     code,
     routes,
+    control,
     advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
     shipments: () => shipments.records((s) => ({
       shipmentId: s.id,
@@ -135,6 +146,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       metaTokens.reset();
       seurTokens.reset();
       webServiceTokens.reset();
+      revokedLogins.clear();
     },
     faultResponse: (status, path) => (path.startsWith('/services/')
       ? soapFaultResponse(LIFE_CYCLE_SERVICE, status === 429 ? 'Too many requests' : 'Internal server error')

@@ -71,7 +71,8 @@ export const dpdPlAdapter: CarrierAdapter = {
   createShipment,
 
   // getEventsForWaybillV1 takes one waybill per call
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new DpdPlClient(dpdPlSettings.parse(settings), ctx);
     const results = [];
     for (const n of trackingNumbers) results.push(...parseTrackingBody(await client.eventsForWaybill(n), [n]));

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
 import type { CarrierContext, LabelFormat, ShipmentForCarrier } from '../types.js';
 import type { DpdPlSessionType } from './codes.js';
@@ -18,7 +18,7 @@ export const DPD_PL_BASE_URLS = { production: 'https://dpdservices.dpd.com.pl', 
 const INFO_SERVICES_URL = `https://dpdinfoservices.dpd.com.pl${INFO_SERVICE_PATH}`;
 
 /** DPD refused the login, password or master FID ("Login failed"). */
-export class DpdPlCredentialsRefused extends CarrierRefusedError {
+export class DpdPlCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(readonly reason: string) {
     super(`DPD Poland refused the credentials: ${reason}`, { shipping_channel_id: [`DPD Poland refused the channel's credentials: ${reason}`] });
   }

@@ -10,6 +10,8 @@ export const dpdPlSettings = defineSettings({
   masterFid: {
     type: 'integer', required: true,
     description: 'Master FID ("numkat", authDataV1.masterFid): your DPD customer number, also sent as the sender\'s fid and payer',
+    // a customer number of digits, an xs:int in DPD's DPDPackageXmlServices.xsd (authDataV1.masterFid, sender fid)
+    minimum: 1, maximum: 2147483647,
   },
   infoChannel: { type: 'string', description: 'DPD Info Services channel for tracking (authDataV1.channel); the master FID when not set' },
   parcelContent: { type: 'string', default: 'Goods', description: 'What the parcels contain (parcels.content, printed on the label; DPD requires it)' },

@@ -117,6 +117,13 @@ export class EmulatedShipments<R> {
     return { kind: 'advanced', events: route.map((code) => this.eventView(this.addEvent(found.parcel, code))) };
   }
 
+  /** `advance` for carriers that track the whole shipment: the parcel's shipment-mates take the same steps. */
+  advanceWithShipment(number: string, to?: AdvanceTarget): AdvanceOutcome {
+    const outcome = this.advance(number, to);
+    if (outcome.kind === 'advanced') for (const p of this.parcels.get(number)!.shipment.parcels) if (p.number !== number) this.advance(p.number, to);
+    return outcome;
+  }
+
   /** The parcel's label, rendered on first use and kept (a carrier serves the same bytes every time). */
   label(parcel: EmulatedParcel, render: () => Promise<Buffer>): Promise<Buffer> {
     parcel.label ??= render();

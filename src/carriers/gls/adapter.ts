@@ -101,7 +101,8 @@ export const glsAdapter: CarrierAdapter = {
     }
   },
 
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new GlsClient(glsSettings.parse(settings), ctx);
     const answers = [];
     for (const n of trackingNumbers) answers.push(await client.parcelStatuses(n));

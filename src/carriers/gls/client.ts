@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FieldErrors } from '../../domain/errors.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierContext } from '../types.js';
 import type { GlsCountry } from './codes.js';
 import { wcfDate } from './dates.js';
@@ -30,9 +30,9 @@ export class GlsRefusedError extends CarrierRefusedError {
 }
 
 /** MyGLS refused the user name and password (Appendix A: -1 "Unauthorized.", 14 "User not exists"). */
-export class GlsCredentialsRefused extends GlsRefusedError {
-  constructor(readonly reason: string, code: number | null) {
-    super(`GLS refused the credentials: ${reason}`, { shipping_channel_id: [`GLS refused the channel's credentials: ${reason}`] }, code);
+export class GlsCredentialsRefused extends CarrierCredentialsRefusedError {
+  constructor(readonly reason: string, readonly code: number | null) {
+    super(`GLS refused the credentials: ${reason}`, { shipping_channel_id: [`GLS refused the channel's credentials: ${reason}`] });
   }
 }
 

@@ -1,5 +1,7 @@
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
+} from '../types.js';
 import { glsPlProduct } from './codes.js';
 import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
 import { glsPlConsign } from './request.js';
@@ -49,7 +51,8 @@ async function createShipment(
 }
 
 /** GLS Track & Trace answers one reference a call. */
-async function track(numbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const numbers = parcels.map((p) => p.trackingNumber);
   const client = new GlsPlClient(glsPlSettings.parse(settings), ctx);
   const results: TrackResult[] = [];
   for (const n of numbers) results.push(...parseTrackingAnswer(await client.track(n), [n]));

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined, TokenRejected, type TokenSource } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, xmlObject, xmlString, type SoapPart, type XmlElement, type XmlObject } from '../soap.js';
 import type { CarrierContext, LabelFormat } from '../types.js';
 import { GLS_PL_LABEL_MODES } from './codes.js';
@@ -17,7 +17,7 @@ export { GLS_PL_BASE_URLS };
 const SESSION_SECONDS = 600;
 
 /** ADE refused the user name or password at adeLogin: a refusal of the channel's settings, wherever it happens. */
-export class GlsPlCredentialsRefused extends CarrierRefusedError {
+export class GlsPlCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(reason: string) {
     super(`GLS Poland refused the credentials: ${reason}`, { 'settings.username': ['refused by GLS Poland'], 'settings.password': ['refused by GLS Poland'] });
   }
@@ -115,7 +115,7 @@ export class GlsPlClient {
     });
     if (res.status === 404) return undefined;
     if (res.status === 401 || res.status === 403) {
-      throw new CarrierRefusedError('GLS Track & Trace refused the tracking credentials', {
+      throw new CarrierCredentialsRefusedError('GLS Track & Trace refused the tracking credentials', {
         'settings.trackingUsername': ['refused by GLS Track & Trace'], 'settings.trackingPassword': ['refused by GLS Track & Trace'],
       });
     }

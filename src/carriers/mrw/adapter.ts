@@ -6,6 +6,9 @@ import { MrwClient, MrwCredentialsRefused } from './client.js';
 import { albaranFound, albaranOf, bultoNumbers, trackResults } from './response.js';
 import { mrwSettings } from './settings.js';
 
+/** GetEnvios takes one albarán a call and MRW publishes no rate limit: 10 numbers a track call is our own pace. */
+const MRW_TRACK_BATCH = 10;
+
 interface MrwProgress {
   /** Set before TransmEnvio and cleared once MRW answered: still set means the answer was lost. */
   sendingSince?: number;
@@ -71,17 +74,20 @@ export const mrwAdapter: CarrierAdapter = {
     if (cancelled.state === 'refused') throw new CarrierRefusedError(cancelled.message, cancelled.errors);
   },
 
-  // GetEnvios filters one range of numbers (valorFiltroDesde…Hasta), so each parcel is asked for alone
-  async track(trackingNumbers, settings, ctx) {
+  // TrackingService tracks the albarán (its WSDL's Seguimiento names no bulto): one GetEnvios per albarán for all its parcels
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new MrwClient(mrwSettings.parse(settings), ctx);
     const results: TrackResult[] = [];
-    for (const n of trackingNumbers) results.push(...trackResults(await client.getEnvios({ byNumber: n }), [n]));
+    for (const albaran of new Set(trackingNumbers.map(albaranOf))) {
+      results.push(...trackResults(await client.getEnvios({ byAlbaran: albaran }), trackingNumbers.filter((n) => albaranOf(n) === albaran)));
+    }
     return results;
   },
-  trackBatchSize: 1,
+  trackBatchSize: MRW_TRACK_BATCH,
 
   // MRW's page finds the albarán; the fragment names the parcel (OCA/l10n-spain delivery_mrw `mrw_get_tracking_link`)
   trackingUrl: (n) => `https://www.mrw.es/seguimiento_envios/MRW_resultados_consultas.asp?modo=nacional&envio=${encodeURIComponent(albaranOf(n))}#${encodeURIComponent(n)}`,
-  // albarán of 12 (the franchise's 5 digits first: 033050000050, 01400F001137) and the bulto's 3 digits
-  trackingNumberPattern: /^\d{5}[0-9A-Z]{7}\d{3}$/,
+  // albarán of 12 (the franchise's 5 digits first: 033050000050, 01400F001137), with the bulto's 3 digits on our parcels
+  trackingNumberPattern: /^\d{5}[0-9A-Z]{7}(?:\d{3})?$/,
 };

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
 import type { CarrierContext, ShipmentForCarrier } from '../types.js';
 import { authInfoHeader, cancelarEnvioPart, etiquetaEnvioPart, getEnviosPart, transmEnvioPart, type MrwTrackingFilter } from './request.js';
@@ -18,7 +18,7 @@ export const MRW_BASE_URLS = { production: 'https://sagec.mrw.es', sandbox: 'htt
 const TRACKING_HOSTS = { production: 'https://trackingservice.mrw.es', sandbox: 'https://trackingservice-test.mrw.es' };
 
 /** MRW refused the franchise, subscriber, user or password ("El usuario especificado no dispone de acceso al sistema …"). */
-export class MrwCredentialsRefused extends CarrierRefusedError {
+export class MrwCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(readonly reason: string) {
     super(`MRW refused the credentials: ${reason}`, { shipping_channel_id: [`MRW refused the channel's credentials: ${reason}`] });
   }
@@ -67,7 +67,7 @@ export class MrwClient {
     return parseCancelarBody(await this.sagec(cancelarEnvioPart(numeroEnvio)));
   }
 
-  /** TrackingService GetEnvios, by shipment number or by the shipment's reference. */
+  /** TrackingService GetEnvios, by albarán or by the shipment's reference. */
   async getEnvios(filter: MrwTrackingFilter): Promise<MrwTracking> {
     const tracking = parseGetEnviosBody(await this.call(TRACKING_SERVICE, this.trackingUrl, getEnviosPart(filter, this.settings)));
     if (tracking.state === 'credentials_refused') throw new MrwCredentialsRefused(tracking.reason);

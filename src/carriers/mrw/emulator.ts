@@ -111,7 +111,7 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
     return answer(true, [], { NumeroSolicitud: s.request.numeroSolicitud, NumeroEnvio: s.id });
   };
 
-  /** TrackingService: by number (tipoFiltro 0: an albarán, or one of its bultos) or by the shipment's Referencia (1). */
+  /** TrackingService: by albarán (tipoFiltro 0; a bulto's number finds nothing) or by the shipment's Referencia (1). */
   const getEnvios = ({ body }: SoapRequest) => {
     checkAgainstSchema('GetEnvios', body, TRACKING_SERVICE.namespace);
     const answer = (message: string, found: { s: MrwShipment; events: EmulatedEvent[] }[] = []) => ({
@@ -139,12 +139,8 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
       const found = shipments.byReference(owner, value).map((s) => ({ s, events: s.parcels[0]!.events }));
       return found.length > 0 ? answer('Busqueda correcta por Referencia.', found) : answer('No se encontraron resultados');
     }
-    if (filter !== '0') return answer('No se encontraron resultados');
-    const parcel = shipments.parcel(value, owner);
-    const whole = shipments.byId(owner, value);
-    if (parcel) return answer('Busqueda correcta por Número de Albarán.', [{ s: parcel.shipment as MrwShipment, events: parcel.parcel.events }]);
-    if (whole) return answer('Busqueda correcta por Número de Albarán.', [{ s: whole, events: whole.parcels[0]!.events }]);
-    return answer('No se encontraron resultados');
+    const whole = filter === '0' ? shipments.byId(owner, value) : undefined;
+    return whole ? answer('Busqueda correcta por Número de Albarán.', [{ s: whole, events: whole.parcels[0]!.events }]) : answer('No se encontraron resultados');
   };
 
   const routes: FastifyPluginAsync = async (app) => {
@@ -155,7 +151,8 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    // MRW tracks the albarán: all its bultos move together
+    advance: (trackingNumber, to) => shipments.advanceWithShipment(trackingNumber, to),
     shipments: () => shipments.records((s) => ({
       state: MRW_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
       numeroEnvio: s.id,

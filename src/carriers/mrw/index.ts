@@ -26,7 +26,9 @@ const mappers: CarrierMappers = {
 
 /**
  * MRW (Spain, Portugal) — SAGEC (SOAP 1.1, `AuthInfo` header): TransmEnvio, GetEtiquetaEnvio, CancelarEnvio; tracking
- * on MRW TrackingService (GetEnvios). Follows MRW's WSDLs and the integrations generated from or tested against them.
+ * on MRW TrackingService (GetEnvios by albarán, whose state the shipment's parcels share). Follows MRW's WSDLs (the
+ * TrackingService one as OCA/l10n-spain vendors it, delivery_mrw/api/mrw-api-tracking-prod.wsdl) and the integrations
+ * generated from or tested against them.
  */
 export const provider: ProviderDefinition = {
   code: 'mrw',
@@ -34,7 +36,7 @@ export const provider: ProviderDefinition = {
   regions: ['ES', 'PT', 'AD'],
   baseUrls: MRW_BASE_URLS,
   // GetEtiquetaEnvio answers a PDF (EtiquetaFile); MRW documents no limit on NumeroBultos: 50 is our own cap
-  capabilities: { nativeLabelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
   settings: mrwSettings.specs,
   docs: [
     'https://sagec.mrw.es/MRWEnvio.asmx?WSDL',

@@ -133,19 +133,19 @@ export function cancelarEnvioPart(numeroEnvio: string): SoapPart {
   return { name: 'CancelarEnvio', content: { request: { CancelaEnvio: { NumeroEnvioOriginal: numeroEnvio } } } };
 }
 
-/** GetEnvios `tipoFiltro`: 0 by shipment number, 1 by the shipment's reference (OCA/l10n-spain delivery_mrw). */
-export type MrwTrackingFilter = { byNumber: string } | { byReference: string };
+/** GetEnvios `tipoFiltro`: 0 by albarán ("Busqueda correcta por Número de Albarán"), 1 by the shipment's reference (OCA/l10n-spain delivery_mrw). */
+export type MrwTrackingFilter = { byAlbaran: string } | { byReference: string };
 
 /** TrackingService GetEnvios in detail (`tipoInformacion` 1: every event), in Spanish (`codigoIdioma` 3082). */
 export function getEnviosPart(filter: MrwTrackingFilter, settings: MrwSettings): SoapPart {
-  const value = 'byNumber' in filter ? filter.byNumber : filter.byReference;
+  const value = 'byAlbaran' in filter ? filter.byAlbaran : filter.byReference;
   return {
     name: 'GetEnvios',
     content: {
       login: settings.trackingUsername || settings.username,
       pass: settings.trackingPassword || settings.password,
       codigoIdioma: 3082,
-      tipoFiltro: 'byNumber' in filter ? '0' : '1',
+      tipoFiltro: 'byAlbaran' in filter ? '0' : '1',
       valorFiltroDesde: value,
       valorFiltroHasta: value,
       tipoInformacion: '1',

@@ -15,12 +15,15 @@ import { MRW_TRACKING } from './codes.js';
 const NAME = 'MRW';
 export const madridTime = localTime('Europe/Madrid');
 
-/** MRW numbers a shipment (albarán); each parcel is the albarán and its bulto number in three digits, as the label barcode reads. */
+/**
+ * MRW numbers a shipment (albarán); each parcel is the albarán and its bulto number in three digits, as MRW's label
+ * barcodes carry them after a prefix (a label reader's pattern `\d00631 <albarán> 001`). MRW publishes no rule of its own.
+ */
 export function bultoNumbers(numeroEnvio: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${numeroEnvio}${String(i + 1).padStart(3, '0')}`);
 }
 
-/** The albarán a parcel number belongs to. */
+/** The albarán a parcel number belongs to (an albarán is its own). */
 export function albaranOf(parcelNumber: string): string {
   return parcelNumber.slice(0, 12);
 }
@@ -162,7 +165,7 @@ export function albaranFound(tracking: MrwTracking): string | undefined {
   return tracking.state === 'found' ? tracking.items.map((i) => i.albaran).filter(Boolean).pop() : undefined;
 }
 
-/** One result per asked parcel number: the events of its albarán (MRW tracks the albarán; each parcel carries it). */
+/** One result per asked number: the events of its albarán, which TrackingService reports for the whole shipment (no bulto in `Seguimiento`). */
 export function trackResults(tracking: MrwTracking, asked: readonly string[]): TrackResult[] {
   return asked.map((trackingNumber) => {
     const own = tracking.state === 'found'

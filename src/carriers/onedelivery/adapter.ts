@@ -1,7 +1,10 @@
 import { splitLabels } from '../../labels/index.js';
+import { mapConcurrently } from '../concurrently.js';
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, TrackResult, ValidationOutcome } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
+} from '../types.js';
 import { OnedeliveryClient, OnedeliveryCredentialsRefused } from './client.js';
 import { onedeliveryPackageRequest } from './request.js';
 import { orderNumberOf, parseCreated, parseTracking, type OnedeliveryCreated, type OnedeliveryPackageDetail } from './response.js';
@@ -62,15 +65,12 @@ async function createShipment(
   };
 }
 
-/** Parcels of one package share one call. */
-async function track(trackingNumbers: string[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+/** Parcels of one package share one call; the packages' calls run side by side (One publishes no rate limit). */
+async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
+  const trackingNumbers = parcels.map((p) => p.trackingNumber);
   const client = new OnedeliveryClient(onedeliverySettings.parse(settings), ctx);
-  const details: OnedeliveryPackageDetail[] = [];
-  for (const orderNumber of new Set(trackingNumbers.map(orderNumberOf))) {
-    const detail = await client.packageDetail(orderNumber);
-    if (detail) details.push(detail);
-  }
-  return parseTracking(details, trackingNumbers);
+  const details = await mapConcurrently([...new Set(trackingNumbers.map(orderNumberOf))], (orderNumber) => client.packageDetail(orderNumber));
+  return parseTracking(details.filter((d): d is OnedeliveryPackageDetail => d !== undefined), trackingNumbers);
 }
 
 export const onedeliveryAdapter: CarrierAdapter = {

@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../domain/errors.js';
 import type { LabelFormat } from '../../domain/labels.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import type { OnedeliveryPackageRequest } from './request.js';
@@ -30,9 +30,9 @@ export class OnedeliveryRefusedError extends CarrierRefusedError {
 }
 
 /** One refused the API user and key (HTTP 401). */
-export class OnedeliveryCredentialsRefused extends OnedeliveryRefusedError {
+export class OnedeliveryCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(readonly reason: string) {
-    super(`One by Allegro refused the credentials: ${reason}`, { shipping_channel_id: [`One by Allegro refused the channel's credentials: ${reason}`] }, 401);
+    super(`One by Allegro refused the credentials: ${reason}`, { shipping_channel_id: [`One by Allegro refused the channel's credentials: ${reason}`] });
   }
 }
 

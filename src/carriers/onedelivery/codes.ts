@@ -18,10 +18,12 @@ export const ONEDELIVERY_DEFAULT_PRODUCT = 'M-24-CZ';
 
 /**
  * `last_state.code` of `GET /package/{order_number}`. One publishes no list: its REST documentation
- * (bridge.intime.cz/doc/restapi.html) and its state feed (bridge.intime.cz/doc/pull.html) name none, and the only code
- * in a public source is DELIVERED (nuty456/WeDoApi `TestWeDoProdResponses`). The others are packdesk's reading of
- * One's flow (data received → sent for processing in a batch → courier → depot → delivery, WE|DO POINT or box,
- * return): their spelling is inferred, so a code One really sends that is not here maps to no status (SPEC §3.2).
+ * (bridge.intime.cz/doc/restapi.html, restapi-pup.html) and its state feed (bridge.intime.cz/doc/pull.html) name none,
+ * the WeDoApi client keeps `last_state.code` as a free string (`PkgResponseState`), and the only code in a public
+ * source is DELIVERED (nuty456/WeDoApi `TestWeDoProdResponses`; searched again in shop modules and SDKs). The others
+ * are packdesk's reading of One's flow (data received → sent for processing in a batch → courier → depot → delivery,
+ * WE|DO POINT or box, return): their spelling is inferred, so a code One really sends that is not here maps to no
+ * status (SPEC §3.2).
  */
 export const ONEDELIVERY_TRACKING: TrackingCodeList & { codes: Readonly<Record<string, TrackingCode>> } = {
   created: 'NEW',

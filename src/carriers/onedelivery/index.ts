@@ -26,9 +26,14 @@ export const provider: ProviderDefinition = {
   name: 'One by Allegro',
   regions: ['CZ', 'SK'],
   baseUrls: ONEDELIVERY_BASE_URLS,
-  // DELETE /package works until the package is sent for processing: at once with the channel's sendForProcessing
-  // (the default), else when the account's batch goes out. No package_count limit is published: 50 is our own cap.
+  // No package_count limit is published: 50 is our own cap.
   capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
+  // DELETE /package works until the package is sent for processing: at creation with sendForProcessing (the default),
+  // else when the account's batch goes out
+  channelCapabilities: (settings) => (onedeliverySettings.parse(settings).sendForProcessing ? {
+    cancel: 'One by Allegro deletes no package once it is sent for processing, and this channel sends each shipment for processing as it '
+      + 'is created (settings.sendForProcessing); with sendForProcessing off, a shipment can be cancelled until your daily batch sends it',
+  } : {}),
   settings: onedeliverySettings.specs,
   docs: [
     'https://github.com/nuty456/WeDoApi',

@@ -1,3 +1,4 @@
+import { mapConcurrently } from '../concurrently.js';
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
@@ -40,8 +41,7 @@ async function createShipment(
     await ctx.progress.save({});
     throw new CarrierRefusedError(`Poste Italiane returned ${waybills.length} waybills with labels for ${s.parcels.length} parcels`);
   }
-  const parcels = [];
-  for (const w of waybills) parcels.push({ trackingNumber: w.trackingNumber, label: await client.label(w.downloadUrl) });
+  const parcels = await mapConcurrently(waybills, async (w) => ({ trackingNumber: w.trackingNumber, label: await client.label(w.downloadUrl) }));
   return { providerShipmentId: parcels[0]!.trackingNumber, product: parsed.product, parcels };
 }
 
@@ -59,7 +59,8 @@ export const posteItalianeAdapter: CarrierAdapter = {
 
   createShipment,
 
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new PosteClient(posteItalianeSettings.parse(settings), ctx);
     const results = [];
     for (const n of trackingNumbers) results.push(...parseTracking(await client.track(n), [n]));

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import type { PosteCreateRequest } from './request.js';
@@ -20,7 +20,7 @@ const SESSION_SCOPES = {
 };
 
 /** Poste refused the client id and secret at `POST user/sessions` (`error: unauthorized_client`). */
-export class PosteCredentialsRefused extends CarrierRefusedError {
+export class PosteCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(readonly reason: string) {
     super(`Poste Italiane refused the credentials: ${reason}`, { shipping_channel_id: [`Poste Italiane refused the channel's credentials: ${reason}`] });
   }

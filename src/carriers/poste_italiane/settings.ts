@@ -8,7 +8,11 @@ import { POSTE_CHANNEL_PRODUCTS, POSTE_COD_PAYMENT_MODES, POSTE_PDF_FORMATS } fr
 export const posteItalianeSettings = defineSettings({
   clientId: { type: 'string', required: true, description: 'Poste Delivery Business API client id (also sent as the POSTE_ClientID header)' },
   secretId: { type: 'string', required: true, secret: true, description: 'Poste Delivery Business API client secret (`secretId` of POST /user/sessions)' },
-  costCenterCode: { type: 'string', required: true, description: 'Cost centre code of the contract (CDC-…), from mypostedeliverybusiness.it' },
+  costCenterCode: {
+    type: 'string', required: true, description: 'Cost centre code of the contract (CDC-…), from mypostedeliverybusiness.it',
+    // the manual's limit as MLPosteDeliveryExpress carries it (Library/Waybill/Response/Container.cs: MaxLength(20))
+    maxLength: 20,
+  },
   product: {
     type: 'string', default: 'APT000902', enum: POSTE_CHANNEL_PRODUCTS,
     description: 'Product for new shipments: APT000902 PosteDelivery Business Standard, APT000901 Express (cash on delivery is the APT000918 service on either)',
@@ -21,7 +25,11 @@ export const posteItalianeSettings = defineSettings({
     type: 'string', default: '1011', enum: POSTE_PDF_FORMATS,
     description: 'Page of PDF labels (printFormat): 1011 a 10×11 cm label, A4 a sheet',
   },
-  content: { type: 'string', default: 'Merce', description: 'What the parcels contain (data.content, at most 30 characters)' },
+  content: {
+    type: 'string', default: 'Merce', description: 'What the parcels contain (data.content, at most 30 characters)',
+    // MLPosteDeliveryExpress Library/Waybill/Request/WaybillData.cs: MaxLength(30)
+    maxLength: 30,
+  },
 });
 
 export type PosteItalianeSettings = ReturnType<typeof posteItalianeSettings.parse>;

@@ -1,3 +1,4 @@
+import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError } from '../errors.js';
 import { pollUntil } from '../poll.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
@@ -46,12 +47,18 @@ async function createShipment(
     return status.state === 'processing' ? undefined : status;
   });
   if (outcome.state === 'error') throw new CarrierRefusedError(`PPL refused the shipment: ${outcome.message}`);
-  if (outcome.parcels.length !== s.parcels.length) {
-    throw new CarrierRefusedError(`PPL returned ${outcome.parcels.length} parcel numbers for ${s.parcels.length} parcels`);
+  const numbers = outcome.trackingNumbers;
+  if (numbers.length !== s.parcels.length) {
+    throw new CarrierRefusedError(`PPL returned ${numbers.length} parcel numbers for ${s.parcels.length} parcels`);
   }
-  const parcels = [];
-  for (const p of outcome.parcels) parcels.push({ trackingNumber: p.trackingNumber, label: await client.label(p.labelUrl) });
-  return { providerShipmentId: outcome.parcels[0]!.trackingNumber, product: request.shipments[0]!.productType, parcels };
+  // one download for every parcel's label, cut into one each; it lists the set master first, as the batch status does (inferred)
+  const document = await client.label(outcome.labelDocumentUrl);
+  const labels = numbers.length === 1 ? [document] : await splitLabels(s.labelFormat, document, numbers.length);
+  return {
+    providerShipmentId: numbers[0]!,
+    product: request.shipments[0]!.productType,
+    parcels: numbers.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })),
+  };
 }
 
 export const pplAdapter: CarrierAdapter = {
@@ -60,9 +67,7 @@ export const pplAdapter: CarrierAdapter = {
       await new PplClient(pplSettings.parse(settings), ctx).checkCredentials();
       return { ok: true };
     } catch (err) {
-      if (err instanceof PplCredentialsRefused) {
-        return { ok: false, message: `PPL refused the credentials: ${err.message}`, errors: { 'settings.clientSecret': ['refused by PPL'] } };
-      }
+      if (err instanceof PplCredentialsRefused) return { ok: false, message: err.message, errors: err.errors };
       throw err;
     }
   },
@@ -73,7 +78,8 @@ export const pplAdapter: CarrierAdapter = {
     await new PplClient(pplSettings.parse(settings), ctx).cancel(shipment.providerShipmentId);
   },
 
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new PplClient(pplSettings.parse(settings), ctx);
     const results = [];
     for (let i = 0; i < trackingNumbers.length; i += PPL_TRACK_BATCH) {

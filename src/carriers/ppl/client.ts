@@ -1,10 +1,10 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { resolveLocation, type CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import type { PplBatchRequest } from './request.js';
-import { parseProblem, type BatchItem, type PplTrackedShipment, type ProblemDetails } from './response.js';
+import { parseProblem, type BatchStatusBody, type PplTrackedShipment, type ProblemDetails } from './response.js';
 import type { PplSettings } from './settings.js';
 
 /** CPL API hosts (https://ppl-cpl-api-en.apidog.io); declared here, the provider definition reads them. */
@@ -13,7 +13,12 @@ export const PPL_BASE_URLS = {
   sandbox: 'https://api-dev.dhl.com/ecs/ppl/myapi2',
 };
 
-export class PplCredentialsRefused extends Error {}
+/** PPL refused the client id or secret: a refusal of the channel's settings, wherever it happens. */
+export class PplCredentialsRefused extends CarrierCredentialsRefusedError {
+  constructor(reason: string) {
+    super(`PPL refused the credentials: ${reason}`, { 'settings.clientSecret': ['refused by PPL'] });
+  }
+}
 
 /** The only PPL code that does network I/O: one method per CPL API operation. */
 export class PplClient {
@@ -66,12 +71,13 @@ export class PplClient {
     return resolveLocation(this.http.base, location).split('/').pop()!;
   }
 
-  async batchStatus(batchId: string): Promise<{ items?: BatchItem[] }> {
+  async batchStatus(batchId: string): Promise<BatchStatusBody> {
     const res = await this.authed('GET', `/shipment/batch/${encodeURIComponent(batchId)}`);
     if (res.status !== 200) throw this.refused(res);
     return res.json();
   }
 
+  /** A label document by the URL PPL gave (a parcel's `labelUrl` or the batch's `completeLabel`). */
   async label(labelUrl: string): Promise<Buffer> {
     const res = await this.authed('GET', labelUrl);
     if (res.status !== 200) throw this.refused(res);

@@ -19,6 +19,7 @@ export interface PplBatch {
   id: string;
   clientId: string;
   labelFormat: PplLabelFormat;
+  completeLabelRequested: boolean;
   shipments: PplShipment[];
   /** How many times the batch status was read; the first read still answers InProcess. */
   statusReads: number;
@@ -45,7 +46,9 @@ export class PplEmulatorState {
   }
 
   createBatch(clientId: string, request: PplBatchRequest): PplBatch {
-    const batch: PplBatch = { id: randomUUID(), clientId, labelFormat: request.labelFormat, shipments: [], statusReads: 0 };
+    const batch: PplBatch = {
+      id: randomUUID(), clientId, labelFormat: request.labelFormat, completeLabelRequested: request.completeLabelRequested, shipments: [], statusReads: 0,
+    };
     for (const shipmentRequest of request.shipments) {
       const shipment = this.shipments.add({
         owner: clientId, referenceId: shipmentRequest.referenceId, product: shipmentRequest.productType,
@@ -56,6 +59,8 @@ export class PplEmulatorState {
         const guid = randomUUID();
         this.labelGuids.set(guid, parcel.number);
         this.guidsByNumber.set(parcel.number, guid);
+        // PPL makes the labels while it imports the batch: a label call then serves what is ready
+        this.label({ shipment, parcel }).catch(() => undefined);
       }
       batch.shipments.push(shipment);
     }
@@ -102,7 +107,7 @@ export class PplEmulatorState {
   async completeLabel(batch: PplBatch, offset: number, limit: number): Promise<Buffer> {
     const parcels = batch.shipments.flatMap((shipment) => shipment.parcels.map((parcel) => ({ shipment, parcel })));
     const labels = await Promise.all(parcels.slice(offset, offset + limit).map((p) => this.label(p)));
-    return (await mergeLabels(batch.labelFormat === 'Zpl' ? 'zpl' : 'pdf', labels)).content;
+    return labels.length === 1 ? labels[0]! : (await mergeLabels(batch.labelFormat === 'Zpl' ? 'zpl' : 'pdf', labels)).content;
   }
 
   reset(): void {

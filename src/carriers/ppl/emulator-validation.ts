@@ -45,6 +45,8 @@ export interface PplShipmentRequest {
 
 export interface PplBatchRequest {
   labelFormat: PplLabelFormat;
+  /** `labelSettings.completeLabelSettings.isCompleteLabelRequested`: the batch status then links one document of all labels. */
+  completeLabelRequested: boolean;
   shipments: PplShipmentRequest[];
 }
 
@@ -77,7 +79,9 @@ export function validateBatchRequest(body: unknown): { ok: true; batch: PplBatch
     if (shipment) shipments.push(shipment);
   });
   if (Object.keys(errors).length > 0 || !labelFormat) return { ok: false, errors };
-  return { ok: true, batch: { labelFormat, shipments } };
+  const completeLabelRequested = isObject(body.labelSettings) && isObject(body.labelSettings.completeLabelSettings)
+    && body.labelSettings.completeLabelSettings.isCompleteLabelRequested === true;
+  return { ok: true, batch: { labelFormat, completeLabelRequested, shipments } };
 }
 
 type AddError = (key: string, message: string) => void;

@@ -168,7 +168,7 @@ function problemBody(status: number, detail: string, instance: string, errors?: 
   return { type: 'https://asp.net/core', title: PROBLEM_TITLES[status] ?? 'Error', status, detail, instance, ...(errors ? { errors } : {}) };
 }
 
-/** Numbers are only visible once the import is Complete (the first status read still sees InProcess). */
+/** Numbers are only visible once the import is Complete (the first status read still sees InProcess); the whole-batch label only when asked for. */
 function batchView(state: PplEmulatorState, batch: PplBatch, base: string): Record<string, unknown> {
   if (batch.statusReads <= 1) {
     return { items: batch.shipments.map((s) => ({ referenceId: s.referenceId, importState: 'InProcess', relatedItems: [] })) };
@@ -184,10 +184,12 @@ function batchView(state: PplEmulatorState, batch: PplBatch, base: string): Reco
       importState: 'Complete',
       relatedItems: s.parcels.slice(1).map((p) => ({ shipmentNumber: p.number, labelUrl: labelUrl(p) })),
     })),
-    completeLabel: {
-      labelUrls: Array.from({ length: pages }, (_, i) =>
-        `${base}/shipment/batch/${batch.id}/label?pageSize=Default&position=1&limit=${COMPLETE_LABEL_PAGE}&offset=${i * COMPLETE_LABEL_PAGE}`),
-    },
+    ...(batch.completeLabelRequested ? {
+      completeLabel: {
+        labelUrls: Array.from({ length: pages }, (_, i) =>
+          `${base}/shipment/batch/${batch.id}/label?pageSize=Default&position=1&limit=${COMPLETE_LABEL_PAGE}&offset=${i * COMPLETE_LABEL_PAGE}`),
+      },
+    } : {}),
   };
 }
 

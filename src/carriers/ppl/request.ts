@@ -52,7 +52,8 @@ export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
   const varSym = variableSymbol(s.reference);
   return {
     returnChannel: { type: 'None' },
-    labelSettings: { format, dpi: s.labelFormat === 'zpl' ? 203 : 300, completeLabelSettings: { isCompleteLabelRequested: false } },
+    // all parcels' labels in one document, one label a page (pageSize Default): one download instead of one per parcel
+    labelSettings: { format, dpi: s.labelFormat === 'zpl' ? 203 : 300, completeLabelSettings: { isCompleteLabelRequested: true, pageSize: 'Default' } },
     shipments: [{
       referenceId: s.id,
       productType,

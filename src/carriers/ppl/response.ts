@@ -8,29 +8,38 @@ import { PPL_SHIPMENT_STATES, PPL_TRACKING } from './codes.js';
 export interface BatchItem {
   referenceId?: string;
   shipmentNumber?: string;
-  labelUrl?: string;
   importState?: string;
   errorMessage?: string;
-  relatedItems?: { shipmentNumber?: string; labelUrl?: string }[];
+  relatedItems?: { shipmentNumber?: string }[];
+}
+
+/** `GET /shipment/batch/{id}`, with `completeLabel` when the batch asked for all labels in one document. */
+export interface BatchStatusBody {
+  items?: BatchItem[];
+  completeLabel?: { labelUrls?: string[] };
 }
 
 export type BatchOutcome =
   | { state: 'processing' }
   | { state: 'error'; message: string }
-  | { state: 'complete'; parcels: { trackingNumber: string; labelUrl: string }[] };
+  | { state: 'complete'; trackingNumbers: string[]; labelDocumentUrl: string };
 
-/** `GET /shipment/batch/{id}`: the master parcel first, then the set's related parcels in order. */
-export function parseBatchStatus(body: { items?: BatchItem[] }, referenceId: string): BatchOutcome {
+/**
+ * The master parcel first, then the set's related parcels in order, and the batch's one label document (its first
+ * page of 200 labels: a shipment has at most 20 parcels). Complete without that document is not complete yet.
+ */
+export function parseBatchStatus(body: BatchStatusBody, referenceId: string): BatchOutcome {
   const item = body.items?.find((i) => i.referenceId === referenceId) ?? body.items?.[0];
   if (!item) return { state: 'processing' };
   if (item.importState === 'Error') return { state: 'error', message: item.errorMessage ?? 'PPL refused the shipment' };
-  if (item.importState !== 'Complete' || !item.shipmentNumber || !item.labelUrl) return { state: 'processing' };
-  const parcels = [{ trackingNumber: item.shipmentNumber, labelUrl: item.labelUrl }];
+  const labelDocumentUrl = body.completeLabel?.labelUrls?.[0];
+  if (item.importState !== 'Complete' || !item.shipmentNumber || !labelDocumentUrl) return { state: 'processing' };
+  const trackingNumbers = [item.shipmentNumber];
   for (const related of item.relatedItems ?? []) {
-    if (!related.shipmentNumber || !related.labelUrl) return { state: 'processing' };
-    parcels.push({ trackingNumber: related.shipmentNumber, labelUrl: related.labelUrl });
+    if (!related.shipmentNumber) return { state: 'processing' };
+    trackingNumbers.push(related.shipmentNumber);
   }
-  return { state: 'complete', parcels };
+  return { state: 'complete', trackingNumbers, labelDocumentUrl };
 }
 
 /** PPL's field names (`Shipments[0].Recipient.ZipCode`) → our field paths. */

@@ -72,7 +72,8 @@ export const spxAdapter: CarrierAdapter = {
     await new SpxClient(spxSettings.parse(settings), ctx).cancel(shipment.trackingNumbers);
   },
 
-  async track(trackingNumbers, settings, ctx) {
+  async track(parcels, settings, ctx) {
+    const trackingNumbers = parcels.map((p) => p.trackingNumber);
     const client = new SpxClient(spxSettings.parse(settings), ctx);
     const results = [];
     for (let i = 0; i < trackingNumbers.length; i += SPX_TRACK_BATCH) {

@@ -1,6 +1,6 @@
 import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
-import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { FieldErrors } from '../../domain/errors.js';
 import type { CarrierContext } from '../types.js';
 import type { SpxProductCode } from './codes.js';
@@ -28,9 +28,9 @@ export class SpxRefusedError extends CarrierRefusedError {
 }
 
 /** SP Express refused the login and API key (HTTP 401, or error 1001/1002). */
-export class SpxCredentialsRefused extends SpxRefusedError {
-  constructor(readonly reason: string, code: number | null) {
-    super(`SP Express refused the credentials: ${reason}`, { shipping_channel_id: [`SP Express refused the channel's credentials: ${reason}`] }, code);
+export class SpxCredentialsRefused extends CarrierCredentialsRefusedError {
+  constructor(readonly reason: string, readonly code: number | null) {
+    super(`SP Express refused the credentials: ${reason}`, { shipping_channel_id: [`SP Express refused the channel's credentials: ${reason}`] });
   }
 }
 
@@ -67,7 +67,7 @@ export class SpxClient {
     try {
       await this.post('/V1/track/courier', { ids: [] });
     } catch (err) {
-      if (err instanceof SpxCredentialsRefused || !(err instanceof SpxRefusedError)) throw err;
+      if (!(err instanceof SpxRefusedError)) throw err;
     }
   }
 
@@ -89,7 +89,7 @@ export class SpxClient {
     try {
       return await this.post('/V1/track/courier', { ids: packageIds });
     } catch (err) {
-      if (err instanceof SpxRefusedError && !(err instanceof SpxCredentialsRefused) && err.code === NOT_FOUND) return { result: 'OK', response: { tts: {} } };
+      if (err instanceof SpxRefusedError && err.code === NOT_FOUND) return { result: 'OK', response: { tts: {} } };
       throw err;
     }
   }

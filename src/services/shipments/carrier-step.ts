@@ -11,7 +11,7 @@ import { labels, parcels, shipments, shippingChannels } from '../../store/schema
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
-import { backoffDelay, type JobOutcome } from '../jobs.js';
+import { backoffDelay, type JobOutcome, type LaneReport } from '../jobs.js';
 import { queuePrintOnCreate } from '../printing/print-jobs.js';
 import { trackShipmentParcels } from '../tracking/shipment-parcels.js';
 import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
@@ -60,6 +60,7 @@ async function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: 
     for (const [i, p] of created.parcels.entries()) {
       await ctx.db.update(parcels).set({
         trackingNumber: p.trackingNumber, trackingStatus: 'created', trackingUrl: provider.adapter.trackingUrl(p.trackingNumber),
+        carrierRef: p.carrierRef ?? null,
       }).where(eq(parcels.id, parcelList[i]!.id)).run();
     }
     await ctx.db.insert(labels).values({
@@ -124,26 +125,29 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
     await recordCreated(ctx, row, parcelList, created, label);
     notify(ctx, row.id);
-    return { result: 'done' };
+    return { result: 'done', lane: { answered: true } };
   } catch (err) {
     if (err instanceof CarrierRefusedError || err instanceof LabelFormatError) {
       const refused = err instanceof CarrierRefusedError;
       // a label that cannot be read or converted came from a shipment the carrier made: its progress finds it again on retry
       await recordFailure(ctx, row, attempt, { message: err.message, errors: refused ? err.errors : {} }, null, refused);
       notify(ctx, row.id);
-      return { result: 'fail', error: err.message };
+      return { result: 'fail', error: err.message, lane: { answered: true } };
     }
-    const message = err instanceof CarrierTransientError ? err.message : `unexpected error: ${(err as Error).message}`;
-    if (!(err instanceof CarrierTransientError)) ctx.log.error({ err, shipment_id: row.id }, 'shipment creation failed unexpectedly');
+    const transient = err instanceof CarrierTransientError;
+    const message = transient ? err.message : `unexpected error: ${(err as Error).message}`;
+    if (!transient) ctx.log.error({ err, shipment_id: row.id }, 'shipment creation failed unexpectedly');
+    // the carrier did not answer (outage, timeout, 429/5xx): the channel's other shipments wait, holding no slots
+    const lane: LaneReport | undefined = transient ? { answered: false, retryAfterMs: err.retryAfterMs } : undefined;
     if (attempt >= maxAttempts) {
       await recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, null, false);
       notify(ctx, row.id);
-      return { result: 'fail', error: message };
+      return { result: 'fail', error: message, lane };
     }
-    const delay = Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), (err as CarrierTransientError).retryAfterMs ?? 0);
+    const delay = Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), transient ? err.retryAfterMs ?? 0 : 0);
     const at = ctx.clock.now() + delay;
     await recordFailure(ctx, row, attempt, { message, errors: {} }, at, false);
     notify(ctx, row.id);
-    return { result: 'retry', at, error: message };
+    return { result: 'retry', at, error: message, lane };
   }
 }

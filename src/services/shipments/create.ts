@@ -9,7 +9,7 @@ import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
 import { bindIdempotentResource } from '../idempotency.js';
-import { enqueueJob } from '../jobs.js';
+import { enqueueJob, jobLane } from '../jobs.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
 import { loadPrinterRow } from '../printing/printers.js';
 import { presentShipment, type ShipmentRow } from './records.js';
@@ -18,6 +18,16 @@ import { indexShipmentForSearch, nextShipmentSeq } from './search.js';
 export const CREATE_AT_CARRIER = 'shipment.create';
 /** Creation at the carrier: up to 8 attempts over about 6 hours. */
 export const CREATE_MAX_ATTEMPTS = 8;
+
+/**
+ * Queues the shipment's creation at its carrier, in its channel's lane: channels take turns, and the channels of one
+ * provider share its limits (daemon/workers/index.ts).
+ */
+export async function queueCreationAtCarrier(ctx: ServiceContext, shipment: { id: string; provider: string; channelId: string }): Promise<void> {
+  await enqueueJob(ctx, {
+    kind: CREATE_AT_CARRIER, subjectId: shipment.id, lane: jobLane(shipment.provider, shipment.channelId), maxAttempts: CREATE_MAX_ATTEMPTS,
+  });
+}
 
 export interface ParcelBody {
   parcel_type?: string;
@@ -108,7 +118,7 @@ export function parcelRows(ctx: ServiceContext, shipmentId: string, list: Parcel
     id: ctx.ids('parcel'), shipmentId, position, parcelType: p.parcel_type ?? 'package',
     weightAmount: p.weight_amount, weightUnit: p.weight_unit ?? 'KG',
     lengthDimension: p.length_dimension, widthDimension: p.width_dimension, heightDimension: p.height_dimension,
-    dimensionUnit: p.dimension_unit ?? 'CM', trackingNumber: null, trackingStatus: null, trackingUrl: null,
+    dimensionUnit: p.dimension_unit ?? 'CM', trackingNumber: null, trackingStatus: null, trackingUrl: null, carrierRef: null,
   }));
 }
 
@@ -129,7 +139,7 @@ export async function createShipment(ctx: ServiceContext, accountId: string, bod
     const rows = parcelRows(ctx, id, body.parcels);
     await ctx.db.insert(parcels).values(rows).run();
     await indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber]);
-    await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    await queueCreationAtCarrier(ctx, row);
     const view = await presentShipment(ctx, row, rows);
     await recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
     await bindIdempotentResource(ctx, `/v1/shipments/${id}`);

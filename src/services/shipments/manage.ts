@@ -1,14 +1,16 @@
 import { once } from 'node:events';
 import { eq } from 'drizzle-orm';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
+import { channelCapabilities } from '../../carriers/capabilities.js';
 import { findProvider } from '../../carriers/registry.js';
+import type { ChannelSettings } from '../../carriers/types.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
-import { cancelJob, enqueueJob, findJob } from '../jobs.js';
+import { cancelJob, findJob } from '../jobs.js';
 import {
-  CREATE_AT_CARRIER, CREATE_MAX_ATTEMPTS, creationColumns, parcelRows, validateCreation, type ShipmentBody,
+  CREATE_AT_CARRIER, creationColumns, parcelRows, queueCreationAtCarrier, validateCreation, type ShipmentBody,
 } from './create.js';
 import { cancelShipmentTracking, setShipmentTracking } from '../tracking/shipment-parcels.js';
 import { getShipmentRow, loadParcels, loadShipmentRow, presentShipment, type ShipmentRow } from './records.js';
@@ -91,7 +93,7 @@ export async function patchShipment(ctx: ServiceContext, accountId: string, id: 
       const trackingNumbers = (await loadParcels(ctx, id)).map((p) => p.trackingNumber);
       await indexShipmentForSearch(ctx, fresh.seq, accountId, [fresh.referenceNumber, fresh.providerShipmentId, ...trackingNumbers]);
     }
-    if (correcting) await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    if (correcting) await queueCreationAtCarrier(ctx, fresh);
     if (fresh.enableTracking !== row.enableTracking) await setShipmentTracking(ctx, id, fresh.enableTracking);
     const view = await presentShipment(ctx, fresh);
     await recordEvent(ctx, { accountId, type: 'shipment.updated', resourceName: 'shipment', resource: view });
@@ -113,7 +115,7 @@ export async function retryShipment(ctx: ServiceContext, accountId: string, id: 
   const now = ctx.clock.now();
   return ctx.store.transaction(async () => {
     await ctx.db.update(shipments).set({ nextAttemptAt: now, updatedAt: now }).where(eq(shipments.id, id)).run();
-    await enqueueJob(ctx, { kind: CREATE_AT_CARRIER, subjectId: id, maxAttempts: CREATE_MAX_ATTEMPTS });
+    await queueCreationAtCarrier(ctx, row);
     return presentShipment(ctx, (await loadShipmentRow(ctx, id))!);
   });
 }
@@ -146,15 +148,17 @@ export async function cancelShipment(ctx: ServiceContext, accountId: string, id:
       throw new ValidationError({ status: ['the shipment is being created at the carrier right now; cancel it once it is created'] });
     }
   } else {
-    if (!provider.capabilities.cancel || !provider.adapter.cancel) {
-      throw new ValidationError({ provider: [`${provider.code} cannot cancel shipments through its API`] }, `Provider ${provider.code} cannot cancel shipments.`);
-    }
     const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
+    const settings = ctx.secrets.openJson<ChannelSettings>(channel.settingsEnc);
+    const unavailable = channelCapabilities(provider, settings).unavailableBecause.cancel;
+    // refused before any carrier call: the provider lacks cancel, or this channel's settings turn it off
+    if (unavailable !== undefined) {
+      if (!provider.capabilities.cancel) throw new ValidationError({ provider: [unavailable] }, `Provider ${provider.code} cannot cancel shipments.`);
+      throw new ValidationError({ shipping_channel_id: [unavailable] }, `Channel ${channel.name} cannot cancel shipments: ${unavailable}`);
+    }
     const trackingNumbers = (await loadParcels(ctx, id)).map((p) => p.trackingNumber!).filter(Boolean);
-    await provider.adapter.cancel(
-      { providerShipmentId: row.providerShipmentId!, trackingNumbers },
-      ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel),
-    );
+    // a provider with the cancel capability has adapter.cancel (the registry checks it at start-up)
+    await provider.adapter.cancel!({ providerShipmentId: row.providerShipmentId!, trackingNumbers }, settings, carrierContext(ctx, channel));
   }
   const now = ctx.clock.now();
   return ctx.store.transaction(async () => {

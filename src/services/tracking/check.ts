@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import { CarrierCredentialsRefusedError } from '../../carriers/errors.js';
 import { findProvider } from '../../carriers/registry.js';
-import type { TrackingEventFromCarrier, TrackResult } from '../../carriers/types.js';
+import type { ParcelToTrack, TrackingEventFromCarrier, TrackResult } from '../../carriers/types.js';
 import {
   MOVING_TRACKING_STATUSES, nextCheckAfter, pollingContinues, stableFraction, statusOfUnknownCode, type TrackingStatus,
 } from '../../domain/tracking.js';
-import { shippingChannels, trackingParcels } from '../../store/schema.js';
-import { channelSettings } from '../channel-records.js';
+import { parcels, shipments, shippingChannels, trackingParcels } from '../../store/schema.js';
+import { channelSettings, recordChannelRefusal } from '../channel-records.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { loadTrackingParcelRow, recordTrackingEvent, type TrackingParcelRow } from './records.js';
@@ -14,11 +15,36 @@ import { followParcelTracking } from './shipment-status.js';
 /** A channel whose adapter cannot track: a permanent failure of every check on it. */
 export class TrackingUnsupportedError extends Error {}
 
-/** Asks the channel's carrier about some of its parcels in one call (≤ the adapter's batch size). */
-export async function askCarrier(ctx: ServiceContext, channelId: string, trackingNumbers: string[]): Promise<TrackResult[]> {
+/** Each parcel with what the store kept of it at creation for its carrier's tracking (shipped elsewhere: the number alone). */
+async function parcelsToTrack(ctx: ServiceContext, rows: readonly TrackingParcelRow[]): Promise<ParcelToTrack[]> {
+  const parcelIds = rows.flatMap((r) => (r.parcelId ? [r.parcelId] : []));
+  const kept = parcelIds.length === 0 ? [] : await ctx.db
+    .select({ id: parcels.id, carrierRef: parcels.carrierRef, providerShipmentId: shipments.providerShipmentId })
+    .from(parcels).innerJoin(shipments, eq(shipments.id, parcels.shipmentId)).where(inArray(parcels.id, parcelIds)).all();
+  const byParcel = new Map(kept.map((k) => [k.id, k]));
+  return rows.map((r) => {
+    const k = r.parcelId ? byParcel.get(r.parcelId) : undefined;
+    return {
+      trackingNumber: r.trackingNumber,
+      ...(k?.carrierRef ? { carrierRef: k.carrierRef } : {}),
+      ...(k?.providerShipmentId ? { providerShipmentId: k.providerShipmentId } : {}),
+    };
+  });
+}
+
+/**
+ * Asks the channel's carrier about some of its parcels in one call (≤ the adapter's batch size). A refusal of the
+ * channel's credentials is the channel's, not the parcels': the channel turns `error` with the reason, and it is thrown.
+ */
+export async function askCarrier(ctx: ServiceContext, channelId: string, rows: readonly TrackingParcelRow[]): Promise<TrackResult[]> {
   const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
   if (!channel) throw new TrackingUnsupportedError(`channel ${channelId} does not exist`);
-  return findProvider(channel.provider)!.adapter.track(trackingNumbers, channelSettings(ctx, channel), carrierContext(ctx, channel));
+  try {
+    return await findProvider(channel.provider)!.adapter.track(await parcelsToTrack(ctx, rows), channelSettings(ctx, channel), carrierContext(ctx, channel));
+  } catch (err) {
+    if (err instanceof CarrierCredentialsRefusedError) await recordChannelRefusal(ctx, channel.id, err);
+    throw err;
+  }
 }
 
 // An unknown code is logged once per provider and code for the life of the process.
@@ -91,23 +117,33 @@ export async function recordTrackResults(ctx: ServiceContext, trackingParcelIds:
   });
 }
 
-/**
- * The carrier refused the check for good (not an outage): it counts as a check, so a parcel that can never be read
- * stops after `max_checks`; its status stays.
- */
-export async function recordFailedChecks(ctx: ServiceContext, trackingParcelIds: readonly string[]): Promise<void> {
+/** Parcels the carrier gave no answer on: each waits its usual delay, and a `counted` check counts toward `max_checks`. */
+async function checkAgainLater(ctx: ServiceContext, trackingParcelIds: readonly string[], counted: boolean): Promise<void> {
   const now = ctx.clock.now();
   await ctx.store.transaction(async () => {
     for (const id of trackingParcelIds) {
       const row = await loadTrackingParcelRow(ctx, id);
       if (!row) continue;
-      const checksDone = row.checksDone + 1;
+      const checksDone = row.checksDone + (counted ? 1 : 0);
       const nextCheckAt = row.nextCheckAt !== null && pollingContinues(row.status, checksDone, row.maxChecks)
         ? nextCheckAfter(row.id, now, row.checkDelayHours) : null;
-      await ctx.db.update(trackingParcels).set({ checksDone, lastCheckedAt: now, nextCheckAt, leaseUntil: null, updatedAt: now })
+      await ctx.db.update(trackingParcels).set({ checksDone, nextCheckAt, leaseUntil: null, updatedAt: now, ...(counted ? { lastCheckedAt: now } : {}) })
         .where(eq(trackingParcels.id, id)).run();
     }
   });
+}
+
+/**
+ * The carrier refused the check for good (not an outage): it counts as a check, so a parcel that can never be read
+ * stops after `max_checks`; its status stays.
+ */
+export function recordFailedChecks(ctx: ServiceContext, trackingParcelIds: readonly string[]): Promise<void> {
+  return checkAgainLater(ctx, trackingParcelIds, true);
+}
+
+/** The carrier refused the channel's credentials: not a check of the parcels, which keep their status and wait their usual delay. */
+export function deferChecks(ctx: ServiceContext, trackingParcelIds: readonly string[]): Promise<void> {
+  return checkAgainLater(ctx, trackingParcelIds, false);
 }
 
 /** Spread of postponed checks after the carrier's backoff ends, so they do not all return at once. */

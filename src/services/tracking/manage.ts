@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { CarrierRefusedError } from '../../carriers/errors.js';
+import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../../carriers/errors.js';
 import { findProvider } from '../../carriers/registry.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
@@ -166,12 +166,16 @@ export async function deleteTrackingParcel(ctx: ServiceContext, accountId: strin
   });
 }
 
-/** Checks the parcel at its carrier now (it counts as a check); an unreachable carrier is a 503 and changes nothing. */
+/**
+ * Checks the parcel at its carrier now (it counts as a check); an unreachable carrier is a 503 and changes nothing, a
+ * refusal of the channel's credentials a 422 on `shipping_channel_id` that leaves the channel `error`.
+ */
 export async function refreshTrackingParcel(ctx: ServiceContext, accountId: string, id: string) {
   const row = await getTrackingParcelRow(ctx, accountId, id);
   try {
-    await recordTrackResults(ctx, [row.id], await askCarrier(ctx, row.channelId, [row.trackingNumber]));
+    await recordTrackResults(ctx, [row.id], await askCarrier(ctx, row.channelId, [row]));
   } catch (err) {
+    if (err instanceof CarrierCredentialsRefusedError) throw new ValidationError({ shipping_channel_id: [err.message] }, err.message);
     if (err instanceof CarrierRefusedError) throw new ValidationError({ tracking_number: [err.message] }, err.message);
     if (err instanceof TrackingUnsupportedError) throw new ValidationError({ shipping_channel_id: [err.message] });
     throw err;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, data, type Printer, type Shipment, type TrackingParcel } from '../api';
+import { api, ApiError, data, type Channel, type Printer, type Shipment, type TrackingParcel } from '../api';
 import { t } from '../i18n';
 import { onLive } from '../live';
 import { LabelPreview } from './label';
@@ -8,6 +8,7 @@ import { Chip, formatTime } from './parts';
 /** One shipment: parcels, the tracking timeline (newest first, the carrier's codes), label, reprint, cancel, retry. */
 export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }) {
   const [shipment, setShipment] = useState<Shipment | null>(null);
+  const [channel, setChannel] = useState<Channel | null>(null);
   const [tracking, setTracking] = useState<TrackingParcel[]>([]);
   const [printers, setPrinters] = useState<Printer[]>([]);
   const [error, setError] = useState('');
@@ -27,6 +28,10 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
     }
   };
   useEffect(() => void load(), [id]);
+  const channelId = shipment?.shipping_channel_id;
+  useEffect(() => {
+    if (channelId) void data(api.GET('/v1/shipping-channels/{id}', { params: { path: { id: channelId } } })).then(setChannel).catch(() => undefined);
+  }, [channelId]);
   useEffect(() => void data(api.GET('/v1/printers', { params: { query: { per_page: 100 } } })).then(setPrinters).catch(() => undefined), []);
   useEffect(() => onLive((kind, changed) => { if ((kind === 'shipment' && changed === id) || kind === 'ready') void load(); }), [id]);
 
@@ -55,8 +60,11 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
       {!readOnly && (
         <div class="row actions">
           {shipment.status === 'pending' && <button type="button" name="retry" onClick={retry}>{t('shipment.retry')}</button>}
-          {(shipment.status === 'created' || shipment.status === 'pending') && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
+          {(shipment.status === 'pending' || (shipment.status === 'created' && channel?.capabilities.cancel !== false)) && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
         </div>
+      )}
+      {!readOnly && shipment.status === 'created' && channel?.capabilities.cancel === false && (
+        <p class="hint" data-name="cannot-cancel">{channel.capabilities.unavailable_because.cancel}</p>
       )}
       <h2>{t('shipment.parcels')}</h2>
       <table>

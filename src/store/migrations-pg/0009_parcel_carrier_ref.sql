@@ -1,0 +1,1 @@
+ALTER TABLE "parcels" ADD COLUMN "carrier_ref" text;

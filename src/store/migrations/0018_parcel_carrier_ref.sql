@@ -1,0 +1,1 @@
+ALTER TABLE `parcels` ADD `carrier_ref` text;
