@@ -1,6 +1,6 @@
 // What the benchmarks share: paths into the compiled code, output lines, child processes and their memory.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,4 +48,30 @@ export function startListening(args, env = {}) {
 export async function stopProcess(child) {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
+}
+
+/** Node flags and environment that load bench/memory-probe.mjs into a process, writing its samples to `file`. */
+export const memoryProbe = (file) => ({
+  file, nodeArgs: ['--expose-gc', '--import', fileURLToPath(new URL('memory-probe.mjs', import.meta.url))], env: { BENCH_MEMORY_PROBE_FILE: file },
+});
+
+/** Collects all garbage in a process started with memoryProbe(file) and resolves with what stays (one probe line). */
+export async function probeMemory(child, file) {
+  const before = existsSync(file) ? readFileSync(file, 'utf8').length : 0;
+  child.kill('SIGUSR2');
+  for (let waited = 0; waited < 30_000; waited += 10) {
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').slice(before) : '';
+    if (lines.endsWith('\n')) return JSON.parse(lines);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no memory probe answer in ${file} within 30 s`);
+}
+
+/** Least-squares slope of `ys` over `xs`. */
+export function slope(xs, ys) {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / sxx;
 }

@@ -4,26 +4,21 @@
 // delivered to the receiver. Creation is timed until the last shipment is created, delivery until the last event
 // arrived (both from the first request).
 //
-// PostgreSQL: PACKDESK_BENCH_DATABASE_URL, a URL whose user may create databases (one per set-up is created), e.g. a
-// throwaway server: initdb -D /tmp/pg -A trust -U postgres && postgres -D /tmp/pg -p 55432 -k /tmp
-//   PACKDESK_BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres node bench/stations.mjs
+// PostgreSQL: a throwaway cluster of its own, as the tests start one (scripts/throwaway-postgres.mjs), removed at the
+// end; or PACKDESK_BENCH_DATABASE_URL, a URL of a server whose user may create databases (one per set-up is created).
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createDatabase, startPostgres } from '../scripts/throwaway-postgres.mjs';
 import { dist, log, print, root, startListening, stopProcess } from './lib.mjs';
 
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 600);
-const adminUrl = process.env.PACKDESK_BENCH_DATABASE_URL;
-if (!adminUrl) {
-  log('stations: set PACKDESK_BENCH_DATABASE_URL to a PostgreSQL server (see bench/stations.mjs); skipped');
-  process.exit(0);
-}
 
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
+const { findProvider } = await import(dist('src/carriers/registry.js'));
+const ppl = findProvider('ppl');
 const emulators = await startEmulators({ providers: ['ppl'], port: 0 });
 
 let delivered = 0;
@@ -37,20 +32,9 @@ const receiver = createServer((req, res) => {
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
-async function newDatabase() {
-  const name = `packdesk_bench_${randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function run(dialect, daemonCount) {
+async function run(dialect, daemonCount, adminUrl) {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-bench-stations-'));
-  const databaseUrl = dialect === 'postgres' ? await newDatabase() : undefined;
+  const databaseUrl = dialect === 'postgres' ? await createDatabase(adminUrl) : undefined;
   const store = databaseUrl ? ['--database', databaseUrl] : [];
   const dirs = Array.from({ length: daemonCount }, (_, i) => join(tmp, `station-${i + 1}`));
   const env = { ...process.env, XDG_CONFIG_HOME: join(tmp, 'cfg') };
@@ -60,16 +44,31 @@ async function run(dialect, daemonCount) {
     copyFileSync(join(dirs[0], 'secret.key'), join(dir, 'secret.key'));
   }
   const daemons = [];
-  for (const [i, dir] of dirs.entries()) {
-    daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store, '--station', `station-${i + 1}`], env));
+  let seconds;
+  try {
+    for (const [i, dir] of dirs.entries()) {
+      daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store, '--station', `station-${i + 1}`], env));
+    }
+    seconds = await measure(daemons, key);
+  } finally {
+    for (const d of daemons) await stopProcess(d.child);
+    rmSync(tmp, { recursive: true, force: true });
   }
+  print({
+    bench: 'stations', store: dialect, daemons: daemonCount, shipments: SHIPMENTS,
+    creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered),
+  });
+}
+
+/** Seconds until every shipment is created and until every `shipment.created` event arrived, from the first request. */
+async function measure(daemons, key) {
   const api = async (i, method, path, body) => {
     const res = await fetch(daemons[i % daemons.length].url + path, {
       method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
     });
     return res.json();
   };
-  const channel = (await api(0, 'POST', '/v1/shipping-channels', { name: 'PPL', provider: 'ppl', settings: { clientId: 'b', clientSecret: 's', baseUrl: emulators.urls.ppl } })).data;
+  const channel = (await api(0, 'POST', '/v1/shipping-channels', { name: 'PPL', provider: 'ppl', settings: { ...ppl.demo.settings, baseUrl: emulators.urls.ppl } })).data;
   await api(0, 'POST', '/v1/webhook-subscriptions', { name: 'erp', url: `${receiverUrl}/erp`, events: ['shipment.created'] });
   const body = JSON.parse(readFileSync(join(root, 'examples', 'shipment.json'), 'utf8'));
   body.shipping_channel_id = channel.id;
@@ -85,18 +84,20 @@ async function run(dialect, daemonCount) {
   for (;;) {
     if (createdSeconds === undefined && (await api(0, 'GET', '/v1/shipments?status=pending&per_page=1')).meta.total === 0) createdSeconds = (Date.now() - started) / 1000;
     if (createdSeconds !== undefined && delivered >= SHIPMENTS) break;
+    if (Date.now() - started > 300_000) throw new Error(`not done after 5 minutes: ${delivered} of ${SHIPMENTS} events delivered`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  const deliveredSeconds = (Date.now() - started) / 1000;
-  for (const d of daemons) await stopProcess(d.child);
-  rmSync(tmp, { recursive: true, force: true });
-  print({
-    bench: 'stations', store: dialect, daemons: daemonCount, shipments: SHIPMENTS,
-    creation_per_second: Math.round(SHIPMENTS / createdSeconds), webhook_deliveries_per_second: Math.round(SHIPMENTS / deliveredSeconds),
-  });
+  return { created: createdSeconds, delivered: (Date.now() - started) / 1000 };
 }
 
-await run('sqlite', 1);
-for (const n of [1, 2, 3]) await run('postgres', n);
-receiver.close();
-await emulators.close();
+const given = process.env.PACKDESK_BENCH_DATABASE_URL;
+if (!given) log('stations: starting a throwaway PostgreSQL cluster');
+const cluster = given ? undefined : await startPostgres();
+try {
+  await run('sqlite', 1);
+  for (const n of [1, 2, 3]) await run('postgres', n, given ?? cluster.url);
+} finally {
+  await cluster?.stop();
+  receiver.close();
+  await emulators.close();
+}

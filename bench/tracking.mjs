@@ -1,13 +1,16 @@
 // Tracking benchmark: 10,000 tracking parcels due at once in a real daemon, checked against the zero-latency PPL
-// emulator, three times over (each round makes them all due again). Prints checks per second per round and the
-// daemon's RSS at the start, middle and end (memory must stay flat). Needs `npm run build`. One JSON line per figure.
-// BENCH_TRACKING (parcels), BENCH_TRACKING_ROUNDS and DAEMON_NODE_OPTIONS (e.g. --max-old-space-size=80, to tell a
-// lazily grown V8 heap from a leak) change the run.
+// emulator round after round (each round makes them all due again) until 300,000 checks are done. Prints checks per
+// second (the first round, all due since start-up, and the rounds after it) and the daemon's memory: RSS after every
+// round, which rises and falls as V8 grows its heap lazily, and the V8 heap in use after a full collection at the end
+// of the warm-up (the first fifth of the checks), half way and at the end (bench/memory-probe.mjs), which separates
+// what is kept from garbage not yet collected; each with its slope after the warm-up in MB per 100,000 checks. What is
+// kept must stay flat. Needs `npm run build`. One JSON line per figure.
+// BENCH_TRACKING (parcels), BENCH_TRACKING_CHECKS and DAEMON_NODE_OPTIONS (e.g. --max-old-space-size=80) change the run.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { dist, log, print, root, rssMb, startListening, stopProcess } from './lib.mjs';
+import { dist, log, memoryProbe, print, probeMemory, root, rssMb, slope, startListening, stopProcess } from './lib.mjs';
 
 const { openContext, closeContext } = await import(dist('src/services/open.js'));
 const { createAccount, createApiKey } = await import(dist('src/services/accounts.js'));
@@ -15,14 +18,16 @@ const { startEmulators } = await import(dist('src/carriers/emulator/server.js'))
 const { trackingParcels } = await import(dist('src/store/schema.js'));
 
 const COUNT = Number(process.env.BENCH_TRACKING ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_TRACKING_ROUNDS ?? 3);
+const ROUNDS = Math.max(2, Math.round(Number(process.env.BENCH_TRACKING_CHECKS ?? 300_000) / COUNT));
+const WARM_UP_ROUNDS = Math.max(1, Math.round(ROUNDS / 5));
 const PPL_BATCH = 1000; // PPL takes at most 1000 shipments per batch request
 const CLIENT_ID = 'bench-tracking';
 const dataDir = join(root, 'bench', '.data', `tracking-${process.pid}`);
+const probe = memoryProbe(join(dataDir, 'memory.jsonl'));
 
 function startDaemon() {
-  return startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
-    PACKDESK_LOG_LEVEL: 'info', ...(process.env.DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.DAEMON_NODE_OPTIONS } : {}),
+  return startListening([...probe.nodeArgs, dist('bin/packdesk.js'), 'daemon', '--data-dir', dataDir, '--port', '0'], {
+    PACKDESK_LOG_LEVEL: 'info', ...probe.env, ...(process.env.DAEMON_NODE_OPTIONS ? { NODE_OPTIONS: process.env.DAEMON_NODE_OPTIONS } : {}),
   });
 }
 
@@ -105,32 +110,43 @@ const store = new Database(join(dataDir, 'packdesk.sqlite'));
 store.pragma('busy_timeout = 5000');
 const checkedAtLeast = store.prepare('SELECT count(*) AS n FROM tracking_parcels WHERE checks_done >= ?');
 const rss = [rssMb(daemon.child.pid)];
+// a full collection changes how the heap grows after it: only at start-up, the end of the warm-up, half way and the end
+const probedAfter = [...new Set([0, WARM_UP_ROUNDS, Math.round((WARM_UP_ROUNDS + ROUNDS) / 2), ROUNDS])];
+const heap = [(await probeMemory(daemon.child, probe.file)).heap_used_mb];
+const perSecond = [];
 for (let round = 1; round <= ROUNDS; round++) {
   // round 1: every parcel due since the daemon started; later rounds: all made due again at once, while it runs
   if (round > 1) store.prepare('UPDATE tracking_parcels SET next_check_at = ?').run(Date.now());
-  log(`round ${round}: checking ${COUNT} due tracking parcels`);
+  if (round <= 2 || round % 10 === 0) log(`round ${round} of ${ROUNDS}: checking ${COUNT} due tracking parcels`);
   const started = Date.now();
-  let middle;
   for (;;) {
     const n = checkedAtLeast.get(round).n;
-    if (middle === undefined && n >= COUNT / 2) middle = rssMb(daemon.child.pid);
     if (n >= COUNT) break;
     if (Date.now() - started > 300_000) throw new Error(`only ${n} of ${COUNT} parcels checked after 5 minutes`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  const seconds = (Date.now() - started) / 1000;
-  rss.push(middle, rssMb(daemon.child.pid));
-  const statuses = Object.fromEntries(store.prepare('SELECT status, count(*) AS n FROM tracking_parcels GROUP BY status').all().map((r) => [r.status, r.n]));
-  const changes = store.prepare("SELECT count(*) AS n FROM events WHERE type = 'tracking_parcel.status_changed'").get().n;
-  print({
-    bench: 'tracking-poll', round, parcels: COUNT, seconds: +seconds.toFixed(2), checks_per_second: Math.round(COUNT / seconds),
-    target_per_second: 500, statuses, status_changed_events_so_far: changes,
-  });
+  perSecond.push(Math.round(COUNT / ((Date.now() - started) / 1000)));
+  rss.push(rssMb(daemon.child.pid));
+  if (probedAfter.includes(round)) heap.push((await probeMemory(daemon.child, probe.file)).heap_used_mb);
 }
+const statuses = Object.fromEntries(store.prepare('SELECT status, count(*) AS n FROM tracking_parcels GROUP BY status').all().map((r) => [r.status, r.n]));
+const changes = store.prepare("SELECT count(*) AS n FROM events WHERE type = 'tracking_parcel.status_changed'").get().n;
 store.close();
+const later = perSecond.slice(1).sort((x, y) => x - y);
 print({
-  bench: 'tracking-rss', rounds: ROUNDS, checks: COUNT * ROUNDS, rss_mb_start: rss[0], rss_mb_middle: rss[Math.floor(rss.length / 2)],
-  rss_mb_end: rss[rss.length - 1], rss_mb_samples: rss,
+  bench: 'tracking-poll', parcels: COUNT, rounds: ROUNDS, first_round_checks_per_second: perSecond[0],
+  later_rounds_checks_per_second: { min: later[0], median: later[Math.floor(later.length / 2)], max: later[later.length - 1] },
+  target_per_second: 500, statuses, status_changed_events: changes,
+});
+// RSS is sampled after round 0 (start-up) … ROUNDS; its slope counts from the end of the warm-up
+const checksAt = (rounds) => rounds.map((round) => round * COUNT);
+const perHundredThousand = (rounds, ys) => +(slope(checksAt(rounds), ys) * 100_000).toFixed(2);
+const afterWarmUp = rss.map((_, round) => round).slice(WARM_UP_ROUNDS);
+print({
+  bench: 'tracking-memory', checks: COUNT * ROUNDS, warm_up_checks: COUNT * WARM_UP_ROUNDS,
+  rss_mb_start: rss[0], rss_mb_end: rss[ROUNDS], rss_mb_max: Math.max(...rss), rss_mb_per_100k_checks_after_warm_up: perHundredThousand(afterWarmUp, rss.slice(WARM_UP_ROUNDS)),
+  heap_after_gc_mb_per_100k_checks_after_warm_up: perHundredThousand(probedAfter.slice(1), heap.slice(1)),
+  rss_mb_samples: rss, heap_after_gc_mb_samples: Object.fromEntries(probedAfter.map((round, i) => [`after_${round * COUNT}_checks`, heap[i]])),
 });
 
 await stopProcess(daemon.child);

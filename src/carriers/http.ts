@@ -95,7 +95,8 @@ function send(agents: Agents, req: CarrierRequest, timeoutMs: number): Promise<{
  * CarrierRefusedError on `settings.baseUrl` (the channel's setting that points there) before anything is sent.
  */
 export function createCarrierFetch(resolve?: Resolver): CarrierFetch {
-  const agentOptions = { keepAlive: true, maxSockets: 64, lookup: createGuardedLookup(resolve) } as ConstructorParameters<typeof HttpAgent>[0];
+  // no socket cap per carrier: the workers' pools bound the calls in flight, and a cap would queue a larger pool's calls
+  const agentOptions = { keepAlive: true, lookup: createGuardedLookup(resolve) } as ConstructorParameters<typeof HttpAgent>[0];
   const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
   return (log, provider, req, secrets = []) => fetchFromCarrier(agents, log, provider, req, secrets);
 }

@@ -30,6 +30,8 @@ export interface RunningEmulators {
   urls: Record<string, string>;
   close(): Promise<void>;
   emulator(code: string): ProviderEmulator;
+  /** Calls the provider's emulator has been sent so far (its carrier API, not the control endpoints). */
+  calls(code: string): number;
 }
 
 /** Starts the chosen carrier emulators on one port, each under `/{code}`. */
@@ -43,12 +45,16 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
   const factories = await Promise.all(codes.map((code) => loaders.get(code)!()));
   const emulators = new Map(codes.map((code, i) => [code, factories[i]!({ code, clock })]));
   const faults = new Map<string, ActiveFault>(codes.map((code) => [code, NO_FAULT]));
+  const calls = new Map<string, number>(codes.map((code) => [code, 0]));
 
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024, forceCloseConnections: true });
   addBodyParsers(app);
   for (const emulator of emulators.values()) {
     await app.register(async (scope) => {
-      scope.addHook('onRequest', (request, reply, done) => applyFault(emulator, faults, request, reply, done));
+      scope.addHook('onRequest', (request, reply, done) => {
+        calls.set(emulator.code, calls.get(emulator.code)! + 1);
+        applyFault(emulator, faults, request, reply, done);
+      });
       await scope.register(emulator.routes);
     }, { prefix: `/${emulator.code}` });
   }
@@ -73,6 +79,7 @@ export async function startEmulators(options: StartEmulatorsOptions = {}): Promi
       if (!emulator) throw new Error(`emulator ${code} is not running`);
       return emulator;
     },
+    calls: (code) => calls.get(code) ?? 0,
   };
 }
 
