@@ -7,6 +7,7 @@ import type { ServiceContext } from '../src/services/context.js';
 import { clientError, frameworkError, registerConventions } from './http/conventions.js';
 import { DaemonOrigins } from './http/origins.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.js';
+import { requestLoggerWhenUsed } from './http/request-logger.js';
 import { createHttpServer, OpenConnections } from './http/server.js';
 import { validatorCompiler } from './http/validation.js';
 import { deskPageRoutes } from './desk/page.js';
@@ -49,6 +50,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
     // fastify's own lines (e.g. "Server listening at") stay quiet; packdesk logs its own `listening` and request lines
     loggerInstance: ctx.log.child({}, { level: 'warn' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerWhenUsed,
     bodyLimit: BODY_LIMIT,
     serverFactory: (handler) => createHttpServer(handler, limits, connections, options.tls),
     // the conventions answer while draining, in the error envelope
@@ -84,8 +86,13 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   });
 
   registerConventions(app, ctx, { origins, limits });
-  app.addHook('onResponse', async (request, reply) => {
-    ctx.log.info({ req_id: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  // a request line holds no secret (the path without its query, a status, a time): it skips the redaction other lines get
+  const requestLog = ctx.log.child({}, { redact: [] });
+  app.addHook('onResponse', (request, reply, done) => {
+    const query = request.url.indexOf('?');
+    const url = query === -1 ? request.url : request.url.slice(0, query);
+    requestLog.info({ req_id: request.id, method: request.method, url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
 
   await app.register(metaRoutes(ctx, options.health ?? { workers: () => ({}) }, options.version));

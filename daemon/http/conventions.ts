@@ -19,6 +19,7 @@ import type { DaemonOrigins } from './origins.js';
 import { rateLimiterFor } from './rate-limit.js';
 import type { HttpLimits } from './limits.js';
 import { fieldErrorsFromAjv, takeOutWrongTypes } from './validation.js';
+import { VerifiedKeys } from './verified-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,6 +47,8 @@ declare module 'fastify' {
 /** An idempotency row still marked in progress after this long belongs to a request that died. */
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const bearerKey = (header: string): string | undefined => /^Bearer\s+(\S+)$/i.exec(header)?.[1];
 
 export function caller(request: FastifyRequest): Caller {
   if (!request.caller) throw new UnauthorizedError();
@@ -105,6 +108,8 @@ export interface ConventionOptions {
 export function registerConventions(app: FastifyInstance, ctx: ServiceContext, options: ConventionOptions): void {
   const limiter = rateLimiterFor(ctx.store, ctx.clock);
   const addressLimits = new AddressLimits(ctx.clock, options.limits);
+  const verifiedKeys = new VerifiedKeys(ctx);
+  app.addHook('onClose', async () => verifiedKeys.close());
   app.decorateRequest('fieldErrors', null as unknown as FieldErrorCollector);
 
   // fastify's own 503 while closing is outside the envelope (return503OnClosing is off): requests that still come are answered here
@@ -136,15 +141,38 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext, o
     };
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (draining) return sendError(reply.header('connection', 'close'), 503, 'The daemon is shutting down; retry in a moment.');
+  app.addHook('onRequest', (request, reply, done) => {
+    if (draining) {
+      sendError(reply.header('connection', 'close'), 503, 'The daemon is shutting down; retry in a moment.');
+      return;
+    }
     request.fieldErrors = new FieldErrorCollector();
-    if (request.routeOptions.config?.signIn) await addressLimits.signIn(request.ip);
-    if (!request.url.startsWith('/v1/') || request.is404 || request.routeOptions.config?.public) return;
+    const known = knownCaller(request);
+    // most requests come with a key verified before, of an account without a rate limit: they are admitted at once
+    if (known && known.account.rateLimit == null) {
+      request.caller = known;
+      return done(scopeRefusal(request, known));
+    }
+    admit(request, reply, known).then(() => done(), done);
+  });
+
+  /** The caller of a key this daemon verified before, on a /v1 route that needs one; undefined when it must be checked. */
+  function knownCaller(request: FastifyRequest): Caller | undefined {
+    const header = request.headers.authorization;
+    const config = request.routeOptions.config;
+    if (header === undefined || config?.signIn || config?.public || !request.url.startsWith('/v1/') || request.is404) return undefined;
+    const presented = bearerKey(header);
+    return presented === undefined ? undefined : verifiedKeys.callerOf(presented);
+  }
+
+  async function admit(request: FastifyRequest, reply: FastifyReply, known: Caller | undefined): Promise<void> {
+    const config = request.routeOptions.config;
+    if (config?.signIn) await addressLimits.signIn(request.ip);
+    if (!request.url.startsWith('/v1/') || request.is404 || config?.public) return;
     const header = request.headers.authorization;
     // the desk in a browser signs in with a session cookie instead of the key (daemon/desk/cookie.ts)
     const desk = header === undefined ? await deskSessionOfRequest(ctx, request, WRITE_METHODS.has(request.method), options.origins) : undefined;
-    const who = desk?.caller ?? await authenticateKey(request, header);
+    const who = desk?.caller ?? known ?? await authenticateKey(request, header);
     request.deskSession = desk;
     request.caller = who;
     const limit = who.account.rateLimit;
@@ -153,19 +181,27 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext, o
       reply.header('X-RateLimit-Limit', d.limit).header('X-RateLimit-Remaining', d.remaining).header('X-RateLimit-Reset', d.reset);
       if (!d.allowed) throw new RateLimitedError(d.retryAfter);
     }
+    const refusal = scopeRefusal(request, who);
+    if (refusal) throw refusal;
+  }
+
+  function scopeRefusal(request: FastifyRequest, who: Caller): ForbiddenError | undefined {
     if (who.scope === 'read_only' && WRITE_METHODS.has(request.method) && !request.routeOptions.config?.anyScope) {
-      throw new ForbiddenError('This API key is read-only.');
+      return new ForbiddenError('This API key is read-only.');
     }
-  });
+    return undefined;
+  }
 
   /** The caller of an Authorization header; wrong keys count against the remote address, which then waits (429). */
   async function authenticateKey(request: FastifyRequest, header: string | undefined): Promise<Caller> {
     if (header === undefined) return authenticate(ctx, undefined);
     addressLimits.admit(request.ip, header);
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const presented = bearerKey(header);
+    const checkBegan = verifiedKeys.checkBegins();
     try {
-      const who = await authenticate(ctx, match?.[1]);
+      const who = await authenticate(ctx, presented);
       addressLimits.authenticated(header);
+      verifiedKeys.remember(presented!, who, checkBegan);
       return who;
     } catch (err) {
       if (err instanceof UnauthorizedError) await addressLimits.failed(request.ip);

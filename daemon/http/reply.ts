@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageEnvelope, type PageRequest } from '../../src/domain/pagination.js';
 
 /** The page the client asked for (validated by the route's query schema). */
@@ -15,6 +15,11 @@ export function listBody<T>(request: FastifyRequest, page: PageRequest, result: 
     if (k !== 'page' && k !== 'per_page' && v !== undefined && v !== '') filters[k] = String(v);
   }
   return { data: result.items, ...pageEnvelope(page, result.total, result.items.length, path, filters) };
+}
+
+/** JSON serialized and encoded already (a cached page): sent as it is, past the route's response serializer. */
+export function sendJson<Reply extends FastifyReply>(reply: Reply, body: Buffer): Reply {
+  return reply.type('application/json; charset=utf-8').send(body) as Reply;
 }
 
 /**

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { randomBase62 } from '../domain/ids.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, UnauthorizedError } from '../domain/errors.js';
 import { accounts, apiKeys } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { announce } from './notices.js';
 
 export type Plan = 'free' | 'standard' | 'enterprise';
 export const PLANS: readonly Plan[] = ['free', 'standard', 'enterprise'];
@@ -17,8 +18,11 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key);
 }
+
+/** Announced when a key is revoked or an account's plan changes: callers remembered from a key must be read again. */
+export const API_KEYS_CHANGED = 'api-keys:changed';
 
 const KEY_PATTERN = /^pdk_live_[0-9A-Za-z]{32,}$/;
 
@@ -54,7 +58,10 @@ export async function getAccount(ctx: ServiceContext, id: string): Promise<Accou
 export async function setPlan(ctx: ServiceContext, id: string, plan: string, rateLimit?: number | null): Promise<AccountRow> {
   await getAccount(ctx, id);
   const checked = checkPlan(plan, rateLimit);
-  await ctx.db.update(accounts).set(checked).where(eq(accounts.id, id)).run();
+  await ctx.store.transaction(async () => {
+    await ctx.db.update(accounts).set(checked).where(eq(accounts.id, id)).run();
+    announce(ctx, API_KEYS_CHANGED);
+  });
   return getAccount(ctx, id);
 }
 
@@ -84,7 +91,12 @@ export function listApiKeys(ctx: ServiceContext, accountId?: string): Promise<Ap
 export async function revokeApiKey(ctx: ServiceContext, keyId: string): Promise<ApiKeyRow> {
   const row = await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
   if (!row) throw new NotFoundError(`API key ${keyId} not found.`);
-  if (row.revokedAt == null) await ctx.db.update(apiKeys).set({ revokedAt: ctx.clock.now() }).where(eq(apiKeys.id, keyId)).run();
+  if (row.revokedAt == null) {
+    await ctx.store.transaction(async () => {
+      await ctx.db.update(apiKeys).set({ revokedAt: ctx.clock.now() }).where(eq(apiKeys.id, keyId)).run();
+      announce(ctx, API_KEYS_CHANGED);
+    });
+  }
   return (await ctx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get())!;
 }
 

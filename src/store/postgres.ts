@@ -198,6 +198,11 @@ export class PostgresStore implements Store {
     else fn();
   }
 
+  /** Other daemons write to it all the time: no count can vouch for what was read. */
+  writesByOthers(): undefined {
+    return undefined;
+  }
+
   announce(notice: string): void {
     const open = this.inside.getStore();
     if (open) open.announced.add(notice);

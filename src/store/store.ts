@@ -25,6 +25,11 @@ export interface Store {
    * a shared store. A value read from the store stays current while this count stays the same.
    */
   readonly localWrites: number | undefined;
+  /**
+   * Changes whenever another process (the CLI's `keys revoke`, a `sqlite3` shell) committed a write to this SQLite
+   * store; undefined on a shared store. With `localWrites`, what was read stays current while both stay the same.
+   */
+  writesByOthers(): number | undefined;
   readonly db: Db;
   /** The words of SQL the dialects spell differently; statements use them instead of branching. */
   readonly sql: DialectSql;
@@ -118,13 +123,20 @@ export class SqliteStore implements Store {
   private readonly inside = new AsyncLocalStorage<object>();
   private open: OpenTransaction | undefined;
   private writes = 0;
+  private readonly dataVersion: Database.Statement;
 
   constructor(readonly client: Database.Database) {
     this.db = drizzle((sql, params, method) => this.whenFree(() => this.execute(sql, params, method)), { schema });
+    this.dataVersion = client.prepare('PRAGMA data_version').pluck();
   }
 
   get localWrites(): number {
     return this.writes;
+  }
+
+  /** SQLite's `data_version`: it moves only for commits of other connections, never for this one's own. */
+  writesByOthers(): number {
+    return this.dataVersion.get() as number;
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {

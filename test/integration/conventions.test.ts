@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../../src/services/accounts.js';
+import { API_KEYS_CHANGED, createApiKey, revokeApiKey, setPlan } from '../../src/services/accounts.js';
+import { relayStoreNotices } from '../../src/services/notices.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { buildApp } from '../../daemon/app.js';
+import { SHARED_STORE_TRUST_MS } from '../../daemon/http/verified-keys.js';
 import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 
 const dhlSettings = { apiKey: 'dhl-user', apiSecret: 'dhl-secret-value-123', accountNumber: '123456789', baseUrl: 'http://127.0.0.1:9' };
@@ -53,6 +56,51 @@ describe('the /v1 conventions', () => {
       expect(write.json().message).toMatch(/read-only/);
       const read = await d.app.inject({ method: 'GET', url: '/v1/webhook-subscriptions', headers });
       expect(read.statusCode).toBe(200);
+    });
+
+    it('refuses a key at once when it is revoked after it was used, and shows a changed plan at once', async () => {
+      const shop = await d.account('Busy shop');
+      for (let i = 0; i < 3; i++) expect((await shop.request('GET', '/v1/account')).headers['x-ratelimit-limit']).toBeUndefined();
+      await setPlan(d.ctx, shop.id, 'standard');
+      expect((await shop.request('GET', '/v1/account')).headers['x-ratelimit-limit']).toBe('300');
+      await revokeApiKey(d.ctx, shop.keyId);
+      const refused = await shop.request('GET', '/v1/account');
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ message: 'Invalid or missing API key.' });
+    });
+
+    it('refuses at once a key that another process revoked on the same store (`packdesk keys revoke`, another station)', async () => {
+      const shop = await d.account('Shop of two stations');
+      expect((await shop.request('GET', '/v1/account')).statusCode).toBe(200);
+      const other = openContext({ dataDir: d.dataDir, log: d.ctx.log, clock: d.clock, store: await d.otherStore() });
+      // as `packdesk daemon` does: on PostgreSQL the other daemons' notices reach this one
+      const stopRelay = await relayStoreNotices(d.ctx);
+      try {
+        const heard = TEST_DIALECT === 'postgres' ? once(d.ctx.notices, API_KEYS_CHANGED) : undefined;
+        await revokeApiKey(other, shop.keyId);
+        await heard;
+        expect((await shop.request('GET', '/v1/account')).statusCode).toBe(401);
+      } finally {
+        await stopRelay();
+        await closeContext(other);
+      }
+    });
+
+    it('refuses a key revoked by hand in the store: at once on SQLite, on PostgreSQL once the trust window passed', async () => {
+      const shop = await d.account('Hand-edited shop');
+      expect((await shop.request('GET', '/v1/account')).statusCode).toBe(200);
+      const other = openContext({ dataDir: d.dataDir, log: d.ctx.log, clock: d.clock, store: await d.otherStore() });
+      try {
+        await other.store.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', d.clock.now(), shop.keyId);
+        if (TEST_DIALECT === 'postgres') {
+          // no notice tells the other daemons of a change made by hand
+          expect((await shop.request('GET', '/v1/account')).statusCode).toBe(200);
+          d.clock.advance(SHARED_STORE_TRUST_MS);
+        }
+        expect((await shop.request('GET', '/v1/account')).statusCode).toBe(401);
+      } finally {
+        await closeContext(other);
+      }
     });
   });
 

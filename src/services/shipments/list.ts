@@ -73,20 +73,26 @@ export async function listShipments(ctx: ServiceContext, accountId: string, f: S
 /** Each account's list version as last read, with the store's count of writes then (stores of one daemon). */
 const knownVersions = new WeakMap<Store, Map<string, { writes: number; version: number }>>();
 
+/** The account's list version without reading the store, when no write since it was read can have changed it. */
+export function knownShipmentListVersion(ctx: ServiceContext, accountId: string): number | undefined {
+  const seen = knownVersions.get(ctx.store)?.get(accountId);
+  return seen && seen.writes === ctx.store.localWrites ? seen.version : undefined;
+}
+
 /**
  * Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. On a
  * store only this daemon writes to, it is read again only after a write.
  */
 export async function shipmentListVersion(ctx: ServiceContext, accountId: string): Promise<number> {
+  const known = knownShipmentListVersion(ctx, accountId);
+  if (known !== undefined) return known;
   const writes = ctx.store.localWrites;
-  let known = knownVersions.get(ctx.store);
-  const seen = known?.get(accountId);
-  if (seen && seen.writes === writes) return seen.version;
   const row = await ctx.store.get<{ version: number }>('SELECT version FROM shipment_list_versions WHERE account_id = ?', accountId);
   const version = row?.version ?? 0;
   if (writes !== undefined) {
-    if (!known) knownVersions.set(ctx.store, known = new Map());
-    known.set(accountId, { writes, version }); // counted before the read: a write meanwhile only makes the next call read again
+    let versions = knownVersions.get(ctx.store);
+    if (!versions) knownVersions.set(ctx.store, versions = new Map());
+    versions.set(accountId, { writes, version }); // counted before the read: a write meanwhile only makes the next call read again
   }
   return version;
 }
