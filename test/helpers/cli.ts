@@ -202,6 +202,8 @@ export interface StationOptions {
   ppl?: boolean;
   /** The name of the account `init` creates. */
   account?: string;
+  /** The daemon may use the station's own `tmp` alone for watched folders and file: printers, not the whole temporary directory. */
+  filesRootIsTmp?: boolean;
 }
 
 /** A daemon on its own data directory in a temporary directory, run through the CLI as a person at the desk would. */
@@ -230,7 +232,7 @@ export interface Station {
   stop(): Promise<number | null>;
 }
 
-/** Creates a temporary station: `packdesk init`, optionally the PPL emulator, and a daemon. */
+/** Creates a temporary station: `packdesk init` (in this process), optionally the PPL emulator, and a daemon. */
 export async function startStation(options: StationOptions = {}): Promise<Station> {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-'));
   const dataDir = join(tmp, 'data');
@@ -247,10 +249,10 @@ export async function startStation(options: StationOptions = {}): Promise<Statio
   };
   try {
     const account = options.account ? ['--account', options.account] : [];
-    const init = await runCliJson<InitOutput>(['init', '--data-dir', dataDir, ...account, '--yes', '--json'], localEnv);
+    const init = await runCliJsonInProcess<InitOutput>(['init', '--data-dir', dataDir, ...account, '--yes', '--json'], localEnv);
     if (options.ppl) emulator = await startCliProcess(['emulate', '--providers', 'ppl', '--port', '0', '--json'], localEnv, (line) => line.trim().startsWith('{'));
     const pplUrl = emulator && (JSON.parse(emulator.line) as { ppl: string }).ppl;
-    daemon = await startDaemon(dataDir, localEnv);
+    daemon = await startDaemon(dataDir, localEnv, options.filesRootIsTmp ? ['--files-root', tmp] : []);
     const env: Env = { ...localEnv, PACKDESK_URL: daemon.url, PACKDESK_API_KEY: init.api_key };
     // in this process, as most commands need nothing of their own process; stdin is the real process's to read
     const cli = (args: string[], runEnv = env, input?: string) =>

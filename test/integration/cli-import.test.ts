@@ -1,25 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { csvText, filesIn, orderRow, readCsvFile } from '../helpers/order-files.js';
-import { CLI } from '../helpers/processes.js';
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Env = Record<string, string>;
-
-interface Running {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  line: string;
-}
+import { CLI, startStation, type CliResult, type Env, type Station } from '../helpers/cli.js';
 
 interface Folder {
   id: string;
@@ -32,44 +18,14 @@ interface Folder {
   imports?: { id: string; file_name: string; status: string }[];
 }
 
+let station: Station;
 let tmp: string;
 let work: string;
-let baseEnv: Env;
-
-/** The environment of the test runner without any packdesk settings, so only what a test passes counts. */
-function isolatedEnv(): Env {
-  const env: Env = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('PACKDESK_')) env[key] = value;
-  return env;
-}
-
-function cli(args: string[], options: { env?: Env } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...baseEnv, ...options.env }, cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.end('');
-  });
-}
-
-async function cliJson<T>(args: string[], options: { env?: Env } = {}): Promise<T> {
-  const result = await cli(args, options);
-  if (result.code !== 0) throw new Error(`packdesk ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return JSON.parse(result.stdout) as T;
-}
 
 /** Runs packdesk under a pseudo-terminal (util-linux `script`), as a person at the desk would. */
 function cliOnTerminal(args: string[], env: Env): Promise<CliResult> {
   const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  const { CI: _ci, ...withoutCi } = { ...baseEnv, ...env };
+  const { CI: _ci, ...withoutCi } = env;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qefc', quoted, '/dev/null'], { env: { ...withoutCi, COLUMNS: '120' }, cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -80,70 +36,33 @@ function cliOnTerminal(args: string[], env: Env): Promise<CliResult> {
   });
 }
 
-function startProcess(args: string[], ready: (line: string) => boolean): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`packdesk ${args[0]} did not start:\n${output}`)), 20_000);
-    void exited.then((code) => reject(new Error(`packdesk ${args[0]} exited with ${code}:\n${output}`)));
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find(ready);
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, exited, line });
-      }
-    });
-  });
-}
-
+// the commands run in this process (test/helpers/cli.ts); the import on a terminal is a real process under a pseudo-terminal
 describe('packdesk watch and packdesk import against a real daemon and the PPL emulator', () => {
-  let emulator: Running;
-  let daemon: Running;
   let env: Env;
   let channelId: string;
+  const cli = (args: string[]) => station.cli(args);
+  const cliJson = <T>(args: string[]) => station.cliJson<T>(args);
 
   /** The folder's imports as `watch show` lists them, once it has one and none is being read. */
   const finishedImportsOf = async (folderId: string) => {
     let imports: NonNullable<Folder['imports']> = [];
     await vi.waitFor(async () => {
-      imports = (await cliJson<Folder>(['watch', 'show', folderId, '--json'], { env })).imports ?? [];
+      imports = (await cliJson<Folder>(['watch', 'show', folderId, '--json'])).imports ?? [];
       if (!imports.length || imports.some((i) => i.status === 'processing')) throw new Error(`imports of ${folderId}: ${JSON.stringify(imports)}`);
     }, { timeout: 30_000, interval: 200 });
     return imports;
   };
 
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'packdesk-cli-import-'));
-    work = join(tmp, 'desk');
-    mkdirSync(work);
-    const dataDir = join(tmp, 'data');
-    baseEnv = { ...isolatedEnv(), XDG_CONFIG_HOME: join(tmp, 'cfg'), CI: 'true' };
-    emulator = await startProcess(['emulate', '--providers', 'ppl', '--port', '0', '--json'], (l) => l.trim().startsWith('{'));
-    const pplUrl = (JSON.parse(emulator.line) as { ppl: string }).ppl;
-    const apiKey = (await cliJson<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'])).api_key;
-    daemon = await startProcess(['daemon', '--data-dir', dataDir, '--port', '0', '--files-root', tmp], (l) => l.includes('"msg":"listening"'));
-    env = { PACKDESK_URL: (JSON.parse(daemon.line) as { url: string }).url, PACKDESK_API_KEY: apiKey };
-    const channel = await cliJson<{ id: string; status: string }>([
-      'channels', 'add', '--name', 'PPL', '--provider', 'ppl', '--setting', 'clientId=c1', '--setting', 'clientSecret=s3cret',
-      '--setting', `baseUrl=${pplUrl}`, '--json',
-    ], { env });
+    station = await startStation({ ppl: true, filesRootIsTmp: true });
+    ({ tmp, desk: work, env } = station);
+    const channel = await station.addPplChannel();
     expect(channel.status).toBe('active');
     channelId = channel.id;
   });
 
   afterAll(async () => {
-    if (daemon) {
-      daemon.child.kill('SIGTERM');
-      expect(await daemon.exited).toBe(0);
-    }
-    if (emulator) {
-      emulator.child.kill('SIGTERM');
-      await emulator.exited;
-    }
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    if (station) expect(await station.stop()).toBe(0);
   });
 
   let folderId: string;
@@ -151,54 +70,54 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
   it('watch add (a relative path, the only channel), list, pause, resume and show a folder with its imports', { timeout: 90_000 }, async () => {
     const mappingFile = join(work, 'mapping.json');
     writeFileSync(mappingFile, JSON.stringify({ columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } }));
-    const folder = await cliJson<Folder>(['watch', 'add', 'erp-drop', '--format', 'zpl', '--mapping', mappingFile, '--json'], { env });
+    const folder = await cliJson<Folder>(['watch', 'add', 'erp-drop', '--format', 'zpl', '--mapping', mappingFile, '--json']);
     expect(folder).toMatchObject({ path: join(work, 'erp-drop'), status: 'active', label_format: 'zpl', printer_id: null });
     expect(folder.mapping).toEqual({ columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } });
     expect(filesIn(join(work, 'erp-drop'))).toEqual(['done', 'failed', 'in', 'out', 'processing']);
 
-    const list = await cli(['watch', 'list'], { env });
+    const list = await cli(['watch', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain(folder.id);
     expect(list.stdout).toContain(join(work, 'erp-drop'));
 
-    const paused = await cli(['watch', 'pause', folder.id], { env });
+    const paused = await cli(['watch', 'pause', folder.id]);
     expect(paused.code, paused.stderr).toBe(0);
     expect(paused.stdout).toContain(`paused ${folder.id}`);
     // an active folder given a file at the same moment shows how long the paused one had to take its file
-    const control = await cliJson<Folder>(['watch', 'add', 'control-drop', '--json'], { env });
+    const control = await cliJson<Folder>(['watch', 'add', 'control-drop', '--json']);
     writeFileSync(join(folder.folders.in!, 'orders.csv'), csvText([orderRow('WATCH-1')], { delimiter: ';', decimalComma: true }));
     writeFileSync(join(control.folders.in!, 'orders.csv'), csvText([orderRow('CONTROL-1')]));
     expect(await finishedImportsOf(control.id)).toMatchObject([{ file_name: 'orders.csv', status: 'done' }]);
     expect(filesIn(folder.folders.in!)).toEqual(['orders.csv']);
-    expect((await cliJson<{ data: Folder[] }>(['watch', 'list', '--status', 'paused', '--json'], { env })).data.map((f) => f.id)).toEqual([folder.id]);
+    expect((await cliJson<{ data: Folder[] }>(['watch', 'list', '--status', 'paused', '--json'])).data.map((f) => f.id)).toEqual([folder.id]);
 
-    const resumed = await cli(['watch', 'resume', folder.id], { env });
+    const resumed = await cli(['watch', 'resume', folder.id]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const [taken] = await finishedImportsOf(folder.id);
     expect(taken).toMatchObject({ file_name: 'orders.csv', status: 'done' });
     expect(filesIn(folder.folders.out!)).toEqual(['orders.result.csv']);
-    const text = await cli(['watch', 'show', folder.id], { env });
+    const text = await cli(['watch', 'show', folder.id]);
     expect(text.stdout).toMatch(/status\s+active/);
     expect(text.stdout).toContain('recent imports');
     expect(text.stdout).toContain('1 column mapped, 1 default');
 
-    const imports = await cli(['imports', 'list', '--folder', folder.id], { env });
+    const imports = await cli(['imports', 'list', '--folder', folder.id]);
     expect(imports.stdout).toContain('orders.csv');
-    const one = await cli(['imports', 'show', taken!.id], { env });
+    const one = await cli(['imports', 'show', taken!.id]);
     expect(one.stdout).toMatch(/shipments created\s+1/);
     folderId = folder.id;
   });
 
   it('watch remove stops watching and keeps the files; a bad watch add names the field', { timeout: 60_000 }, async () => {
     const folder = { id: folderId };
-    const removed = await cli(['watch', 'remove', folder.id], { env });
+    const removed = await cli(['watch', 'remove', folder.id]);
     expect(removed.code, removed.stderr).toBe(0);
-    const gone = await cli(['watch', 'show', folder.id], { env });
+    const gone = await cli(['watch', 'show', folder.id]);
     expect(gone.code).toBe(3);
     expect(gone.stderr).toContain('not found');
     expect(existsSync(join(work, 'erp-drop', 'done', 'orders.csv'))).toBe(true);
 
-    const bad = await cli(['watch', 'add', join(tmp, 'x'), '--channel', 'ch_nope', '--format', 'epl'], { env });
+    const bad = await cli(['watch', 'add', join(tmp, 'x'), '--channel', 'ch_nope', '--format', 'epl']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('shipping_channel_id: is not a shipping channel of this account');
   });
@@ -206,7 +125,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
   it('watch add outside the daemon\'s --files-root is refused with how to allow it; nothing is created there', { timeout: 60_000 }, async () => {
     const outside = mkdtempSync(join(tmpdir(), 'packdesk-outside-'));
     try {
-      const refused = await cli(['watch', 'add', join(outside, 'erp-drop'), '--channel', channelId, '--format', 'pdf'], { env });
+      const refused = await cli(['watch', 'add', join(outside, 'erp-drop'), '--channel', channelId, '--format', 'pdf']);
       expect(refused.code, refused.stderr).toBe(1);
       expect(refused.stderr).toContain(`path: must lie within a directory the daemon may use: ${tmp}; a station admin allows another with \`packdesk daemon --files-root DIR\``);
       expect(existsSync(join(outside, 'erp-drop'))).toBe(false);
@@ -223,7 +142,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
       orderRow('IMP-3', { recipient_contact_email_address: 'nope' }),
     ];
     writeFileSync(file, iconv.encode(csvText(rows, { delimiter: ';', decimalComma: true }), 'windows-1250'));
-    const result = await cli(['import', file, '--channel', channelId], { env });
+    const result = await cli(['import', file, '--channel', channelId]);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain('1 of 3 orders failed');
     expect(result.stdout).toContain('4 rows, 3 orders — 2 shipments created, 0 already imported, 1 rows failed');
@@ -235,7 +154,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     expect(results[1]!.tracking_numbers.split(' ')).toHaveLength(2);
     expect(readCsvFile(join(work, 'objednávky.errors.csv'), 'windows-1250')).toMatchObject([{ row: '5', field: 'recipient_contact.email_address' }]);
 
-    const again = await cli(['import', file, '--channel', channelId, '--json'], { env });
+    const again = await cli(['import', file, '--channel', channelId, '--json']);
     expect(again.code).toBe(1); // the bad row is still bad
     const repeated = JSON.parse(again.stdout) as { import: { shipments_created: number; orders_already_imported: number }; results: { status: string }[] };
     expect(repeated.import).toMatchObject({ shipments_created: 0, orders_already_imported: 2 });
@@ -256,7 +175,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     const other = join(work, 'other.csv');
     writeFileSync(other, csvText([orderRow('JSON-1')]));
     const json = await cliJson<{ import: { status: string }; results: { reference_number: string; status: string; tracking_numbers: string[] }[]; result_file: string; errors_file: null }>(
-      ['import', other, '--out', out, '--json'], { env });
+      ['import', other, '--out', out, '--json']);
     expect(json.import.status).toBe('done');
     expect(json.results).toMatchObject([{ reference_number: 'JSON-1', status: 'created' }]);
     expect(json.results[0]!.tracking_numbers[0]).toMatch(/^\d{11}$/);
@@ -264,7 +183,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     expect(json.errors_file).toBeNull();
     expect(readFileSync(json.result_file, 'utf8')).toContain('JSON-1,sh_');
 
-    const missing = await cli(['import', join(work, 'nope.csv')], { env });
+    const missing = await cli(['import', join(work, 'nope.csv')]);
     expect(missing.code).toBe(2);
   });
 });

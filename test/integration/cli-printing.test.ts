@@ -15,7 +15,7 @@ const SENDER = {
   address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
 };
 
-// each command is a new node process (about a second here): stories of several commands need more than the default 30 s
+// stories of several commands that wait on a printer coming back need more than the default 30 s
 describe('packdesk printers, jobs, shipments print and ship printing against a real daemon', { timeout: 90_000 }, () => {
   let station: Station;
   let tmp: string;
@@ -124,7 +124,6 @@ describe('packdesk printers, jobs, shipments print and ship printing against a r
     const human = await station.cli(['jobs', 'show', shipped.print_job!.id]);
     expect(human.stdout).toMatch(/status\s+queued/);
 
-    await sleep(1000);
     await zebra.start();
     const deadline = Date.now() + 30_000;
     let job = shipped.print_job!;

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
+import { runCliJsonInProcess } from '../helpers/cli.js';
+import { spawnDaemon, type DaemonProcess } from '../helpers/processes.js';
 import { rawClient } from '../helpers/raw-client.js';
 
 /** The daemon as a real process: its log, its lock, its secrets, its shutdown. */
@@ -15,12 +15,13 @@ describe('packdesk daemon', () => {
   let apiKey: string;
   let otherKey: string;
 
-  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' }));
+  // the set-up commands run in this process: the daemon is the process under test
+  const cli = (...args: string[]) => runCliJsonInProcess<Record<string, string>>(args, { ...process.env, ...env });
 
   beforeAll(async () => {
-    apiKey = cli('init', '--data-dir', dataDir, '--yes', '--json').api_key;
-    const other = cli('accounts', 'create', '--name', 'Other', '--data-dir', dataDir, '--json').account_id;
-    otherKey = cli('keys', 'create', '--account', other, '--data-dir', dataDir, '--json').api_key;
+    apiKey = (await cli('init', '--data-dir', dataDir, '--yes', '--json')).api_key!;
+    const other = (await cli('accounts', 'create', '--name', 'Other', '--data-dir', dataDir, '--json')).account_id!;
+    otherKey = (await cli('keys', 'create', '--account', other, '--data-dir', dataDir, '--json')).api_key!;
     daemon = await spawnDaemon(dataDir, env);
   });
   afterAll(async () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { DB_FILE } from '../../src/store/db.js';
 import { csvText, filesIn, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
+import { runCliJsonInProcess } from '../helpers/cli.js';
+import { spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 
 const ORDERS = 200;
@@ -43,7 +43,7 @@ describe('a daemon killed mid-file', () => {
 
   beforeAll(async () => {
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
-    key = JSON.parse(execFileSync(process.execPath, [CLI, 'init', '--data-dir', dataDir, '--yes', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })).api_key;
+    key = (await runCliJsonInProcess<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'], { ...process.env, ...env })).api_key;
     daemon = await spawnDaemon(dataDir, env);
   });
   afterAll(async () => {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
+import { runCliJsonInProcess } from '../helpers/cli.js';
+import { spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
 import { shipmentBody } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
@@ -42,7 +42,7 @@ describe('a daemon killed mid print queue', () => {
   beforeAll(async () => {
     emu = await startEmulators({ providers: ['ppl'], port: 0 });
     zebra = await startZebra({ paperOut: true });
-    key = JSON.parse(execFileSync(process.execPath, [CLI, 'init', '--data-dir', dataDir, '--yes', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' })).api_key;
+    key = (await runCliJsonInProcess<{ api_key: string }>(['init', '--data-dir', dataDir, '--yes', '--json'], { ...process.env, ...env })).api_key;
     daemon = await spawnDaemon(dataDir, env);
   });
   afterAll(async () => {
