@@ -1,3 +1,4 @@
+import { findProvider } from '../../src/carriers/registry.js';
 import { expect } from 'vitest';
 import type { TestAccount } from './harness.js';
 
@@ -25,6 +26,16 @@ export async function pplChannel(account: TestAccount, emulatorUrl: string, sett
   const res = await account.request('POST', '/v1/shipping-channels', {
     name: `PPL ${Math.random().toString(36).slice(2, 8)}`, provider: 'ppl',
     settings: { clientId: 'station-1', clientSecret: 'ppl-secret-value', baseUrl: emulatorUrl, ...settings },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
+  return res.json().data.id as string;
+}
+
+/** An active channel of `provider` with its demo story's settings, pointed at its emulator. */
+export async function demoChannel(account: TestAccount, provider: string, emulatorUrl: string): Promise<string> {
+  const res = await account.request('POST', '/v1/shipping-channels', {
+    name: `${provider} ${Math.random().toString(36).slice(2, 8)}`, provider, settings: { ...findProvider(provider)!.demo.settings, baseUrl: emulatorUrl },
   });
   expect(res.statusCode, res.body).toBe(201);
   expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');

@@ -6,7 +6,7 @@ import { dhlPlSettings } from '../../src/carriers/dhl_pl/settings.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { readSoapBody, SoapFault, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { parcelsOf } from '../helpers/shipments.js';
+import { demoChannel, parcelsOf } from '../helpers/shipments.js';
 
 const HOUR = 3_600_000;
 const PRODUCTION = dhlPlService(false);
@@ -48,9 +48,7 @@ describe('DHL Parcel Poland tracking by the shipment\'s waybill', () => {
     d = await startTestDaemon({ carrierTimeoutMs: 10_000 });
     emu = await startEmulators({ providers: ['dhl_pl'], port: 0, clock: d.clock });
     a = await d.account('Sklep DHL');
-    const res = await a.request('POST', '/v1/shipping-channels', { name: 'DHL24', provider: 'dhl_pl', settings: { ...provider.demo.settings, baseUrl: emu.urls.dhl_pl } });
-    expect(res.json().data.status, res.body).toBe('active');
-    channel = res.json().data.id;
+    channel = await demoChannel(a, 'dhl_pl', emu.urls.dhl_pl!);
   });
   afterAll(async () => {
     await d?.close();

@@ -6,7 +6,7 @@ import { TRACKING_PATH, TRACKING_SERVICE } from '../../src/carriers/mrw/services
 import { mrwSettings } from '../../src/carriers/mrw/settings.js';
 import { readSoapBody, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { parcelsOf } from '../helpers/shipments.js';
+import { demoChannel, parcelsOf } from '../helpers/shipments.js';
 
 const HOUR = 3_600_000;
 
@@ -47,9 +47,7 @@ describe('MRW tracking by albarán', () => {
     d = await startTestDaemon({ carrierTimeoutMs: 10_000 });
     emu = await startEmulators({ providers: ['mrw'], port: 0, clock: d.clock });
     a = await d.account('Tienda MRW');
-    const res = await a.request('POST', '/v1/shipping-channels', { name: 'MRW', provider: 'mrw', settings: { ...provider.demo.settings, baseUrl: emu.urls.mrw } });
-    expect(res.json().data.status, res.body).toBe('active');
-    channel = res.json().data.id;
+    channel = await demoChannel(a, 'mrw', emu.urls.mrw!);
   });
   afterAll(async () => {
     await d?.close();
