@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../src/domain/clock.js';
+import { randomIds } from '../src/domain/ids.js';
 import type { ImportLimits } from '../src/imports/limits.js';
 import type { ServiceContext } from '../src/services/context.js';
 import { closeContext, openContext } from '../src/services/open.js';
@@ -12,6 +13,7 @@ import { VERSION } from '../src/version.js';
 import { buildApp } from './app.js';
 import type { DeskStreamOptions } from './desk/stream.js';
 import type { HttpLimits } from './http/limits.js';
+import { releaseIdempotencyKeysInProgress } from '../src/services/idempotency.js';
 import { releaseOrphanedJobs } from '../src/services/jobs.js';
 import { stopLabelConversions } from '../src/labels/index.js';
 import { createWorkers } from './workers/index.js';
@@ -62,7 +64,8 @@ export interface RunningDaemon {
  * beside other daemons.
  */
 export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
-  const lock = o.databaseUrl ? undefined : DataDirLock.acquire(o.dataDir);
+  const daemonId = randomIds('daemon');
+  const lock = DataDirLock.acquire(o.dataDir, daemonId);
   let ctx: ServiceContext | undefined;
   let heartbeats: NodeJS.Timeout | undefined;
   let stopRelay: (() => Promise<void>) | undefined;
@@ -70,6 +73,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   try {
     ctx = openContext({
       dataDir: o.dataDir, log: o.log, clock: o.clock, store: o.databaseUrl ? await PostgresStore.open(o.databaseUrl) : undefined, station: o.station,
+      daemonId, previousDaemonId: lock.previousDaemonId,
       options: {
         allowHttpWebhooks: o.allowHttpWebhooks ?? false, allowLoopbackWebhooks: o.allowLoopbackWebhooks ?? false, ...(o.filesRoots ? { filesRoots: o.filesRoots } : {}),
         ...(o.retentionDays !== undefined ? { retentionDays: o.retentionDays } : {}),
@@ -78,6 +82,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     });
     await checkSecretKey(ctx);
     stopRelay = await relayStoreNotices(ctx);
+    if (lock.previousDaemonId) await unregisterDaemon(ctx, lock.previousDaemonId); // gone: the lock was free
     me = await registerDaemon(ctx, VERSION);
     const registered = me;
     const beating = ctx;
@@ -86,6 +91,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     }, HEARTBEAT_MS).unref();
     const orphaned = await releaseOrphanedJobs(ctx);
     if (orphaned > 0) o.log.info({ jobs: orphaned }, 'resuming jobs of a previous run');
+    await releaseIdempotencyKeysInProgress(ctx);
     const workers = createWorkers(ctx);
     const app = await buildApp(ctx, {
       version: VERSION, tls: o.tls, health: { workers: workers.health }, desk: o.desk, http: o.http, publicUrls: o.publicUrls,
@@ -107,7 +113,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
         await stopRelay?.();
         await unregisterDaemon(opened, registered.id);
         await closeContext(opened);
-        lock?.release();
+        lock.release();
       })()),
     };
   } catch (err) {
@@ -115,7 +121,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
     await stopRelay?.();
     if (ctx && me) await unregisterDaemon(ctx, me.id).catch(() => {});
     if (ctx) await closeContext(ctx);
-    lock?.release();
+    lock.release();
     throw err;
   }
 }

@@ -44,7 +44,7 @@ declare module 'fastify' {
   }
 }
 
-/** An idempotency row still marked in progress after this long belongs to a request that died. */
+/** An idempotency row still marked in progress after this long belongs to a request that died (see also releaseIdempotencyKeysInProgress). */
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -254,7 +254,7 @@ export function registerConventions(app: FastifyInstance, ctx: ServiceContext, o
       await ctx.db.delete(idempotencyKeys).where(where).run();
     }
     // another request (on another daemon of a shared store) may have taken the key since it was looked up
-    const taken = await ctx.db.insert(idempotencyKeys).values({ accountId, key, apiKeyId, requestHash, createdAt: now })
+    const taken = await ctx.db.insert(idempotencyKeys).values({ accountId, key, apiKeyId, requestHash, leaseOwner: ctx.daemonId, createdAt: now })
       .onConflictDoNothing().returning({ key: idempotencyKeys.key });
     if (taken.length === 0) throw new ConflictError('A request with this Idempotency-Key is still in progress.');
     request.idempotency = { key, accountId };

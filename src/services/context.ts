@@ -16,6 +16,10 @@ export interface ServiceContext {
   dataDir: string;
   /** The station this daemon serves: the printers it prints to and the folders it watches are the station's. */
   station: string;
+  /** This daemon's id (`daemons.id`), which its claims carry (`lease_owner`). */
+  daemonId: string;
+  /** The daemon that ran on this data directory before, gone since; see src/services/leases.ts. */
+  previousDaemonId?: string;
   secrets: SecretBox;
   clock: Clock;
   ids: IdSource;

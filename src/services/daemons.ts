@@ -42,7 +42,7 @@ export function defaultStation(): string {
 
 export async function registerDaemon(ctx: ServiceContext, version: string): Promise<DaemonRow> {
   const now = ctx.clock.now();
-  const row: DaemonRow = { id: ctx.ids('daemon'), station: ctx.station, host: hostname(), pid: process.pid, version, startedAt: now, seenAt: now };
+  const row: DaemonRow = { id: ctx.daemonId, station: ctx.station, host: hostname(), pid: process.pid, version, startedAt: now, seenAt: now };
   await ctx.db.insert(daemons).values(row).run();
   return row;
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { claimsLeftBehind } from './leases.js';
 
 /** The Idempotency-Key a request holds while it is handled. */
 export interface IdempotencyClaim {
@@ -26,4 +27,15 @@ export async function bindIdempotentResource(ctx: ServiceContext, path: string):
   if (!claim) return;
   await ctx.db.update(idempotencyKeys).set({ resourcePath: path })
     .where(and(eq(idempotencyKeys.accountId, claim.accountId), eq(idempotencyKeys.key, claim.key))).run();
+}
+
+/**
+ * At start-up the keys of requests a gone daemon was handling (see claimsLeftBehind) are let go: a client's retry with
+ * the key is taken at once, not refused as in progress until it counts as abandoned. A key whose request created its
+ * resource stays bound to it.
+ */
+export async function releaseIdempotencyKeysInProgress(ctx: ServiceContext): Promise<number> {
+  const left = claimsLeftBehind(ctx);
+  if (!left) return 0;
+  return ctx.store.run(`DELETE FROM idempotency_keys WHERE response_status IS NULL AND resource_path IS NULL${left.where}`, ...left.params);
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { takeFairShares } from '../domain/fair-shares.js';
 import { jobs } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { claimsLeftBehind } from './leases.js';
 import { announce } from './notices.js';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -195,10 +196,10 @@ function queuedLanes(ctx: ServiceContext, kind: string): Promise<{ lane: string;
 /** Up to `limit` due jobs of one lane: those of a worker that died first, then the oldest queued. */
 async function claimInLane(ctx: ServiceContext, kind: string, turn: LaneTurn, limit: number, now: number, leaseMs: number): Promise<JobRow[]> {
   const claim = (state: 'running' | 'queued', n: number) => ctx.store.all<JobRow>(`UPDATE jobs
-    SET state = 'running', attempts = attempts + 1, lease_until = ?, updated_at = ?
+    SET state = 'running', attempts = attempts + 1, lease_until = ?, lease_owner = ?, updated_at = ?
     WHERE id IN (SELECT id FROM jobs WHERE kind = ? AND state = '${state}' AND lane = ? AND ${state === 'running' ? 'lease_until' : 'run_at'} <= ?
       ORDER BY run_at LIMIT ?${ctx.store.sql.skipLocked})
-    RETURNING ${JOB_COLUMNS}`, now + leaseMs, now, kind, turn.lane, now, n);
+    RETURNING ${JOB_COLUMNS}`, now + leaseMs, ctx.daemonId, now, kind, turn.lane, now, n);
   const rows = turn.expired > 0 ? await claim('running', limit) : [];
   turn.expired = 0;
   if (rows.length < limit) rows.push(...await claim('queued', limit - rows.length));
@@ -226,12 +227,12 @@ export async function failJob(ctx: ServiceContext, id: string, error: string): P
     .where(eq(jobs.id, id)).run();
 }
 
-/** At start-up every running job belongs to a process that is gone (one daemon per data directory). */
+/** At start-up the running jobs a gone daemon left (see claimsLeftBehind) are due again at once. */
 export async function releaseOrphanedJobs(ctx: ServiceContext): Promise<number> {
-  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
+  const left = claimsLeftBehind(ctx);
+  if (!left) return 0;
   const now = ctx.clock.now();
-  return (await ctx.db.update(jobs).set({ state: 'queued', leaseUntil: null, runAt: now, updatedAt: now })
-    .where(eq(jobs.state, 'running')).returning({ id: jobs.id })).length;
+  return ctx.store.run(`UPDATE jobs SET state = 'queued', lease_until = NULL, run_at = ?, updated_at = ? WHERE state = 'running'${left.where}`, now, now, ...left.params);
 }
 
 /**

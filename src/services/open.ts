@@ -18,6 +18,9 @@ export interface OpenOptions {
   store?: Store;
   /** The station served; by default $PACKDESK_STATION, else the host name. */
   station?: string;
+  /** This daemon's id, and the one that ran on the data directory before it (see ServiceContext). */
+  daemonId?: string;
+  previousDaemonId?: string;
   log: Logger;
   clock?: Clock;
   ids?: IdSource;
@@ -32,6 +35,8 @@ export function openContext(o: OpenOptions): ServiceContext {
     db: store.db,
     dataDir: o.dataDir,
     station: o.station ?? defaultStation(),
+    daemonId: o.daemonId ?? (o.ids ?? randomIds)('daemon'),
+    previousDaemonId: o.previousDaemonId,
     secrets: SecretBox.forDataDir(o.dataDir),
     clock: o.clock ?? systemClock,
     ids: o.ids ?? randomIds,

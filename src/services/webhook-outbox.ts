@@ -1,6 +1,7 @@
 import { takeFairShares } from '../domain/fair-shares.js';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
 import type { ServiceContext } from './context.js';
+import { claimsLeftBehind } from './leases.js';
 import { finishAttempt, startAttempt } from './webhook-attempts.js';
 import type { AttemptResult, WebhookRequest } from './webhook-http.js';
 import type { DeliveryRow } from './webhooks.js';
@@ -220,14 +221,14 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       if (reserved <= 0) break;
       if (account.inFlight === 0) reserved -= await pickFor(account, 1);
     }
-    const claim = `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?,
+    const claim = `UPDATE webhook_queue SET status = 'delivering', attempts = attempts + 1, lease_until = ?, lease_owner = ?,
       next_attempt_at = ?, updated_at = ? WHERE id = ? RETURNING subscription_id, event_id, resource_key, attempts`;
     const eventOf = 'SELECT id, type, payload FROM events WHERE id = ?';
     const claimed: ClaimedDelivery[] = [];
     for (const queueId of picked) {
       // the lease's end doubles as the due time, so an expired lease shows in the due index
       const row = (await ctx.store.get<{ subscription_id: string; event_id: string; resource_key: string; attempts: number }>(
-        claim, now + limits.leaseMs, now + limits.leaseMs, now, queueId))!;
+        claim, now + limits.leaseMs, ctx.daemonId, now + limits.leaseMs, now, queueId))!;
       const sub = byId.get(row.subscription_id)!;
       const event = (await ctx.store.get<{ id: string; type: string; payload: string }>(eventOf, row.event_id))!;
       const { log, request } = await startAttempt(ctx, { subscriptionId: sub.id, url: sub.url, secretEnc: sub.secret_enc }, event, row.attempts);
@@ -296,18 +297,22 @@ export function recordQueuedAttempt(ctx: ServiceContext, claimed: ClaimedDeliver
 }
 
 /**
- * At start-up every `delivering` row belongs to a process that is gone (one daemon per data directory): its
- * attempt is logged as interrupted and the delivery is due again at once.
+ * At start-up the `delivering` rows a gone daemon left (see claimsLeftBehind): their attempts are logged as interrupted
+ * and the deliveries are due again at once. On its own store the daemon's one-off sends (test, redeliver) are too.
  */
 export async function releaseInterruptedDeliveries(ctx: ServiceContext): Promise<number> {
-  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
+  const left = claimsLeftBehind(ctx);
+  const leftInQueue = claimsLeftBehind(ctx, 'q.lease_owner');
+  if (!left || !leftInQueue) return 0;
   return ctx.store.transaction(async () => {
     const now = ctx.clock.now();
-    // a queued delivery is due again now; a one-off send (test, redeliver) is not retried
+    const queued = `EXISTS (SELECT 1 FROM webhook_queue q WHERE q.subscription_id = webhook_deliveries.subscription_id
+      AND q.event_id = webhook_deliveries.event_id AND q.status = 'delivering'${leftInQueue.where})`;
+    // a queued delivery is due again now; a one-off send is not retried
     await ctx.store.run(`UPDATE webhook_deliveries SET status = 'failed', error_message = 'interrupted: the daemon stopped during this attempt',
-      next_retry_at = CASE WHEN EXISTS (SELECT 1 FROM webhook_queue q WHERE q.subscription_id = webhook_deliveries.subscription_id
-        AND q.event_id = webhook_deliveries.event_id AND q.status = 'delivering') THEN CAST(? AS bigint) END WHERE status = 'pending'`, now);
+      next_retry_at = CASE WHEN ${queued} THEN CAST(? AS bigint) END WHERE status = 'pending'${ctx.store.shared ? ` AND ${queued}` : ''}`,
+    ...leftInQueue.params, now, ...(ctx.store.shared ? leftInQueue.params : []));
     return ctx.store.run(`UPDATE webhook_queue SET status = 'pending', next_attempt_at = ?, lease_until = NULL, updated_at = ?
-      WHERE status = 'delivering'`, now, now);
+      WHERE status = 'delivering'${left.where}`, now, now, ...left.params);
   });
 }

@@ -126,6 +126,8 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   responseBody: text('response_body'),
   responseContentType: text('response_content_type'),
   resourcePath: text('resource_path'),
+  /** The daemon handling the first request while it runs (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: int64('created_at').notNull(),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.key] }),
@@ -144,6 +146,8 @@ export const jobs = pgTable('jobs', {
   maxAttempts: int64('max_attempts').notNull(),
   runAt: int64('run_at').notNull(),
   leaseUntil: int64('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   lastError: text('last_error'),
   createdAt: int64('created_at').notNull(),
   updatedAt: int64('updated_at').notNull(),
@@ -240,6 +244,8 @@ export const webhookQueue = pgTable('webhook_queue', {
   attempts: int64('attempts').notNull(),
   nextAttemptAt: int64('next_attempt_at').notNull(),
   leaseUntil: int64('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: int64('created_at').notNull(),
   updatedAt: int64('updated_at').notNull(),
 }, (t) => [
@@ -270,6 +276,8 @@ export const trackingParcels = pgTable('tracking_parcels', {
   nextCheckAt: int64('next_check_at'),
   lastCheckedAt: int64('last_checked_at'),
   leaseUntil: int64('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   externalData: text('external_data'),
   trackingUrl: text('tracking_url'),
   createdAt: int64('created_at').notNull(),
@@ -329,6 +337,8 @@ export const printJobs = pgTable('print_jobs', {
   nextAttemptAt: int64('next_attempt_at'),
   expiresAt: int64('expires_at').notNull(),
   leaseUntil: int64('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: int64('created_at').notNull(),
   printedAt: int64('printed_at'),
 }, (t) => [

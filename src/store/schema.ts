@@ -134,6 +134,8 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
    * lost (the daemon died before recording it) gets that resource back instead of a second one.
    */
   resourcePath: text('resource_path'),
+  /** The daemon handling the first request while it runs (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: integer('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created').on(t.createdAt)]);
 
@@ -154,6 +156,8 @@ export const jobs = sqliteTable('jobs', {
   runAt: integer('run_at').notNull(),
   /** While running: the worker's claim expires here; an expired claim means the worker died. */
   leaseUntil: integer('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   lastError: text('last_error'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
@@ -258,6 +262,8 @@ export const webhookQueue = sqliteTable('webhook_queue', {
   attempts: integer('attempts').notNull(),
   nextAttemptAt: integer('next_attempt_at').notNull(),
   leaseUntil: integer('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
@@ -291,6 +297,8 @@ export const trackingParcels = sqliteTable('tracking_parcels', {
   lastCheckedAt: integer('last_checked_at'),
   /** While a poller holds the parcel: another poller may take it after this (the holder died). */
   leaseUntil: integer('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   externalData: text('external_data', { mode: 'json' }),
   trackingUrl: text('tracking_url'),
   createdAt: integer('created_at').notNull(),
@@ -357,6 +365,8 @@ export const printJobs = sqliteTable('print_jobs', {
   /** Retried until this time (24 h after queuing), then failed. */
   expiresAt: integer('expires_at').notNull(),
   leaseUntil: integer('lease_until'),
+  /** The daemon holding the lease (see src/services/leases.ts). */
+  leaseOwner: text('lease_owner'),
   createdAt: integer('created_at').notNull(),
   printedAt: integer('printed_at'),
 }, (t) => [

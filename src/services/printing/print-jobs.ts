@@ -63,7 +63,7 @@ export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput)
   const row: PrintJobRow = {
     id: input.id ?? ctx.ids('printJob'), accountId: input.accountId, shipmentId: input.shipmentId ?? null, printerId: input.printerId,
     format: input.format, copies: input.copies, content: input.content ?? null, layout: input.layout ?? null, status: 'queued',
-    attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, createdAt: now, printedAt: null,
+    attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, leaseOwner: null, createdAt: now, printedAt: null,
   };
   await ctx.db.insert(printJobs).values(row).run();
   await ctx.db.update(printJobs).set({ nextAttemptAt: now })

@@ -5,6 +5,7 @@ import {
 import { layoutA4 } from '../../labels/index.js';
 import { labels, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { claimsLeftBehind } from '../leases.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { PRINT_JOB_TTL_MS, type PrintJobRow } from './print-jobs.js';
 import { loadPrinterRow, printerFormats, recordPrinterStatus, refusedPrinterDirectory } from './printers.js';
@@ -80,7 +81,7 @@ export async function claimPrintJobs(ctx: ServiceContext, limit: number, leaseMs
     if (heads.length === 0) return [];
     const resumed = new Set(heads.filter((h) => h.status === 'printing').map((h) => h.id));
     const rows = await ctx.db.update(printJobs)
-      .set({ status: 'printing', attempts: sql`${printJobs.attempts} + 1`, leaseUntil: now + leaseMs })
+      .set({ status: 'printing', attempts: sql`${printJobs.attempts} + 1`, leaseUntil: now + leaseMs, leaseOwner: ctx.daemonId })
       .where(inArray(printJobs.id, heads.map((h) => h.id))).returning().all();
     for (const job of rows) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
     return rows.map((job) => ({ job, resumed: resumed.has(job.id) }));
@@ -92,13 +93,12 @@ export async function renewPrintLeases(ctx: ServiceContext, ids: readonly string
   await ctx.db.update(printJobs).set({ leaseUntil: until }).where(and(eq(printJobs.status, 'printing'), inArray(printJobs.id, [...ids]))).run();
 }
 
-/** At start-up every `printing` job belongs to a process that is gone: resume it now (one daemon per data directory). */
+/** At start-up the `printing` jobs a gone daemon left (see claimsLeftBehind) are resumed at once. */
 export async function releaseInterruptedPrintJobs(ctx: ServiceContext): Promise<number> {
-  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
+  const left = claimsLeftBehind(ctx);
+  if (!left) return 0;
   const now = ctx.clock.now();
-  const released = await ctx.db.update(printJobs).set({ leaseUntil: now })
-    .where(and(eq(printJobs.status, 'printing'), sql`${printJobs.leaseUntil} > ${now}`)).returning({ id: printJobs.id });
-  return released.length;
+  return ctx.store.run(`UPDATE print_jobs SET lease_until = ? WHERE status = 'printing' AND lease_until > ?${left.where}`, now, now, ...left.params);
 }
 
 /** When the next printer head becomes due (for the worker to sleep until then); jobs behind a head wait for it. */

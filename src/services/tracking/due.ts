@@ -2,6 +2,7 @@ import { and, asc, inArray, isNotNull, min } from 'drizzle-orm';
 import { findProvider } from '../../carriers/registry.js';
 import { trackingParcels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { claimsLeftBehind } from '../leases.js';
 import type { TrackingParcelRow } from './records.js';
 
 /**
@@ -13,9 +14,9 @@ export async function claimDueTrackingParcels(ctx: ServiceContext, limit: number
   if (limit <= 0) return [];
   const now = ctx.clock.now();
   const skipped = skipProviders.length > 0 ? `AND provider NOT IN (${skipProviders.map(() => '?').join(', ')})` : '';
-  const claimed = await ctx.store.all<{ id: string }>(`UPDATE tracking_parcels SET lease_until = ? WHERE id IN (
+  const claimed = await ctx.store.all<{ id: string }>(`UPDATE tracking_parcels SET lease_until = ?, lease_owner = ? WHERE id IN (
     SELECT id FROM tracking_parcels WHERE next_check_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ${skipped}
-    ORDER BY next_check_at LIMIT ?${ctx.store.sql.skipLocked}) RETURNING id`, now + leaseMs, now, now, ...skipProviders, limit);
+    ORDER BY next_check_at LIMIT ?${ctx.store.sql.skipLocked}) RETURNING id`, now + leaseMs, ctx.daemonId, now, now, ...skipProviders, limit);
   if (claimed.length === 0) return [];
   return ctx.db.select().from(trackingParcels).where(inArray(trackingParcels.id, claimed.map((c) => c.id)))
     .orderBy(asc(trackingParcels.nextCheckAt)).all();
@@ -26,12 +27,11 @@ export async function renewTrackingLeases(ctx: ServiceContext, ids: readonly str
   await ctx.db.update(trackingParcels).set({ leaseUntil: until }).where(and(isNotNull(trackingParcels.leaseUntil), inArray(trackingParcels.id, [...ids]))).run();
 }
 
-/** At start-up every lease belongs to a process that is gone (one daemon per data directory). */
+/** At start-up the checks a gone daemon left (see claimsLeftBehind) are due again at once. */
 export async function releaseTrackingLeases(ctx: ServiceContext): Promise<number> {
-  if (ctx.store.shared) return 0; // another daemon's claims: they are taken again when their leases run out
-  const released = await ctx.db.update(trackingParcels).set({ leaseUntil: null }).where(isNotNull(trackingParcels.leaseUntil))
-    .returning({ id: trackingParcels.id }).all();
-  return released.length;
+  const left = claimsLeftBehind(ctx);
+  if (!left) return 0;
+  return ctx.store.run(`UPDATE tracking_parcels SET lease_until = NULL WHERE lease_until IS NOT NULL${left.where}`, ...left.params);
 }
 
 /** The earliest planned check, for the poller to sleep until then. */

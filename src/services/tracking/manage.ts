@@ -73,7 +73,7 @@ export async function createTrackingParcel(ctx: ServiceContext, accountId: strin
     trackingNumber: number!, origin: 'external', status: 'created',
     recipientName: body.recipient_name ?? null, recipientEmail: body.recipient_email ?? null, recipientPhone: body.recipient_phone ?? null,
     checkDelayHours: body.check_delay_hours ?? DEFAULT_CHECK_DELAY_HOURS, maxChecks: body.max_checks ?? DEFAULT_MAX_CHECKS, checksDone: 0,
-    nextCheckAt: now, lastCheckedAt: null, leaseUntil: null, externalData: body.external_data ?? {},
+    nextCheckAt: now, lastCheckedAt: null, leaseUntil: null, leaseOwner: null, externalData: body.external_data ?? {},
     trackingUrl: adapter.trackingUrl(number!), createdAt: now, updatedAt: now,
   };
   let view;
