@@ -8,6 +8,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
 import { CapabilitiesSchema } from './providers.js';
+import { ParcelDefaultsSchema } from './shipment-schemas.js';
 import {
   Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, PlainText, Timestamp,
 } from '../http/schemas.js';
@@ -20,6 +21,7 @@ export const ChannelSchema = Type.Object({
   status: Type.String({ enum: [...CHANNEL_STATUSES] }),
   settings: Type.Object({}, { additionalProperties: true, description: 'Provider settings; secret values masked as ••••••••' }),
   capabilities: CapabilitiesSchema,
+  parcel_defaults: Nullable(ParcelDefaultsSchema),
   last_validated_at: Nullable(Timestamp),
   validation_error: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema })),
   created_at: Timestamp,
@@ -31,6 +33,7 @@ const CreateBody = Type.Object({
   provider: Type.String({ minLength: 1, description: `One of ${PROVIDER_CODES.join(', ')}` }),
   settings: FreeObject,
   description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
+  parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
 });
 
 const UpdateBody = Type.Object({
@@ -38,6 +41,7 @@ const UpdateBody = Type.Object({
   description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   settings: Type.Optional(FreeObject),
   status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
+  parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
 });
 
 export const AuthorizationSchema = Type.Object({

@@ -9,16 +9,17 @@ export const ContactSchema = Type.Object({
   company_name: Type.Optional(PlainText({ maxLength: 255 })),
   first_name: Type.Optional(PlainText({ maxLength: 255 })),
   last_name: Type.Optional(PlainText({ maxLength: 255 })),
+  name: Type.Optional(PlainText({ maxLength: 255, description: 'A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty' })),
   email_address: Text(),
-  phone_number: PlainText({ minLength: 1, maxLength: 32, description: 'International format: + and 7–15 digits' }),
-}, { description: 'company_name, or first_name and last_name, is required' });
+  phone_number: PlainText({ minLength: 1, maxLength: 64, description: 'As written for the address\'s country ("777 888 999") or international; stored in E.164' }),
+}, { description: 'company_name, or first_name and last_name (or name), is required' });
 
 export const AddressSchema = Type.Object({
-  street_name: Text(),
-  house_number: Text(32),
+  street_name: PlainText({ minLength: 1, maxLength: 255, description: 'With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5")' }),
+  house_number: Type.Optional(PlainText({ maxLength: 32, description: 'Empty: read from street_name by the country\'s convention' })),
   apartment_number: Type.Optional(PlainText({ maxLength: 32 })),
   city_name: Text(),
-  postal_code: Text(16),
+  postal_code: PlainText({ minLength: 1, maxLength: 16, description: 'Checked for the country and stored in the carriers\' form ("602 00" → "60200", "00590" → "00-590")' }),
   country_code: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }),
 });
 
@@ -27,15 +28,26 @@ const Weight = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, descriptio
 const Dimension = Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'In dimension_unit; > 0 and ≤ 100,000' });
 const CodAmount = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: 'At most 2 decimals; ≤ 1,000,000,000' });
 
+const measures = {
+  weight_amount: Type.Optional(Weight),
+  weight_unit: Type.Optional(Type.String({ enum: ['KG', 'G', 'LB'], default: 'KG' })),
+  length_dimension: Type.Optional(Dimension),
+  width_dimension: Type.Optional(Dimension),
+  height_dimension: Type.Optional(Dimension),
+  dimension_unit: Type.Optional(Type.String({ enum: ['CM', 'MM', 'M', 'IN'], default: 'CM' })),
+};
+
+/** Weight and dimensions a parcel lacks come from its channel's `parcel_defaults`; without them they are required. */
 export const ParcelInputSchema = Type.Object({
   parcel_type: Type.Optional(PlainText({ minLength: 1, maxLength: 64, default: 'package' })),
-  weight_amount: Weight,
-  weight_unit: Type.Optional(Type.String({ enum: ['KG', 'G', 'LB'], default: 'KG' })),
-  length_dimension: Dimension,
-  width_dimension: Dimension,
-  height_dimension: Dimension,
-  dimension_unit: Type.Optional(Type.String({ enum: ['CM', 'MM', 'M', 'IN'], default: 'CM' })),
+  ...measures,
 });
+
+/** A channel's usual parcel: its weight, and its box (the three dimensions together). */
+export const ParcelDefaultsSchema = Type.Object(
+  { ...measures, weight_unit: Type.Optional(Type.String({ enum: ['KG', 'G', 'LB'] })), dimension_unit: Type.Optional(Type.String({ enum: ['CM', 'MM', 'M', 'IN'] })) },
+  { additionalProperties: false, description: 'What a parcel of this channel is when an order gives no weight or dimensions' },
+);
 
 const PrintSchema = Type.Object({
   printer_id: Text(),

@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isLabelFormat, LABEL_FORMATS } from '../domain/labels.js';
+import { splitFullName } from '../domain/names.js';
+import { usualCurrency } from '../domain/reference-data.js';
 import { configPath } from '../paths.js';
-import { countryFacts, internationalPhone } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { AddressView, ContactView } from './shipments.js';
 
@@ -46,11 +47,6 @@ export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !=
 const objectAt = (body: Json, key: string): Json => (isObject(body[key]) ? { ...(body[key] as Json) } : {});
 const filled = (v: unknown): boolean => typeof v === 'string' ? v.trim() !== '' : v !== undefined && v !== null;
 
-/** The currency a COD amount is most likely in for a destination country. */
-export function codCurrencyFor(country: unknown): string | undefined {
-  return countryFacts(country)?.currency;
-}
-
 /** A JSON object from a file, or from stdin for `-`. */
 export function readJsonObject(file: string, flag: string): Json {
   let parsed: unknown;
@@ -86,14 +82,6 @@ export function parseCodAmount(text: string, label = '--cod'): number {
   return n;
 }
 
-/** "First Last" → first and last name (everything after the first word is the last name). */
-export function splitName(name: string): { first_name?: string; last_name?: string } {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return {};
-  if (words.length === 1) return { last_name: words[0] };
-  return { first_name: words[0], last_name: words.slice(1).join(' ') };
-}
-
 /** The body from `--from-json` (if any) with every given flag laid over it. */
 export function bodyFromFlags(o: ShipFlags): Json {
   const body: Json = o.fromJson ? readJsonObject(o.fromJson, '--from-json') : {};
@@ -109,7 +97,7 @@ export function bodyFromFlags(o: ShipFlags): Json {
   if (o.recipientName !== undefined) {
     delete contact.first_name;
     delete contact.last_name;
-    Object.assign(contact, splitName(o.recipientName));
+    Object.assign(contact, splitFullName(o.recipientName));
   }
   if (o.recipientCompany !== undefined) contact.company_name = o.recipientCompany;
   if (o.recipientEmail !== undefined) contact.email_address = o.recipientEmail;
@@ -140,19 +128,8 @@ export function applyDefaults(body: Json): void {
     body.destination_address = address;
   }
   if (filled(body.cash_on_delivery_amount) && !filled(body.cash_on_delivery_currency)) {
-    const currency = codCurrencyFor(address.country_code);
+    const currency = usualCurrency(address.country_code);
     if (currency) body.cash_on_delivery_currency = currency;
-  }
-}
-
-/** A national phone number of a contact gets the calling code of its address's country (`602 333 444` in CZ → `+420602333444`). */
-export function applyPhonePrefixes(body: Json): void {
-  for (const [contactKey, addressKey] of [['recipient_contact', 'destination_address'], ['sender_contact', 'origin_address']] as const) {
-    const contact = body[contactKey];
-    if (!isObject(contact) || typeof contact.phone_number !== 'string') continue;
-    const international = internationalPhone(contact.phone_number, objectAt(body, addressKey).country_code);
-    // one the API would refuse anyway is left for it to name
-    if (international) body[contactKey] = { ...contact, phone_number: international };
   }
 }
 

@@ -1,11 +1,13 @@
+import { splitFullName } from '../domain/names.js';
+import { parsePhone } from '../domain/phones.js';
+import { usualCurrency } from '../domain/reference-data.js';
 import { MAX_PARCELS } from '../domain/shipment-input.js';
 import type { ApiClient, Page } from './client.js';
-import { countryFacts, internationalPhone, isPhoneNumber } from './countries.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { formatMoney } from './output.js';
 import { fetchProviders, type ProviderView } from './providers.js';
 import {
-  codCurrencyFor, DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, splitName, type Json, type Sender,
+  DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, type Json, type Sender,
 } from './ship-body.js';
 
 /** The questions of `packdesk ship` on a terminal: only what the flags did not already give. */
@@ -23,8 +25,6 @@ type Validate = (text: string) => true | string;
 
 const required: Validate = (text) => (text.trim() === '' ? 'required' : true);
 const email: Validate = (text) => (EMAIL.test(text.trim()) ? true : 'an e-mail address, e.g. name@example.cz');
-const phone: Validate = (text) => (isPhoneNumber(text) ? true : 'a phone number: international, e.g. +420 601 111 222, or national for the address below, e.g. 601 111 222');
-const internationalOnly: Validate = (text) => (internationalPhone(text, undefined) ? true : 'international format: + and 7 to 15 digits, e.g. +420 601 111 222');
 const country: Validate = (text) => (/^[A-Za-z]{2}$/.test(text.trim()) ? true : 'a two-letter country code, e.g. CZ');
 const usageMessage = (fn: () => unknown): true | string => {
   try {
@@ -58,16 +58,16 @@ async function askContact(who: string, given: Json, companyFirst: boolean): Prom
       const company = await askCompany(false);
       const person = await askPerson(company === '');
       if (company) contact.company_name = company;
-      if (person) Object.assign(contact, splitName(person));
+      if (person) Object.assign(contact, splitFullName(person));
     } else {
       const person = await askPerson(false);
       const company = await askCompany(person === '');
-      if (person) Object.assign(contact, splitName(person));
+      if (person) Object.assign(contact, splitFullName(person));
       if (company) contact.company_name = company;
     }
   }
   contact.email_address = text(contact.email_address) ?? (await input({ message: `${who} e-mail`, validate: email })).trim();
-  contact.phone_number = text(contact.phone_number) ?? (await input({ message: `${who} phone`, validate: phone })).trim();
+  contact.phone_number = text(contact.phone_number) ?? (await input({ message: `${who} phone (national for the address asked next, or international)`, validate: required })).trim();
   return contact;
 }
 
@@ -83,20 +83,19 @@ async function askAddress(who: string, given: Json): Promise<Json> {
   return address;
 }
 
-/** A national phone number takes the calling code of the address's country; where packdesk knows none, it is asked again. */
+/** The phone number is read for the address's country (see parsePhone); one that is no number there is asked again. */
 async function completePhone(who: string, contact: Json, address: Json): Promise<void> {
   const given = text(contact.phone_number);
   if (!given) return;
-  const international = internationalPhone(given, address.country_code);
-  if (international) {
-    contact.phone_number = international;
+  const country = text(address.country_code);
+  const read = parsePhone(given, country);
+  if (read.ok) {
+    contact.phone_number = read.e164;
     return;
   }
   const { input } = await prompts();
-  const why = countryFacts(address.country_code) ? `${given} is no phone number` : `packdesk does not know the calling code of ${String(address.country_code)}`;
-  contact.phone_number = internationalPhone(
-    await input({ message: `${who} phone in international format (${why})`, validate: internationalOnly }), undefined,
-  );
+  const again = await input({ message: `${who} phone (${read.message})`, validate: (t) => { const r = parsePhone(t, country); return r.ok || r.message; } });
+  contact.phone_number = (parsePhone(again, country) as { e164: string }).e164;
 }
 
 /** The desk's sender, asked once; the caller stores it. */
@@ -184,7 +183,7 @@ export async function promptShipment(client: ApiClient, start: Json, given: Give
       body.cash_on_delivery_amount = parseCodAmount(await input({
         message: 'COD amount, e.g. 1 249,90', validate: (t) => usageMessage(() => parseCodAmount(t, 'the amount')),
       }));
-      const fallback = codCurrencyFor(asObject(body.destination_address).country_code) ?? 'CZK';
+      const fallback = usualCurrency(asObject(body.destination_address).country_code) ?? 'CZK';
       body.cash_on_delivery_currency = (await input({
         message: 'COD currency', default: text(body.cash_on_delivery_currency) ?? fallback,
         validate: (t) => (/^[A-Za-z]{3}$/.test(t.trim()) ? true : 'a three-letter currency code, e.g. CZK'),

@@ -4,7 +4,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printRecord } from './output.js';
 import { action } from './run.js';
 import {
-  applyDefaults, applyPhonePrefixes, applySender, bodyFromFlags, hasSender, missingForShipment, saveSender, senderPath, storedSender,
+  applyDefaults, applySender, bodyFromFlags, hasSender, missingForShipment, saveSender, senderPath, storedSender,
   type Json, type ShipFlags,
 } from './ship-body.js';
 import { confirmShipment, promptSender, promptShipment } from './ship-prompts.js';
@@ -154,7 +154,6 @@ export function registerShipCommand(program: Command): void {
         body = await promptShipment(client, body, { format: o.format !== undefined, cod: o.cod !== undefined, reference: o.reference !== undefined });
       }
       applyDefaults(body);
-      applyPhonePrefixes(body);
       await checkReference(client, body.reference_number, { interactive, allowDuplicate: o.allowDuplicateReference === true });
       if (prompted && !(await confirmShipment(body, parcelsLine(body)))) {
         throw new CliError('nothing created', EXIT.failure);

@@ -14,3 +14,30 @@ export const CURRENCY_CODES = new Set((
   'AED ARS AUD BAM BGN BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR ISK JPY KRW MAD MDL MKD MXN MYR ' +
   'NOK NZD PEN PHP PLN RON RSD RUB SAR SEK SGD THB TRY TWD UAH USD VND ZAR'
 ).split(' '));
+
+const countriesPaying = (currency: string, countries: string) => Object.fromEntries(countries.split(' ').map((c) => [c, currency]));
+
+/**
+ * The currency cash on delivery is most likely paid in, by destination country: the countries the carriers of packdesk
+ * deliver to (central Europe, the EU, Iberia, Italy, DHL Express beyond).
+ */
+const USUAL_CURRENCY: Readonly<Record<string, string>> = {
+  ...countriesPaying('EUR', 'AD AT BE BG CY DE EE ES FI FR GR HR IE IT LT LU LV MC MT NL PT SI SK SM'),
+  ...countriesPaying('CHF', 'CH LI'),
+  ...countriesPaying('CAD', 'CA'),
+  ...countriesPaying('CZK', 'CZ'),
+  ...countriesPaying('DKK', 'DK'),
+  ...countriesPaying('GBP', 'GB'),
+  ...countriesPaying('HUF', 'HU'),
+  ...countriesPaying('NOK', 'NO'),
+  ...countriesPaying('PLN', 'PL'),
+  ...countriesPaying('RON', 'RO'),
+  ...countriesPaying('RSD', 'RS'),
+  ...countriesPaying('SEK', 'SE'),
+  ...countriesPaying('UAH', 'UA'),
+  ...countriesPaying('USD', 'US'),
+};
+
+export function usualCurrency(country: unknown): string | undefined {
+  return typeof country === 'string' ? USUAL_CURRENCY[country.trim().toUpperCase()] : undefined;
+}

@@ -1,4 +1,5 @@
 import { FieldErrorCollector } from './errors.js';
+import { checkParcelMeasures } from './parcel-defaults.js';
 import { toMinorUnits } from './money.js';
 import { COUNTRY_CODES, CURRENCY_CODES } from './reference-data.js';
 import { DIMENSION_UNITS, WEIGHT_UNITS, type DimensionUnit, type WeightUnit } from './units.js';
@@ -42,8 +43,6 @@ export interface CreationCapabilities {
 export const MAX_PARCELS = 50;
 export const MAX_METADATA_BYTES = 16 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** What the API takes as a phone number: + and 7 to 15 digits (E.164), once spaces and dashes are taken out. */
-export const INTERNATIONAL_PHONE = /^\+\d{7,15}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Body = Record<string, unknown>;
@@ -55,9 +54,6 @@ export function checkContact(errors: FieldErrorCollector, path: string, value: u
   const named = isText(value.company_name) || (isText(value.first_name) && isText(value.last_name));
   if (!named) errors.add(`${path}.company_name`, 'company_name, or first_name and last_name, is required');
   if (typeof value.email_address === 'string' && !EMAIL.test(value.email_address)) errors.add(`${path}.email_address`, 'must be a valid e-mail address');
-  if (typeof value.phone_number === 'string' && !INTERNATIONAL_PHONE.test(normalisePhone(value.phone_number))) {
-    errors.add(`${path}.phone_number`, 'must be in international format: + and 7 to 15 digits');
-  }
 }
 
 export function checkAddress(errors: FieldErrorCollector, path: string, value: unknown): void {
@@ -71,6 +67,7 @@ function checkParcels(errors: FieldErrorCollector, value: unknown, caps: Creatio
   if (!Array.isArray(value)) return;
   const max = Math.min(MAX_PARCELS, caps?.maxParcels ?? MAX_PARCELS);
   if (value.length > max) errors.add('parcels', `at most ${max} parcels${caps && caps.maxParcels < MAX_PARCELS ? ` for provider ${caps.provider}` : ''}`);
+  checkParcelMeasures(value.filter(isObject), errors);
   value.forEach((p, i) => {
     if (!isObject(p)) return;
     if (typeof p.weight_unit === 'string' && !(p.weight_unit in WEIGHT_UNITS)) errors.add(`parcels.${i}.weight_unit`, 'must be one of KG, G, LB');
@@ -113,8 +110,4 @@ export function checkShipmentInput(
   if (isObject(body.metadata) && Buffer.byteLength(JSON.stringify(body.metadata)) > MAX_METADATA_BYTES) {
     errors.add('metadata', 'must be at most 16 KiB as JSON');
   }
-}
-
-export function normalisePhone(phone: string): string {
-  return phone.replace(/[\s-]/g, '');
 }

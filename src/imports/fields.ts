@@ -3,7 +3,8 @@
  * Order fields come from the first row of an order that has them; parcel fields come from every row (one parcel each).
  */
 
-const CONTACT = ['company_name', 'first_name', 'last_name', 'email_address', 'phone_number'] as const;
+// `name`: a full name, split by the API when first_name and last_name are empty
+const CONTACT = ['company_name', 'first_name', 'last_name', 'name', 'email_address', 'phone_number'] as const;
 const ADDRESS = ['street_name', 'house_number', 'apartment_number', 'city_name', 'postal_code', 'country_code'] as const;
 
 function nested(prefix: string, keys: readonly string[]): [string, string][] {

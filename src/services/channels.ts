@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '../domain/errors.js';
 import { AuthorizationRequiredError, CarrierRefusedError } from '../carriers/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
+import { checkParcelDefaults, type ParcelDefaults } from '../domain/parcel-defaults.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
@@ -22,6 +23,7 @@ export interface CreateChannelInput {
   provider: string;
   settings: unknown;
   description?: string | null;
+  parcel_defaults?: ParcelDefaults | null;
 }
 
 /** Stores a new channel (`pending_validation`) with its event, then validates it at once. */
@@ -38,11 +40,13 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
     errors.merge(resolved.errors);
     settings = resolved.settings;
   }
+  checkParcelDefaults(input.parcel_defaults, errors);
   errors.throwIfAny();
   const now = ctx.clock.now();
   const row: ChannelRow = {
     id: ctx.ids('channel'), accountId, name: input.name.trim(), provider: provider!.code,
     description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
+    parcelDefaults: input.parcel_defaults ?? null,
     lastValidatedAt: null, validationError: null, deletedAt: null, createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
@@ -80,6 +84,7 @@ export interface UpdateChannelInput {
   description?: string | null;
   settings?: unknown;
   status?: string;
+  parcel_defaults?: ParcelDefaults | null;
 }
 
 export async function updateChannel(ctx: ServiceContext, accountId: string, id: string, input: UpdateChannelInput, schemaErrors?: FieldErrorCollector) {
@@ -92,6 +97,10 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
     else patch.name = input.name.trim();
   }
   if (input.description !== undefined) patch.description = input.description;
+  if (input.parcel_defaults !== undefined) {
+    checkParcelDefaults(input.parcel_defaults, errors);
+    patch.parcelDefaults = input.parcel_defaults;
+  }
   let settingsChanged = false;
   if (input.settings !== undefined) {
     const stored = channelSettings(ctx, row);

@@ -46,6 +46,7 @@ export const shippingChannels = pgTable('shipping_channels', {
   description: text('description'),
   status: text('status', { enum: ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'] }).notNull(),
   settingsEnc: text('settings_enc').notNull(),
+  parcelDefaults: text('parcel_defaults'),
   lastValidatedAt: int64('last_validated_at'),
   validationError: text('validation_error'),
   deletedAt: int64('deleted_at'),

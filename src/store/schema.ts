@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import type { LabelDpi } from '../domain/labels.js';
+import type { ParcelDefaults } from '../domain/parcel-defaults.js';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
 
@@ -35,6 +36,8 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   status: text('status', { enum: ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'] }).notNull(),
   /** The whole settings object, AES-256-GCM encrypted (credentials live in it). */
   settingsEnc: text('settings_enc').notNull(),
+  /** What its parcels are when an order gives no weight or dimensions (src/domain/parcel-defaults.ts). */
+  parcelDefaults: text('parcel_defaults', { mode: 'json' }).$type<ParcelDefaults>(),
   lastValidatedAt: integer('last_validated_at'),
   /** JSON `{message, errors}` or null. */
   validationError: text('validation_error'),

@@ -131,7 +131,7 @@ describe('shipments end to end with PPL', () => {
 
   it('keeps a shipment the carrier refused pending with failure on our field paths; PATCH fixes it and it is created', async () => {
     const body = shipmentBody(channel, { reference_number: 'ZIP-BAD' });
-    (body.destination_address as Record<string, string>).postal_code = '00000';
+    (body.destination_address as Record<string, string>).postal_code = '79999'; // a Czech code's shape, but no post office has it
     const id = (await a.request('POST', '/v1/shipments', body)).json().data.id;
     await d.runJobs();
     const failed = await get(id);
@@ -190,7 +190,7 @@ describe('shipments end to end with PPL', () => {
 
   it('deletes a refused pending shipment (204) and retries one by hand', async () => {
     const bad = shipmentBody(channel, { reference_number: 'DEL-1' });
-    (bad.destination_address as Record<string, string>).postal_code = '00000';
+    (bad.destination_address as Record<string, string>).postal_code = '79999'; // a Czech code's shape, but no post office has it
     const doomed = (await a.request('POST', '/v1/shipments', bad)).json().data.id;
     const retried = (await a.request('POST', '/v1/shipments', bad)).json().data.id;
     await d.runJobs();

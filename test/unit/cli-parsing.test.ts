@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/client.js';
-import { COUNTRIES, internationalPhone, isPhoneNumber } from '../../src/cli/countries.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { fitColumns, formatMoney } from '../../src/cli/output.js';
-import { applyPhonePrefixes, codCurrencyFor, parseCodAmount, parseParcel } from '../../src/cli/ship-body.js';
+import { parseCodAmount, parseParcel } from '../../src/cli/ship-body.js';
+import { usualCurrency } from '../../src/domain/reference-data.js';
 
-describe('what the packing desk types: amounts, weights and phone numbers', () => {
+describe('what the packing desk types: amounts and weights', () => {
   it('takes a COD amount the way people write it, with grouped thousands and a decimal comma', () => {
     expect(parseCodAmount('1 249,90')).toBe(1249.9);
     expect(parseCodAmount('1\u00a0249,90')).toBe(1249.9); // a no-break space, as copied from a spreadsheet
@@ -41,62 +41,13 @@ describe('what the packing desk types: amounts, weights and phone numbers', () =
     expect(parseParcel('0,8 × 25 × 20 × 10')).toMatchObject({ weight_amount: 0.8, height_dimension: 10 });
   });
 
-  it('puts the calling code of the address country in front of a national phone number', () => {
-    expect(internationalPhone('602 333 444', 'CZ')).toBe('+420602333444');
-    expect(internationalPhone('0905 123 456', 'SK')).toBe('+421905123456');
-    expect(internationalPhone('512 345 678', 'pl')).toBe('+48512345678');
-    expect(internationalPhone('0170 1234567', 'DE')).toBe('+491701234567');
-    expect(internationalPhone('0664/123 45 67', 'AT')).toBe('+436641234567');
-    expect(internationalPhone('06 30 123 4567', 'HU')).toBe('+36301234567');
-    expect(internationalPhone('06 12 34 56 78', 'FR')).toBe('+33612345678');
-    expect(internationalPhone('07700 900123', 'GB')).toBe('+447700900123');
-    expect(internationalPhone('(212) 555-0100', 'US')).toBe('+12125550100');
-    expect(internationalPhone('1 416 555 0100', 'CA')).toBe('+14165550100');
-    // Italian landlines keep their 0 in the international form
-    expect(internationalPhone('02 1234 5678', 'IT')).toBe('+390212345678');
-    expect(internationalPhone('333 123 4567', 'IT')).toBe('+393331234567');
-  });
-
-  it('keeps an international number as it is, whatever the country, and reads 00 as +', () => {
-    expect(internationalPhone('+420 602 333 444', 'SK')).toBe('+420602333444');
-    expect(internationalPhone('00421 905 123 456', 'CZ')).toBe('+421905123456');
-    expect(internationalPhone('+44 (0)20 7946 0000', 'GB')).toBe('+442079460000');
-    expect(internationalPhone('+420 602 333 444', undefined)).toBe('+420602333444');
-  });
-
-  it('cannot complete a national number without a known country, nor a text that is no number', () => {
-    expect(internationalPhone('602 333 444', 'XX')).toBeUndefined();
-    expect(internationalPhone('602 333 444', undefined)).toBeUndefined();
-    expect(internationalPhone('call me', 'CZ')).toBeUndefined();
-    expect(internationalPhone('+42', 'CZ')).toBeUndefined();
-    expect(isPhoneNumber('602 333 444')).toBe(true);
-    expect(isPhoneNumber('+420 602 333 444')).toBe(true);
-    expect(isPhoneNumber('tomorrow')).toBe(false);
-  });
-
-  it('knows the calling code and COD currency of every country the carriers serve', () => {
+  it('knows the COD currency of every country the carriers serve', () => {
     for (const code of ['CZ', 'SK', 'PL', 'DE', 'AT', 'HU', 'RO', 'SI', 'HR', 'RS', 'ES', 'PT', 'IT', 'FR', 'BE', 'NL', 'LU', 'GB', 'US', 'CA', 'AD', 'BG', 'EE', 'LT', 'LV', 'CH', 'IE']) {
-      expect(COUNTRIES[code]?.callingCode, code).toMatch(/^\d{1,3}$/);
-      expect(codCurrencyFor(code), code).toMatch(/^[A-Z]{3}$/);
+      expect(usualCurrency(code), code).toMatch(/^[A-Z]{3}$/);
     }
-    expect(codCurrencyFor('cz')).toBe('CZK');
-    expect(codCurrencyFor('HU')).toBe('HUF');
-  });
-
-  it('completes the phones of a creation body from the countries of their addresses', () => {
-    const body: Record<string, unknown> = {
-      recipient_contact: { last_name: 'Nagy', phone_number: '06 30 123 4567' },
-      destination_address: { country_code: 'HU' },
-      sender_contact: { company_name: 'Sklad', phone_number: '601 111 222' },
-      origin_address: { country_code: 'CZ' },
-    };
-    applyPhonePrefixes(body);
-    expect(body.recipient_contact).toEqual({ last_name: 'Nagy', phone_number: '+36301234567' });
-    expect(body.sender_contact).toEqual({ company_name: 'Sklad', phone_number: '+420601111222' });
-
-    const unknownCountry: Record<string, unknown> = { recipient_contact: { phone_number: '602 333 444' }, destination_address: { country_code: 'XX' } };
-    applyPhonePrefixes(unknownCountry);
-    expect(unknownCountry.recipient_contact).toEqual({ phone_number: '602 333 444' }); // left for the API to name
+    expect(usualCurrency('cz')).toBe('CZK');
+    expect(usualCurrency('HU')).toBe('HUF');
+    expect(usualCurrency('XX')).toBeUndefined();
   });
 });
 

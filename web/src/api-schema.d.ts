@@ -1223,6 +1223,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1328,6 +1343,21 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     description?: string | null;
+                    /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                    parcel_defaults?: {
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /** @enum {string} */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /** @enum {string} */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    } | null;
                 };
             };
         };
@@ -1374,6 +1404,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1561,6 +1606,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1669,6 +1729,21 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                    parcel_defaults?: {
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /** @enum {string} */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /** @enum {string} */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    } | null;
                 };
             };
         };
@@ -1715,6 +1790,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -1967,6 +2057,21 @@ export interface operations {
                     };
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                    parcel_defaults?: {
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /** @enum {string} */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /** @enum {string} */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    } | null;
                 };
             };
         };
@@ -2013,6 +2118,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2200,6 +2320,21 @@ export interface operations {
                                     cancel?: string;
                                 };
                             };
+                            /** @description What a parcel of this channel is when an order gives no weight or dimensions */
+                            parcel_defaults: {
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /** @enum {string} */
+                                weight_unit?: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /** @enum {string} */
+                                dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2708,38 +2843,48 @@ export interface operations {
                      * @enum {integer}
                      */
                     label_dpi?: 203 | 300;
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     sender_contact: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     recipient_contact: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
                     origin_address: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
                     destination_address: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
@@ -2748,18 +2893,18 @@ export interface operations {
                         /** @default package */
                         parcel_type?: string;
                         /** @description In weight_unit; > 0 and ≤ 1,000,000 */
-                        weight_amount: number;
+                        weight_amount?: number;
                         /**
                          * @default KG
                          * @enum {string}
                          */
                         weight_unit?: "KG" | "G" | "LB";
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        length_dimension: number;
+                        length_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        width_dimension: number;
+                        width_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        height_dimension: number;
+                        height_dimension?: number;
                         /**
                          * @default CM
                          * @enum {string}
@@ -2828,38 +2973,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
@@ -3073,38 +3228,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
@@ -3255,38 +3420,48 @@ export interface operations {
                      * @enum {integer}
                      */
                     label_dpi?: 203 | 300;
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     sender_contact?: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     recipient_contact?: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
                     origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
                     destination_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
@@ -3295,18 +3470,18 @@ export interface operations {
                         /** @default package */
                         parcel_type?: string;
                         /** @description In weight_unit; > 0 and ≤ 1,000,000 */
-                        weight_amount: number;
+                        weight_amount?: number;
                         /**
                          * @default KG
                          * @enum {string}
                          */
                         weight_unit?: "KG" | "G" | "LB";
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        length_dimension: number;
+                        length_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        width_dimension: number;
+                        width_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        height_dimension: number;
+                        height_dimension?: number;
                         /**
                          * @default CM
                          * @enum {string}
@@ -3375,38 +3550,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
@@ -3682,38 +3867,48 @@ export interface operations {
                      * @enum {integer}
                      */
                     label_dpi?: 203 | 300;
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     sender_contact?: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
-                    /** @description company_name, or first_name and last_name, is required */
+                    /** @description company_name, or first_name and last_name (or name), is required */
                     recipient_contact?: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
                         email_address: string;
-                        /** @description International format: + and 7–15 digits */
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
                     origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
                     destination_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
-                        house_number: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
                         apartment_number?: string;
                         city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                         postal_code: string;
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
@@ -3722,18 +3917,18 @@ export interface operations {
                         /** @default package */
                         parcel_type?: string;
                         /** @description In weight_unit; > 0 and ≤ 1,000,000 */
-                        weight_amount: number;
+                        weight_amount?: number;
                         /**
                          * @default KG
                          * @enum {string}
                          */
                         weight_unit?: "KG" | "G" | "LB";
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        length_dimension: number;
+                        length_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        width_dimension: number;
+                        width_dimension?: number;
                         /** @description In dimension_unit; > 0 and ≤ 100,000 */
-                        height_dimension: number;
+                        height_dimension?: number;
                         /**
                          * @default CM
                          * @enum {string}
@@ -3802,38 +3997,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
@@ -4045,38 +4250,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
@@ -4273,38 +4488,48 @@ export interface operations {
                             cash_on_delivery_currency: string | null;
                             /** @description The carrier product used, after the COD switch */
                             product: string | null;
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             sender_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
-                            /** @description company_name, or first_name and last_name, is required */
+                            /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
                                 first_name?: string;
                                 last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
                                 email_address: string;
-                                /** @description International format: + and 7–15 digits */
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
                             };
                             origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
                             destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
-                                house_number: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
                                 apartment_number?: string;
                                 city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DHL_COD_SERVICE, DHL_PRODUCTS } from './codes.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -117,7 +118,7 @@ function businessMessages(r: SeenShipmentRequest): string[] {
   });
   for (const [key, party] of [['shipperDetails', r.customerDetails.shipperDetails], ['receiverDetails', r.customerDetails.receiverDetails]] as const) {
     const { postalCode, countryCode } = party.postalAddress;
-    if (/^0+$/.test(postalCode.replace(/\s/g, ''))) {
+    if (noSuchPlace(postalCode)) {
       messages.push(`The postal code #/customerDetails/${key}/postalAddress/postalCode '${postalCode}' is not valid for countryCode ${countryCode}.`);
     }
   }

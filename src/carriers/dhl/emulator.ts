@@ -17,6 +17,7 @@ import { DHL_COD_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
 import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
 import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 // Titles of the OpenAPI's examples; the 401 answer's wording is inferred (the OpenAPI documents none).
 const TITLES: Record<number, [title: string, message: string]> = {
@@ -62,7 +63,7 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       const missing = [type ? '' : 'type', countryCode ? '' : 'countryCode'].filter(Boolean);
       if (missing.length > 0) return problem(request, reply, 400, [`Missing mandatory parameters: ${missing.join(', ')}`]);
       if (type !== 'pickup' && type !== 'delivery') return problem(request, reply, 400, ['Parameters not having correct format: type (valid parameters for type are [pickup, delivery])']);
-      if (/^0+$/.test(postalCode)) return { warnings: [`No pickup or delivery capability found for postalCode ${postalCode}`], address: [] };
+      if (noSuchPlace(postalCode)) return { warnings: [`No pickup or delivery capability found for postalCode ${postalCode}`], address: [] };
       return { address: [{ countryCode, postalCode, cityName: cityName.toUpperCase(), serviceArea: { code: cityName.toUpperCase().slice(0, 3) || 'XXX', GMTOffset: '+00:00' } }] };
     });
 

@@ -6,6 +6,7 @@
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
 import { DHL_PL_PRODUCTS, type DhlPlProduct } from './codes.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface EmulatedParty {
   name: string;
@@ -61,7 +62,7 @@ function checkParty(p: EmulatedParty, role: 'shipper' | 'receiver', problems: st
   need('houseNumber', 'numer domu');
   if (!p.postalCode) problems.push(`${role}.postalCode: brak kodu pocztowego ${who}`);
   // DHL's post code base has no 00000; a Polish code is five digits without a dash
-  else if (/^0+$/.test(p.postalCode) || (p.country === 'PL' && !/^\d{5}$/.test(p.postalCode))) {
+  else if (noSuchPlace(p.postalCode) || (p.country === 'PL' && !/^\d{5}$/.test(p.postalCode))) {
     problems.push(`${role}.postalCode: nieprawidłowy kod pocztowy ${who} (${p.postalCode})`);
   }
   if (p.contactPhone && !/^\d{1,20}$/.test(p.contactPhone)) problems.push(`${role}.contactPhone: telefon kontaktowy ${who} musi być liczbą`);

@@ -10,6 +10,7 @@ import type { LabelFormat } from '../../domain/labels.js';
 import { DPD_PAPER_FORMATS, DPD_PRODUCTS } from './codes.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
 import type { DpdError } from './response.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -95,7 +96,7 @@ function businessErrors(s: SeenShipment): DpdError[] {
   if (Number(s.numberOfParcels) !== s.parcel.length) errors.push(buError('MANDATORY_FIELD', `numberOfParcels ${s.numberOfParcels} does not match ${s.parcel.length} parcel entries`));
   for (const party of ['sender', 'receiver'] as const) {
     const { zipCode, country } = s[party].address;
-    if (/^0+$/.test(zipCode.replace(/[\s-]/g, ''))) errors.push(buError('ROUTING_ZIPCODE', `${party}.address.zipCode ${zipCode} is not a valid zip code for country ${country}`));
+    if (noSuchPlace(zipCode)) errors.push(buError('ROUTING_ZIPCODE', `${party}.address.zipCode ${zipCode} is not a valid zip code for country ${country}`));
   }
   if (!s.receiver.address.name1 && !s.receiver.address.companyName) errors.push(buError('MANDATORY_FIELD', 'receiver.address.name1 is mandatory'));
   if (!s.receiver.contact?.phone1) errors.push(buError('MANDATORY_FIELD', 'receiver.contact.phone1 is mandatory'));

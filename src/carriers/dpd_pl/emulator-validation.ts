@@ -6,6 +6,7 @@
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
 import { DPD_PL_SESSION_TYPES, sessionTypeOf, type DpdPlSessionType } from './codes.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface ValidationInfo {
   ErrorId: number;
@@ -55,7 +56,7 @@ function readAddress(node: XmlObject): EmulatedAddress {
 
 /** Polish codes have five digits ("02274"); DPD's post code base has no code of zeros. */
 function postalCodeWrong(a: EmulatedAddress): boolean {
-  if (/^0+$/.test(a.postalCode)) return true;
+  if (noSuchPlace(a.postalCode)) return true;
   return a.countryCode === 'PL' && !/^\d{5}$/.test(a.postalCode);
 }
 

@@ -18,6 +18,7 @@ import { checkAgainstSchema } from './emulator-schema.js';
 import { checkPackage, type EmulatedAddress, type EmulatedPackage, type ValidationInfo } from './emulator-validation.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import { warsawTime } from '../local-time.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 type DpdShipment = EmulatedShipment<EmulatedPackage & { sessionId: string; parcelIds: string[] }>;
 
@@ -142,7 +143,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     packageCaller(body);
     const asked = xmlObject(body.postalCodeV1);
     const zip = xmlString(asked.zipCode) ?? '';
-    const status = xmlString(asked.countryCode) === 'PL' && !/^\d{5}$/.test(zip) ? 'WRONG_POSTAL_PATTERN' : /^0+$/.test(zip) ? 'NONEXISTING_POSTAL_CODE' : 'OK';
+    const status = xmlString(asked.countryCode) === 'PL' && !/^\d{5}$/.test(zip) ? 'WRONG_POSTAL_PATTERN' : noSuchPlace(zip) ? 'NONEXISTING_POSTAL_CODE' : 'OK';
     return { name: 'findPostalCodeV1Response', content: { return: { status } } };
   };
 

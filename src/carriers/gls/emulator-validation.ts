@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { isBadCredential } from '../emulator/auth.js';
 import { GLS_COUNTRY_RULES, GLS_PRINTER_TYPES } from './codes.js';
 import { parseWcfDate } from './dates.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface GlsErrorView {
   ErrorCode: number;
@@ -106,7 +107,7 @@ function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress',
   const rule = GLS_COUNTRY_RULES[country];
   if (country && !/^[A-Z]{2}$/.test(country)) problems.add(`${role}.CountryIsoCode ${country} is not an ISO country code.`);
   const zip = text(address.ZipCode);
-  if (zip && (/^0+$/.test(zip) || (rule && !new RegExp(`^\\d{${rule.zipDigits}}$`).test(zip)))) problems.add(`${role}.ZipCode: zip code ${zip} does not exist in ${country}.`);
+  if (zip && (noSuchPlace(zip) || (rule && !new RegExp(`^\\d{${rule.zipDigits}}$`).test(zip)))) problems.add(`${role}.ZipCode: zip code ${zip} does not exist in ${country}.`);
   const phone = text(address.ContactPhone);
   if (role === 'DeliveryAddress' && !phone) problems.add(`${role}.ContactPhone is required.`);
   if (phone && !/^\+?[\d\s()/-]{6,20}$/.test(phone)) problems.add(`${role}.ContactPhone ${phone} is not a phone number.`);

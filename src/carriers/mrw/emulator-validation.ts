@@ -6,6 +6,7 @@
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
 import { MRW_SERVICES } from './codes.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface EmulatedParty {
   name: string | null;
@@ -40,9 +41,9 @@ function readParty(node: XmlObject): EmulatedParty {
   };
 }
 
-/** Spain and Andorra have five digits, Portugal's national service four; MRW's post code base has no code of zeros. */
+/** Spain and Andorra have five digits, Portugal's national service four; MRW's post code base has no place for some (noSuchPlace). */
 function postalCodeValid(code: string): boolean {
-  return /^\d{4,5}$/.test(code) && !/^0+$/.test(code);
+  return /^\d{4,5}$/.test(code) && !noSuchPlace(code);
 }
 
 /** `1,5` (MRW's decimal comma) → 1.5; anything else → NaN. */

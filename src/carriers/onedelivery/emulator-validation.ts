@@ -4,6 +4,7 @@
  * A refusal is One's `{message, detail[]}`; the wording of `detail` (`<field>: <problem>`) is inferred.
  */
 import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface OnedeliveryEmulatedAddress {
   name: string;
@@ -91,7 +92,7 @@ function checkAddress(value: unknown, role: 'receiver' | 'sender', problems: str
   checkLengths(address, ADDRESS_LENGTHS, prefix, problems);
   const postal = text(address.postal_code);
   if (postal !== null && !/^\d{5}$/.test(postal)) problems.push(`${prefix}postal_code: five digits expected, not ${postal}`);
-  else if (postal !== null && /^0+$/.test(postal)) problems.push(`${prefix}postal_code: postal code ${postal} does not exist`);
+  else if (postal !== null && noSuchPlace(postal)) problems.push(`${prefix}postal_code: postal code ${postal} does not exist`);
   const state = text(address.state);
   if (state !== null && !COUNTRIES.includes(state)) problems.push(`${prefix}state: One does not deliver to ${state}`);
   // inferred: the courier calls or texts the recipient, so a receiver needs a phone or a mobile

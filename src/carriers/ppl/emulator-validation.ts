@@ -3,6 +3,7 @@
  * with errors keyed by PascalCase paths like `Shipments[0].Recipient.ZipCode`.
  */
 import { PPL_PRODUCTS } from './codes.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export type PplLabelFormat = 'Pdf' | 'Zpl';
 export type FieldErrors = Record<string, string[]>;
@@ -167,7 +168,7 @@ function readAddress(raw: unknown, at: string, add: AddError): PplAddress | unde
   return valid ? (address as PplAddress) : undefined;
 }
 
-/** Czech and Slovak postal codes are five digits, spaces ignored; 00000 is no post office (inferred, https://ppl-cpl-api-en.apidog.io). */
+/** Czech and Slovak postal codes are five digits, spaces ignored, and must be in PPL's codebook (inferred, https://ppl-cpl-api-en.apidog.io). */
 function zipCodeAccepted(zipCode: string, country: string, path: string, add: AddError): boolean {
   if (country !== 'CZ' && country !== 'SK') return true;
   const digits = zipCode.replace(/\s+/g, '');
@@ -175,7 +176,7 @@ function zipCodeAccepted(zipCode: string, country: string, path: string, add: Ad
     add(path, `Zip code ${zipCode} is not valid for ${country}: it must have 5 digits.`);
     return false;
   }
-  if (digits === '00000') {
+  if (noSuchPlace(digits)) {
     add(path, `Unknown postal code ${zipCode} for ${country}.`);
     return false;
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
-import { normalisePhone, type Address, type Contact } from '../../domain/shipment-input.js';
+import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
 import { carrierLabelFormat, findProvider } from '../../carriers/registry.js';
@@ -24,7 +24,7 @@ function party(contact: Contact, address: Address): CarrierParty {
   const person = [contact.first_name, contact.last_name].filter(Boolean).join(' ') || null;
   return {
     companyName: contact.company_name || null, personName: person, email: contact.email_address,
-    phone: normalisePhone(contact.phone_number), street: address.street_name, houseNumber: address.house_number,
+    phone: contact.phone_number, street: address.street_name, houseNumber: address.house_number,
     apartmentNumber: address.apartment_number || null, city: address.city_name, postalCode: address.postal_code,
     countryCode: address.country_code,
   };

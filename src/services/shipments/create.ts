@@ -3,7 +3,9 @@ import { isoTime } from '../../domain/clock.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
-import { checkShipmentInput, normalisePhone, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
+import { withParcelDefaults } from '../../domain/parcel-defaults.js';
+import { normaliseParties } from '../../domain/parties.js';
+import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { findProvider } from '../../carriers/registry.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
@@ -29,13 +31,14 @@ export async function queueCreationAtCarrier(ctx: ServiceContext, shipment: { id
   });
 }
 
+/** A parcel as given; once validated (its channel's defaults taken) its weight and dimensions are there. */
 export interface ParcelBody {
   parcel_type?: string;
-  weight_amount: number;
+  weight_amount?: number;
   weight_unit?: string;
-  length_dimension: number;
-  width_dimension: number;
-  height_dimension: number;
+  length_dimension?: number;
+  width_dimension?: number;
+  height_dimension?: number;
   dimension_unit?: string;
 }
 
@@ -80,17 +83,18 @@ export async function channelForShipment(ctx: ServiceContext, accountId: string,
   return { channel, provider, caps };
 }
 
-function cleanContact(c: Contact): Contact {
-  return { ...c, phone_number: normalisePhone(c.phone_number) };
-}
-
-/** Validates a whole creation input; throws ValidationError listing every problem. */
-export async function validateCreation(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors: FieldErrorCollector) {
-  const found = await channelForShipment(ctx, accountId, body.shipping_channel_id, errors);
+/**
+ * Validates a whole creation input, its parties read as people write them (see normaliseParties); throws
+ * ValidationError listing every problem, else gives the channel and the input as it is stored.
+ */
+export async function validateCreation(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors: FieldErrorCollector) {
+  const found = await channelForShipment(ctx, accountId, given.shipping_channel_id, errors);
+  const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
+  const body = normaliseParties({ ...given, parcels }, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
-  return found!;
+  return { ...found!, body };
 }
 
 /** Shipment columns that come from the creation input. */
@@ -105,8 +109,8 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
     isInternational: body.origin_address.country_code !== body.destination_address.country_code,
     codAmountMinor: body.cash_on_delivery_amount == null ? null : toMinorUnits(body.cash_on_delivery_amount)!,
     codCurrency: body.cash_on_delivery_amount == null ? null : body.cash_on_delivery_currency ?? null,
-    senderContact: cleanContact(body.sender_contact),
-    recipientContact: cleanContact(body.recipient_contact),
+    senderContact: body.sender_contact,
+    recipientContact: body.recipient_contact,
     originAddress: body.origin_address,
     destinationAddress: body.destination_address,
     printRequest: body.print ?? null,
@@ -116,15 +120,15 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
 export function parcelRows(ctx: ServiceContext, shipmentId: string, list: ParcelBody[]) {
   return list.map((p, position) => ({
     id: ctx.ids('parcel'), shipmentId, position, parcelType: p.parcel_type ?? 'package',
-    weightAmount: p.weight_amount, weightUnit: p.weight_unit ?? 'KG',
-    lengthDimension: p.length_dimension, widthDimension: p.width_dimension, heightDimension: p.height_dimension,
+    weightAmount: p.weight_amount!, weightUnit: p.weight_unit ?? 'KG',
+    lengthDimension: p.length_dimension!, widthDimension: p.width_dimension!, heightDimension: p.height_dimension!,
     dimensionUnit: p.dimension_unit ?? 'CM', trackingNumber: null, trackingStatus: null, trackingUrl: null, carrierRef: null,
   }));
 }
 
 /** Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. */
-export async function createShipment(ctx: ServiceContext, accountId: string, body: ShipmentBody, errors = new FieldErrorCollector()) {
-  const { provider } = await validateCreation(ctx, accountId, body, errors);
+export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector()) {
+  const { provider, body } = await validateCreation(ctx, accountId, given, errors);
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
   return ctx.store.transaction(async () => {

@@ -76,8 +76,8 @@ export async function patchShipment(ctx: ServiceContext, accountId: string, id: 
   if ('enable_tracking' in patch) update.enableTracking = Boolean(patch.enable_tracking);
   if ('label_comment' in patch) update.labelComment = (patch.label_comment as string | null) ?? null;
   if (correcting) {
-    const { provider } = await validateCreation(ctx, accountId, merged, errors);
-    Object.assign(update, await creationColumns(ctx, merged, provider.code), { failure: null, nextAttemptAt: now, carrierProgress: null });
+    const { provider, body } = await validateCreation(ctx, accountId, merged, errors);
+    Object.assign(update, await creationColumns(ctx, body, provider.code), { failure: null, nextAttemptAt: now, carrierProgress: null });
   } else if (patch.metadata !== undefined) {
     // the metadata size rule still applies to a plain update
     validateMetadataOnly(patch.metadata, errors);

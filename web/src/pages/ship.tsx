@@ -56,8 +56,8 @@ function bodyOf(draft: Draft, settings: DeskSettings): CreateShipmentBody {
     shipping_channel_id: draft.channel, label_format: draft.label_format, reference_number: draft.reference_number.trim() || null,
     recipient_contact: party(draft.recipient), destination_address: draft.destination, sender_contact: party(draft.sender), origin_address: draft.origin,
     parcels: draft.parcels.map((p) => ({
-      weight_amount: decimal(p.weight) as number, length_dimension: decimal(p.length) as number,
-      width_dimension: decimal(p.width) as number, height_dimension: decimal(p.height) as number,
+      // an empty field is left out: the channel's parcel_defaults fill it
+      weight_amount: decimal(p.weight), length_dimension: decimal(p.length), width_dimension: decimal(p.width), height_dimension: decimal(p.height),
     })),
     ...(cod !== undefined ? { cash_on_delivery_amount: cod, cash_on_delivery_currency: draft.cod_currency.trim().toUpperCase() || null } : {}),
     ...(settings.printOnCreate && settings.printerId ? { print: { printer_id: settings.printerId, copies: settings.copies } } : {}),
@@ -68,7 +68,7 @@ const partyOf = (c: Shipment['recipient_contact']): Party => ({
   company_name: c.company_name ?? '', first_name: c.first_name ?? '', last_name: c.last_name ?? '', email_address: c.email_address, phone_number: c.phone_number,
 });
 const addressOf = (a: Shipment['destination_address']): Address => ({
-  street_name: a.street_name, house_number: a.house_number, city_name: a.city_name, postal_code: a.postal_code, country_code: a.country_code,
+  street_name: a.street_name, house_number: a.house_number ?? '', city_name: a.city_name, postal_code: a.postal_code, country_code: a.country_code,
 });
 
 type Outcome = { kind: 'working' } | { kind: 'done'; shipment: Shipment } | { kind: 'invalid'; message: string };

@@ -1,0 +1,1 @@
+ALTER TABLE "shipping_channels" ADD COLUMN "parcel_defaults" text;
