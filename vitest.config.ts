@@ -94,6 +94,7 @@ const ON_POSTGRES = [
   'test/integration/import-limits.test.ts',
   'test/integration/label-formats.test.ts',
   'test/integration/lease-renewal.test.ts',
+  'test/integration/orders.test.ts',
   'test/integration/outbound-addresses.test.ts',
   'test/integration/printing.test.ts',
   'test/integration/setting-options.test.ts',

@@ -21,6 +21,7 @@ import { daemonRoutes } from './routes/daemons.js';
 import { printJobRoutes } from './routes/print-jobs.js';
 import { printerRoutes } from './routes/printers.js';
 import { providerRoutes } from './routes/providers.js';
+import { orderRoutes } from './routes/orders.js';
 import { shipmentRoutes } from './routes/shipments.js';
 import { trackingParcelRoutes } from './routes/tracking-parcels.js';
 import { watchedFolderRoutes } from './routes/watched-folders.js';
@@ -101,6 +102,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(providerRoutes(ctx));
   await app.register(channelRoutes(ctx));
   await app.register(shipmentRoutes(ctx));
+  await app.register(orderRoutes(ctx));
   await app.register(trackingParcelRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(printerRoutes(ctx));

@@ -11,6 +11,7 @@ export const API_TAGS = [
   { name: 'Providers', description: 'The carriers packdesk ships with: their capabilities and the settings a channel needs' },
   { name: 'Shipping channels', description: 'A carrier account (provider and credentials) that shipments are created through' },
   { name: 'Shipments', description: 'Shipments created at the carrier in the background, their merged labels, cancelling and printing' },
+  { name: 'Orders', description: 'The order queue: orders that wait for the packer, who ships each one as a shipment' },
   { name: 'Tracking parcels', description: 'Parcels tracked by carrier tracking number, with their status updates' },
   { name: 'Webhook subscriptions', description: 'Signed event deliveries to your URLs, with a log of every delivery' },
   { name: 'Printers', description: 'Thermal (ZPL, EPL) and IPP printers that labels are printed on' },

@@ -49,12 +49,12 @@ export const ParcelDefaultsSchema = Type.Object(
   { additionalProperties: false, description: 'What a parcel of this channel is when an order gives no weight or dimensions' },
 );
 
-const PrintSchema = Type.Object({
+export const PrintSchema = Type.Object({
   printer_id: Text(),
   copies: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 1 })),
 });
 
-const creationFields = {
+export const creationFields = {
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
   label_dpi: Type.Optional({ ...LabelDpiSchema, description: 'For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203' }),
   sender_contact: ContactSchema,
@@ -68,7 +68,7 @@ const creationFields = {
   print: Type.Optional(Nullable(PrintSchema)),
 };
 
-const updatableFields = {
+export const updatableFields = {
   reference_number: Type.Optional(Nullable(PlainText({ maxLength: 255 }))),
   label_comment: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   metadata: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: '≤ 16 KiB as JSON' }))),

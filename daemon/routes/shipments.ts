@@ -16,10 +16,10 @@ import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery
 import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
 
 const tags = ['Shipments'];
-const WaitQuery = Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })) });
+export const WaitQuery = Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })) });
 
 /** Seconds from `Prefer: wait=N` (RFC 7240) or `?wait=N`, capped at 30. */
-function waitSeconds(request: FastifyRequest): number {
+export function waitSeconds(request: FastifyRequest): number {
   const fromQuery = (request.query as { wait?: number } | undefined)?.wait;
   const prefer = /(?:^|[,;\s])wait=(\d+)/i.exec(String(request.headers.prefer ?? ''));
   return Math.min(MAX_WAIT_SECONDS, fromQuery ?? (prefer ? Number(prefer[1]) : 0));

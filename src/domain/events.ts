@@ -1,4 +1,4 @@
-/** Event names a webhook subscription can list (SPEC §4): the seed's nine, the shipment events and the test event. */
+/** Event names a webhook subscription can list (SPEC §4): the seed's nine, the shipment and order events and the test event. */
 export const EVENT_TYPES = [
   'shipping_channel.created',
   'shipping_channel.updated',
@@ -13,10 +13,13 @@ export const EVENT_TYPES = [
   'shipment.updated',
   'shipment.deleted',
   'shipment.status_changed',
+  'order.created',
+  'order.shipped',
+  'order.cancelled',
   'webhook.test',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The key under `data` in a payload: the resource's name. */
-export type ResourceName = 'shipping_channel' | 'shipment' | 'tracking_parcel' | 'webhook';
+export type ResourceName = 'shipping_channel' | 'shipment' | 'order' | 'tracking_parcel' | 'webhook';

@@ -15,7 +15,7 @@ export function randomBase62(length: number): string {
 }
 
 export const ID_PREFIXES = {
-  account: 'acc', apiKey: 'key', channel: 'ch', shipment: 'sh', parcel: 'pcl', trackingParcel: 'tp',
+  account: 'acc', apiKey: 'key', channel: 'ch', shipment: 'sh', order: 'or', parcel: 'pcl', trackingParcel: 'tp',
   trackingUpdate: 'tpu', webhook: 'wh', event: 'evt', deliveryLog: 'whl', printer: 'prn', printJob: 'pj',
   watchedFolder: 'wf', import: 'imp', job: 'job', deskSession: 'ds', daemon: 'dmn',
 } as const;

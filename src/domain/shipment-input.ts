@@ -1,5 +1,4 @@
 import { FieldErrorCollector } from './errors.js';
-import { checkParcelMeasures } from './parcel-defaults.js';
 import { toMinorUnits } from './money.js';
 import { COUNTRY_CODES, CURRENCY_CODES } from './reference-data.js';
 import { DIMENSION_UNITS, WEIGHT_UNITS, type DimensionUnit, type WeightUnit } from './units.js';
@@ -67,7 +66,6 @@ function checkParcels(errors: FieldErrorCollector, value: unknown, caps: Creatio
   if (!Array.isArray(value)) return;
   const max = Math.min(MAX_PARCELS, caps?.maxParcels ?? MAX_PARCELS);
   if (value.length > max) errors.add('parcels', `at most ${max} parcels${caps && caps.maxParcels < MAX_PARCELS ? ` for provider ${caps.provider}` : ''}`);
-  checkParcelMeasures(value.filter(isObject), errors);
   value.forEach((p, i) => {
     if (!isObject(p)) return;
     if (typeof p.weight_unit === 'string' && !(p.weight_unit in WEIGHT_UNITS)) errors.add(`parcels.${i}.weight_unit`, 'must be one of KG, G, LB');

@@ -136,6 +136,21 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   uniqueIndex('idempotency_keys_rowid').on(t.rowid),
 ]);
 
+export const orders = pgTable('orders', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  referenceNumber: text('reference_number'),
+  status: text('status', { enum: ['awaiting', 'shipped', 'cancelled'] }).notNull(),
+  draft: text('draft').notNull(),
+  searchText: text('search_text').notNull(),
+  shipmentId: text('shipment_id'),
+  importId: text('import_id'),
+  createdAt: int64('created_at').notNull(),
+  updatedAt: int64('updated_at').notNull(),
+  shippedAt: int64('shipped_at'),
+  cancelledAt: int64('cancelled_at'),
+}, (t) => [index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt)]);
+
 export const jobs = pgTable('jobs', {
   rowid: rowid(),
   id: text('id').primaryKey(),

@@ -142,6 +142,28 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
   createdAt: integer('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created').on(t.createdAt)]);
 
+/**
+ * An order waiting to be packed (`or_…`): what the shipment's creation input will be, as far as the shop or ERP knew
+ * it. The packer ships it (weighed, on a channel) and it becomes `shipped` with its shipment; or it is `cancelled`.
+ */
+export const orders = sqliteTable('orders', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  referenceNumber: text('reference_number'),
+  status: text('status', { enum: ['awaiting', 'shipped', 'cancelled'] }).notNull(),
+  /** The creation input the order carries, read by the API's rules when it was stored. */
+  draft: text('draft', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  /** Reference, recipient name and postal code in lower case: what a search looks in. */
+  searchText: text('search_text').notNull(),
+  shipmentId: text('shipment_id'),
+  /** The import that queued it, if one did. */
+  importId: text('import_id'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  shippedAt: integer('shipped_at'),
+  cancelledAt: integer('cancelled_at'),
+}, (t) => [index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt)]);
+
 /** Durable work: a row is written in the same transaction as the change that needs it, then claimed by a worker. */
 export const jobs = sqliteTable('jobs', {
   id: text('id').primaryKey(),

@@ -75,6 +75,15 @@ export function makeLinkedPlaces(targets: LinkTargets): string[] {
   ];
 }
 
+/** Nothing where no file can be: absent, or a name longer than the file system takes (ENAMETOOLONG). */
+function lstatOrNothing(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Where the path leads once every symbolic link is followed, for a path that may not exist yet (from its nearest
  * existing ancestor), also through a dangling link (to where creating it would lead). A loop leads to itself.
@@ -84,7 +93,7 @@ function realPlace(path: string, hops = 0): string {
     try {
       return join(realpathSync(at), relative(at, path));
     } catch {
-      const entry = lstatSync(at, { throwIfNoEntry: false });
+      const entry = lstatOrNothing(at);
       if (entry?.isSymbolicLink() && hops < 40) return realPlace(join(resolve(dirname(at), readlinkSync(at)), relative(at, path)), hops + 1);
       if (at === dirname(at)) return path;
     }

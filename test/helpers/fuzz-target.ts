@@ -62,6 +62,7 @@ async function seedResources(api: (method: string, path: string, body?: unknown)
   const shipment = await data('POST', '/v1/shipments?wait=20', shipmentBody(channel.id));
   await data('POST', `/v1/shipments/${shipment.id}/print`, { printer_id: printer.id });
   const trackingNumber = (shipment.parcels as { tracking_number: string | null }[])[0]?.tracking_number;
+  await data('POST', '/v1/orders', { ...shipmentBody(channel.id), reference_number: `ORDER ${name}` });
   if (!trackingNumber) throw new Error(`the seeded shipment is ${String(shipment.status)}, without a tracking number`);
   const hook = await data('POST', '/v1/webhook-subscriptions', { name: `Hooks ${name}`, url: 'http://127.0.0.1:9/hooks', events: ['*'] });
   await data('POST', `/v1/webhook-subscriptions/${hook.id}/test`);

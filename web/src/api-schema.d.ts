@@ -263,6 +263,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List orders, oldest first (the queue in the order it came in) */
+        get: operations["listOrders"];
+        put?: never;
+        /** Queue an order to be packed and shipped later */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an order */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        /** Cancel an awaiting order (it stays listed as cancelled) */
+        delete: operations["deleteOrder"];
+        options?: never;
+        head?: never;
+        /** Change an awaiting order */
+        patch: operations["updateOrder"];
+        trace?: never;
+    };
+    "/v1/orders/{id}/ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ship an order: create its shipment (once; a second call answers with the same shipment, its message says which) */
+        post: operations["shipOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tracking-parcels": {
         parameters: {
             query?: never;
@@ -4768,6 +4822,1597 @@ export interface operations {
             };
             /** @description Resource not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "awaiting" | "shipped" | "cancelled";
+                /** @description Part of the reference, the recipient's name or the postal code */
+                search?: string;
+                created_from?: string;
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description or_… */
+                            id: string;
+                            /** @enum {string} */
+                            status: "awaiting" | "shipped" | "cancelled";
+                            reference_number: string | null;
+                            /** @description The shipment it was shipped as */
+                            shipment_id: string | null;
+                            /** @description The import that queued it */
+                            import_id: string | null;
+                            shipping_channel_id: string | null;
+                            label_format: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            parcels: {
+                                /** @default package */
+                                parcel_type: string;
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /**
+                                 * @default KG
+                                 * @enum {string}
+                                 */
+                                weight_unit: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /**
+                                 * @default CM
+                                 * @enum {string}
+                                 */
+                                dimension_unit: "CM" | "MM" | "M" | "IN";
+                            }[];
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            shipping_date?: string;
+                            label_comment?: string | null;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            enable_tracking?: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            shipped_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        }[];
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            path: string;
+                            per_page: number;
+                            to: number | null;
+                            total: number;
+                        };
+                        links: {
+                            first: string;
+                            last: string;
+                            prev: string | null;
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel to ship with, if known already; else given when shipping */
+                    shipping_channel_id?: string;
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    sender_contact: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    recipient_contact: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    origin_address: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    destination_address: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    /** @enum {string} */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    /**
+                     * @description For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203
+                     * @enum {integer}
+                     */
+                    label_dpi?: 203 | 300;
+                    parcels?: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    /** @description At most 2 decimals; ≤ 1,000,000,000 */
+                    cash_on_delivery_amount?: number | null;
+                    cash_on_delivery_currency?: string | null;
+                    /** @description YYYY-MM-DD, default today */
+                    shipping_date?: string;
+                    reference_number?: string | null;
+                    label_comment?: string | null;
+                    /** @description ≤ 16 KiB as JSON */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description default true */
+                    enable_tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description or_… */
+                            id: string;
+                            /** @enum {string} */
+                            status: "awaiting" | "shipped" | "cancelled";
+                            reference_number: string | null;
+                            /** @description The shipment it was shipped as */
+                            shipment_id: string | null;
+                            /** @description The import that queued it */
+                            import_id: string | null;
+                            shipping_channel_id: string | null;
+                            label_format: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            parcels: {
+                                /** @default package */
+                                parcel_type: string;
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /**
+                                 * @default KG
+                                 * @enum {string}
+                                 */
+                                weight_unit: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /**
+                                 * @default CM
+                                 * @enum {string}
+                                 */
+                                dimension_unit: "CM" | "MM" | "M" | "IN";
+                            }[];
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            shipping_date?: string;
+                            label_comment?: string | null;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            enable_tracking?: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            shipped_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Idempotency key reused with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description or_… */
+                            id: string;
+                            /** @enum {string} */
+                            status: "awaiting" | "shipped" | "cancelled";
+                            reference_number: string | null;
+                            /** @description The shipment it was shipped as */
+                            shipment_id: string | null;
+                            /** @description The import that queued it */
+                            import_id: string | null;
+                            shipping_channel_id: string | null;
+                            label_format: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            parcels: {
+                                /** @default package */
+                                parcel_type: string;
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /**
+                                 * @default KG
+                                 * @enum {string}
+                                 */
+                                weight_unit: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /**
+                                 * @default CM
+                                 * @enum {string}
+                                 */
+                                dimension_unit: "CM" | "MM" | "M" | "IN";
+                            }[];
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            shipping_date?: string;
+                            label_comment?: string | null;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            enable_tracking?: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            shipped_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description or_… */
+                            id: string;
+                            /** @enum {string} */
+                            status: "awaiting" | "shipped" | "cancelled";
+                            reference_number: string | null;
+                            /** @description The shipment it was shipped as */
+                            shipment_id: string | null;
+                            /** @description The import that queued it */
+                            import_id: string | null;
+                            shipping_channel_id: string | null;
+                            label_format: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            parcels: {
+                                /** @default package */
+                                parcel_type: string;
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /**
+                                 * @default KG
+                                 * @enum {string}
+                                 */
+                                weight_unit: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /**
+                                 * @default CM
+                                 * @enum {string}
+                                 */
+                                dimension_unit: "CM" | "MM" | "M" | "IN";
+                            }[];
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            shipping_date?: string;
+                            label_comment?: string | null;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            enable_tracking?: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            shipped_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel to ship with, if known already; else given when shipping */
+                    shipping_channel_id?: string;
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    recipient_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    destination_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    /** @enum {string} */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    /**
+                     * @description For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203
+                     * @enum {integer}
+                     */
+                    label_dpi?: 203 | 300;
+                    parcels?: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    /** @description At most 2 decimals; ≤ 1,000,000,000 */
+                    cash_on_delivery_amount?: number | null;
+                    cash_on_delivery_currency?: string | null;
+                    /** @description YYYY-MM-DD, default today */
+                    shipping_date?: string;
+                    reference_number?: string | null;
+                    label_comment?: string | null;
+                    /** @description ≤ 16 KiB as JSON */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description default true */
+                    enable_tracking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description or_… */
+                            id: string;
+                            /** @enum {string} */
+                            status: "awaiting" | "shipped" | "cancelled";
+                            reference_number: string | null;
+                            /** @description The shipment it was shipped as */
+                            shipment_id: string | null;
+                            /** @description The import that queued it */
+                            import_id: string | null;
+                            shipping_channel_id: string | null;
+                            label_format: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            parcels: {
+                                /** @default package */
+                                parcel_type: string;
+                                /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                                weight_amount?: number;
+                                /**
+                                 * @default KG
+                                 * @enum {string}
+                                 */
+                                weight_unit: "KG" | "G" | "LB";
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                length_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                width_dimension?: number;
+                                /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                                height_dimension?: number;
+                                /**
+                                 * @default CM
+                                 * @enum {string}
+                                 */
+                                dimension_unit: "CM" | "MM" | "M" | "IN";
+                            }[];
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            shipping_date?: string;
+                            label_comment?: string | null;
+                            metadata?: {
+                                [key: string]: unknown;
+                            } | null;
+                            enable_tracking?: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            shipped_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    shipOrder: {
+        parameters: {
+            query?: {
+                wait?: number;
+            };
+            header?: {
+                /** @description wait=N (≤ 30): answer once the carrier step finished */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The parcels as weighed; default the order's */
+                    parcels?: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    /** @description Default the order's */
+                    shipping_channel_id?: string;
+                    /**
+                     * @description Default the order's, else pdf
+                     * @enum {string}
+                     */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    print?: {
+                        printer_id: string;
+                        /** @default 1 */
+                        copies?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description sh_… */
+                            id: string;
+                            reference_number: string | null;
+                            shipping_channel_id: string;
+                            provider_shipment_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
+                            total_price: number | null;
+                            currency: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /** @enum {string} */
+                            label_format: "pdf" | "zpl" | "epl";
+                            /**
+                             * @description Dots per inch of the thermal printer: 203 (8 dots/mm) or 300 (12 dots/mm)
+                             * @enum {integer}
+                             */
+                            label_dpi: 203 | 300;
+                            shipping_date: string;
+                            is_international: boolean;
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            /** @description The carrier product used, after the COD switch */
+                            product: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            label_comment: string | null;
+                            enable_tracking: boolean;
+                            has_label: boolean;
+                            parcels: {
+                                /** @description pcl_… */
+                                id: string;
+                                parcel_type: string;
+                                weight_amount: number;
+                                weight_unit: string;
+                                length_dimension: number;
+                                width_dimension: number;
+                                height_dimension: number;
+                                dimension_unit: string;
+                                tracking_number: string | null;
+                                tracking_status: string | null;
+                                tracking_url: string | null;
+                            }[];
+                            total_parcels_count: number;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Idempotency key reused with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@ import { isoTime } from '../../domain/clock.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
-import { withParcelDefaults } from '../../domain/parcel-defaults.js';
+import { checkParcelMeasures, withParcelDefaults } from '../../domain/parcel-defaults.js';
 import { normaliseParties } from '../../domain/parties.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { findProvider } from '../../carriers/registry.js';
@@ -92,6 +92,7 @@ export async function validateCreation(ctx: ServiceContext, accountId: string, g
   const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
   const body = normaliseParties({ ...given, parcels }, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
+  if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels as unknown as Record<string, unknown>[], errors);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return { ...found!, body };

@@ -15,6 +15,7 @@ import {
 import { cancelShipmentTracking, setShipmentTracking } from '../tracking/shipment-parcels.js';
 import { getShipmentRow, loadParcels, loadShipmentRow, presentShipment, type ShipmentRow } from './records.js';
 import { dropShipmentFromSearch, indexShipmentForSearch } from './search.js';
+import { requeueOrderOf } from '../order-queue.js';
 
 export const MAX_WAIT_SECONDS = 30;
 
@@ -133,6 +134,7 @@ export async function deleteShipment(ctx: ServiceContext, accountId: string, id:
     await cancelJob(ctx, CREATE_AT_CARRIER, id);
     await dropShipmentFromSearch(ctx, row.seq);
     await ctx.db.delete(shipments).where(eq(shipments.id, id)).run();
+    await requeueOrderOf(ctx, id);
   });
 }
 
@@ -163,6 +165,7 @@ export async function cancelShipment(ctx: ServiceContext, accountId: string, id:
   const now = ctx.clock.now();
   return ctx.store.transaction(async () => {
     await ctx.db.update(shipments).set({ status: 'cancelled', cancelledAt: now, updatedAt: now, nextAttemptAt: null }).where(eq(shipments.id, id)).run();
+    await requeueOrderOf(ctx, id);
     await cancelJob(ctx, CREATE_AT_CARRIER, id);
     await cancelShipmentTracking(ctx, id);
     const view = await presentShipment(ctx, (await loadShipmentRow(ctx, id))!);
