@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { LABEL_FORMATS } from '../../src/domain/labels.js';
-import type { MappingSetting } from '../../src/imports/mapping.js';
+import { MAPPING_PRESETS, type MappingSetting } from '../../src/imports/mapping.js';
 import { IMPORT_STATUSES } from '../../src/services/imports/records.js';
 import { WATCHED_FOLDER_STATUSES } from '../../src/services/imports/watched-folders.js';
 import { MAX_COPIES } from '../../src/services/printing/print-jobs.js';
@@ -11,7 +11,8 @@ import { FreeObject, MoveToStation, Nullable, PlainText, Timestamp } from '../ht
 const LabelFormat = Type.String({ enum: [...LABEL_FORMATS] });
 const Mapping = Type.Unsafe<MappingSetting>({
   anyOf: [Type.String({ minLength: 1 }), FreeObject],
-  description: 'A preset name ("default": columns named like the API fields flattened with _) or {"columns": {"<file column>": "<import field>"}, "defaults": {"<import field>": value}}',
+  description: `A preset name (${Object.keys(MAPPING_PRESETS).join(', ')}; "default": columns named like the API fields flattened with _) or `
+    + '{"preset": "<name>" (optional), "columns": {"<file column>": "<import field>"}, "defaults": {"<import field>": value}}: a preset\'s columns with these added, e.g. the sender in defaults',
 });
 
 export const WatchedFolderSchema = Type.Object({

@@ -41,7 +41,8 @@ export interface RowError {
 export const importPath = (id: string) => `/v1/imports/${encodeURIComponent(id)}`;
 
 /**
- * `--mapping`: a JSON file of `{"columns": {…}, "defaults": {…}}`, or a preset name (`default`); the daemon checks it.
+ * `--mapping`: a JSON file of `{"preset": …, "columns": {…}, "defaults": {…}}`, or a preset name (`default`, `shoptet` …);
+ * the daemon checks it.
  */
 export function readMappingFlag(value: string | undefined): unknown {
   if (value === undefined) return undefined;
@@ -51,6 +52,22 @@ export function readMappingFlag(value: string | undefined): unknown {
   } catch (err) {
     throw new CliError(`--mapping ${value}: not a JSON file (${(err as Error).message})`, EXIT.usage);
   }
+}
+
+/**
+ * The mapping of `--preset NAME` and `--mapping`: the preset alone, the mapping alone, or the mapping file's columns and
+ * defaults (the sender, say) added to the preset.
+ */
+export function presetAndMapping(preset: string | undefined, mapping: string | undefined): unknown {
+  const given = readMappingFlag(mapping);
+  if (preset === undefined) return given;
+  if (given === undefined) return preset;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw new CliError(`--preset ${preset} takes --mapping as a JSON file of columns and defaults to add to it, not "${mapping}"`, EXIT.usage);
+  }
+  const named = (given as { preset?: unknown }).preset;
+  if (named !== undefined && named !== preset) throw new CliError(`--preset ${preset}, but --mapping ${mapping} names the preset ${String(named)}`, EXIT.usage);
+  return { ...given, preset };
 }
 
 /** `--channel`, or the account's only active channel. */

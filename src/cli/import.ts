@@ -1,12 +1,13 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { parseCopies } from './print-jobs.js';
+import { MAPPING_PRESETS } from '../imports/mapping.js';
 import {
-  channelOrOnlyActive, importPath, printImport, readMappingFlag, type ImportRecord, type OrderResult, type RowError,
+  channelOrOnlyActive, importPath, presetAndMapping, printImport, type ImportRecord, type OrderResult, type RowError,
 } from './import-records.js';
 import { printJson, printPageFooter, printTable } from './output.js';
 import { action, listPath } from './run.js';
@@ -16,6 +17,7 @@ interface ImportOptions {
   format: string;
   printer?: string;
   copies?: string;
+  preset?: string;
   mapping?: string;
   out?: string;
   json?: boolean;
@@ -82,13 +84,15 @@ function printSummary(record: ImportRecord, results: OrderResult[], errors: RowE
 /** `packdesk import FILE` and `packdesk imports …`: the watched-folder pipeline, once, through the daemon. */
 export function registerImportCommands(program: Command): void {
   program.command('import')
-    .description('import an order CSV file once (as a watched folder would): shipments, labels, a result file and an errors file')
-    .argument('<file>', 'the CSV file (UTF-8 or Windows-1250/ISO-8859-2; "," ";" or tab; a header row)')
+    .description('import an order file once (as a watched folder would): shipments, labels, a result file and an errors file')
+    .argument('<file>', 'the CSV file (UTF-8 or Windows-1250/ISO-8859-2; "," ";" or tab; a header row), or an XML file of --preset pohoda or money-s3')
     .option('--channel <id>', 'shipping channel (default: the only active channel)')
     .option('--format <format>', 'label format: pdf, zpl or epl', 'pdf')
     .option('--printer <id>', 'print each label on this printer once it exists')
     .option('--copies <n>', 'label copies to print, 1-20 (default 1)')
-    .option('--mapping <file>', 'a JSON column mapping ({"columns": {...}, "defaults": {...}}) or a preset name')
+    .addOption(new Option('--preset <name>', 'read the file as this shop\'s or ERP\'s export; a --mapping FILE adds its columns and defaults (the sender)')
+      .choices(Object.keys(MAPPING_PRESETS)))
+    .option('--mapping <file>', 'a JSON column mapping ({"preset": ..., "columns": {...}, "defaults": {...}}) or a preset name')
     .option('--out <dir>', 'where to write <name>.result.csv and <name>.errors.csv (default: beside the file)')
     .option('--json', 'print {import, results, errors, result_file, errors_file} as JSON')
     .action(action(async (file: string, o: ImportOptions) => {
@@ -99,7 +103,7 @@ export function registerImportCommands(program: Command): void {
         file_name: basename(file), content_base64: readFileSync(file).toString('base64'),
         shipping_channel_id: await channelOrOnlyActive(client, o.channel), label_format: o.format,
         ...(o.printer ? { printer_id: o.printer } : {}), ...(o.copies !== undefined ? { copies: parseCopies(o.copies) } : {}),
-        ...(o.mapping !== undefined ? { mapping: readMappingFlag(o.mapping) } : {}),
+        ...(o.preset !== undefined || o.mapping !== undefined ? { mapping: presetAndMapping(o.preset, o.mapping) } : {}),
       });
       const record = await waitForImport(client, body.data, !o.json);
       const outDir = resolve(o.out ?? dirname(file));
@@ -117,7 +121,7 @@ export function registerImportCommands(program: Command): void {
       if (failedOrders > 0) throw new CliError(`${failedOrders} of ${results.length} orders failed; see ${files.errors ?? files.result}`, EXIT.failure);
     }));
 
-  const imports = program.command('imports').description('imports: one per CSV file, from watched folders and `packdesk import`');
+  const imports = program.command('imports').description('imports: one per order file, from watched folders and `packdesk import`');
 
   imports.command('list')
     .description('list imports, newest first')

@@ -1,6 +1,7 @@
 import type { CsvRecord, Delimiter } from './csv-table.js';
 import { fieldPath, LOWER_CASE_FIELDS, NUMERIC_FIELDS, PARCEL_FIELDS, UPPER_CASE_FIELDS } from './fields.js';
-import { fieldsOfHeader, type ColumnMapping } from './mapping.js';
+import { fieldsOfHeader, type ResolvedMapping } from './mapping.js';
+import type { DerivedValue, FileRow } from './presets/types.js';
 
 /** Settings that every order of a file starts from: the watched folder's, or those given with an upload. */
 export interface OrderDefaults {
@@ -37,27 +38,33 @@ export interface FileOrder {
   problems: RowProblem[];
   /** Import field → the file's column that fills it (shared by the orders of a file). */
   columns: ReadonlyMap<string, string>;
+  /** Parcels of the shipment: one per row, or one for the whole order when its rows are order lines. */
+  parcels: number;
 }
 
 /** The rows of one reference number, in file order: one shipment, one parcel per row. */
 export interface OrderRows {
   reference: string;
   rows: number[];
-  /** The values of the file's mapped columns (`OrderPlan.mapped`) of each row, joined by `VALUE_SEPARATOR`: one string a row, other columns not kept. */
+  /** The row's values of the file's `OrderPlan.slots`, joined by `VALUE_SEPARATOR`: one string a row, other columns not kept. */
   values: string[];
   /** Rows of the order with more values than the header has columns. */
   stray: RowProblem[];
 }
 
+/** A value a row keeps: a mapped column's (its index in the header), or one a preset's derivation works out (column null: noted per row). */
+export interface Slot {
+  field: string;
+  column: number | null;
+}
+
 /** How the file's columns fill orders: worked out once per file. */
 export interface OrderPlan {
   header: string[];
-  /** Indexes of the columns that fill an import field; a row keeps only their values. */
-  mapped: number[];
-  /** The import field of each `mapped` column. */
-  fieldOfMapped: string[];
+  /** What each row keeps, mapped columns first; other columns are not kept. */
+  slots: Slot[];
   columns: ReadonlyMap<string, string>;
-  mapping: ColumnMapping;
+  mapping: ResolvedMapping;
   defaults: OrderDefaults;
   decimalComma: boolean;
 }
@@ -96,17 +103,33 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 
 interface Cell {
   field: string;
-  column: string;
+  column: string | null;
   text: string;
 }
 
 /** Joins a row's kept values into one string (a string per value costs several times its text); a NUL in a value, which no field takes, reads as U+FFFD. */
 const VALUE_SEPARATOR = '\u0000';
+/** A derived value is kept as `<column index>` SOH `<text>`, so the errors file can name the column it was read from. */
+const COLUMN_MARK = '\u0001';
+
+const keep = (text: string) => text.replaceAll(VALUE_SEPARATOR, '\uFFFD');
+
+function keepDerived(value: DerivedValue | undefined, columnIndex: (column: string) => number | undefined): string {
+  if (!value || value.text.trim() === '') return '';
+  return `${columnIndex(value.column) ?? ''}${COLUMN_MARK}${keep(value.text)}`;
+}
+
+function derivedCell(kept: string, header: readonly string[]): { column: string | null; text: string } {
+  const mark = kept.indexOf(COLUMN_MARK);
+  if (mark === -1) return { column: null, text: '' };
+  const index = kept.slice(0, mark);
+  return { column: index === '' ? null : header[Number(index)] ?? null, text: kept.slice(mark + 1) };
+}
 
 /**
  * Groups a file's rows by reference number as they are read (rows of one order need not be adjacent), keeping only
- * the values of mapped columns. Bodies are built per order when it is its turn (`buildOrder`), so a long file never
- * holds every order's body at once.
+ * the values of mapped columns and those a preset derives from the row. Bodies are built per order when it is its turn
+ * (`buildOrder`), so a long file never holds every order's body at once.
  */
 export class OrderGroups {
   readonly plan: OrderPlan;
@@ -116,20 +139,49 @@ export class OrderGroups {
   rows = 0;
   private readonly byReference = new Map<string, OrderRows>();
   private readonly referenceAt: number;
+  /** Header name → index, as given and in lower case, for the columns a derivation reads by name. */
+  private readonly columnIndexes: Map<string, number>;
 
-  constructor(header: string[], private readonly delimiter: Delimiter, mapping: ColumnMapping, defaults: OrderDefaults) {
+  constructor(header: string[], private readonly delimiter: Delimiter, mapping: ResolvedMapping, defaults: OrderDefaults) {
     const fieldOfColumn = fieldsOfHeader(header, mapping);
     const columns = new Map<string, string>();
     fieldOfColumn.forEach((field, i) => field && !columns.has(field) && columns.set(field, header[i]!));
-    const mapped = fieldOfColumn.flatMap((field, i) => (field ? [i] : []));
-    this.plan = { header, mapped, fieldOfMapped: mapped.map((i) => fieldOfColumn[i]!), columns, mapping, defaults, decimalComma: delimiter !== ',' };
+    const slots: Slot[] = fieldOfColumn.flatMap((field, i) => (field ? [{ field, column: i }] : []));
+    for (const field of mapping.derivation?.fields ?? []) slots.push({ field, column: null });
+    this.plan = { header, slots, columns, mapping, defaults, decimalComma: delimiter !== ',' };
     this.referenceAt = fieldOfColumn.indexOf('reference_number');
+    this.columnIndexes = new Map();
+    header.forEach((name, i) => {
+      if (!this.columnIndexes.has(name)) this.columnIndexes.set(name, i);
+      if (!this.columnIndexes.has(name.toLowerCase())) this.columnIndexes.set(name.toLowerCase(), i);
+    });
+  }
+
+  private readonly columnIndex = (column: string) => this.columnIndexes.get(column) ?? this.columnIndexes.get(column.toLowerCase());
+
+  /** The row as a preset's derivation reads it. */
+  private fileRow(record: CsvRecord): FileRow {
+    const value = (column: string) => {
+      const i = this.columnIndex(column);
+      return i === undefined ? '' : (record.fields[i] ?? '').trim();
+    };
+    return {
+      value,
+      number: (column) => {
+        const text = value(column);
+        const parsed = text === '' ? undefined : parseDecimal(text, this.plan.decimalComma);
+        return typeof parsed === 'number' ? parsed : undefined;
+      },
+      startsOrder: (reference) => !this.byReference.has(reference),
+    };
   }
 
   add(record: CsvRecord): void {
-    const { header, mapping, columns } = this.plan;
+    const { header, mapping, columns, slots } = this.plan;
     this.rows++;
-    const reference = (this.referenceAt === -1 ? '' : record.fields[this.referenceAt]?.trim() ?? '') || String(mapping.defaults.reference_number ?? '');
+    const derived = mapping.derivation?.derive(this.fileRow(record)) ?? {};
+    const reference = (this.referenceAt === -1 ? '' : record.fields[this.referenceAt]?.trim() ?? '')
+      || derived.reference_number?.text.trim() || String(mapping.defaults.reference_number ?? '');
     if (!reference) {
       this.problems.push({ row: record.row, reference: '', field: 'reference_number', column: columns.get('reference_number') ?? null, message: 'is required: rows are grouped into shipments by it' });
       return;
@@ -137,7 +189,9 @@ export class OrderGroups {
     let order = this.byReference.get(reference);
     if (!order) this.byReference.set(reference, (order = { reference, rows: [], values: [], stray: [] }));
     order.rows.push(record.row);
-    order.values.push(this.plan.mapped.map((i) => (record.fields[i] ?? '').replaceAll(VALUE_SEPARATOR, '\uFFFD')).join(VALUE_SEPARATOR));
+    order.values.push(slots.map((slot) => (slot.column === null
+      ? keepDerived(derived[slot.field], this.columnIndex)
+      : keep(record.fields[slot.column] ?? ''))).join(VALUE_SEPARATOR));
     if (record.fields.slice(header.length).some((f) => f.trim() !== '')) {
       order.stray.push({
         row: record.row, reference, field: 'row', column: null,
@@ -156,17 +210,31 @@ function printable(delimiter: Delimiter): string {
   return delimiter === '\t' ? 'tab' : delimiter;
 }
 
-/** The creation body of one order, with where each value came from. */
+/** The cells of one kept row: a derived value yields to a mapped column of the row that fills the same field. */
+function cellsOf(plan: OrderPlan, joined: string): Cell[] {
+  const cells: Cell[] = [];
+  const fromColumns = new Set<string>();
+  joined.split(VALUE_SEPARATOR).forEach((kept, i) => {
+    const slot = plan.slots[i]!;
+    const { column, text } = slot.column === null ? derivedCell(kept, plan.header) : { column: plan.header[slot.column]!, text: kept };
+    if (text.trim() === '') return;
+    if (slot.column !== null) fromColumns.add(slot.field);
+    else if (fromColumns.has(slot.field)) return;
+    cells.push({ field: slot.field, column, text });
+  });
+  return cells;
+}
+
+/**
+ * The creation body of one order, with where each value came from. Order fields come from the first row that has them
+ * and rows must agree on them; each row is a parcel, or, when the rows are order lines, the order is one parcel whose
+ * fields are order fields too, and `summed` fields add up over the lines.
+ */
 export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
   const { mapping, defaults, decimalComma, columns } = plan;
   const { reference, rows } = group;
-  const cellsOfRows = group.values.map((joined) => {
-    const cells: Cell[] = [];
-    joined.split(VALUE_SEPARATOR).forEach((text, i) => {
-      if (text.trim() !== '') cells.push({ field: plan.fieldOfMapped[i]!, column: plan.header[plan.mapped[i]!]!, text });
-    });
-    return cells;
-  });
+  const lines = mapping.rowsAre === 'items';
+  const summed = new Set(lines ? mapping.summed ?? [] : []);
   const body: Record<string, unknown> = {};
   const sources = new Map<string, ValueSource>();
   const problems: RowProblem[] = [...group.stray];
@@ -185,18 +253,30 @@ export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
     else put(fieldPath(field), value, { row: firstRow, column: null });
   }
   const fromRow = new Map<string, { value: unknown; row: number }>();
-  const parcels = cellsOfRows.map((cells, index) => {
+  const sums = new Map<string, { total: number; source: ValueSource }>();
+  const orderParcel: Record<string, unknown> = { ...parcelDefaults };
+  const parcels = group.values.map((joined, index) => {
     const row = rows[index]!;
     const parcel: Record<string, unknown> = { ...parcelDefaults };
-    for (const { field, column, text } of cells) {
+    for (const { field, column, text } of cellsOf(plan, joined)) {
       const value = typedValue(field, text, decimalComma);
       const parcelField = PARCEL_FIELDS.get(field);
-      if (parcelField) {
+      if (parcelField && !lines) {
         parcel[parcelField] = value;
         sources.set(`parcels.${index}.${parcelField}`, { row, column });
         continue;
       }
-      const path = fieldPath(field);
+      const path = parcelField ? `parcels.0.${parcelField}` : fieldPath(field);
+      if (summed.has(field)) {
+        if (typeof value !== 'number') {
+          problems.push({ row, reference, field: path, column, message: `must be a number: the order's lines add up to it (this line has "${text.trim()}")` });
+          continue;
+        }
+        const sum = sums.get(path);
+        if (sum) sum.total += value;
+        else sums.set(path, { total: value, source: { row, column } });
+        continue;
+      }
       const earlier = fromRow.get(path);
       if (earlier && earlier.value !== value) {
         problems.push({ row, reference, field: path, column, message: `differs from row ${earlier.row} of the same order; the rows of an order must agree on its order fields` });
@@ -204,13 +284,28 @@ export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
       }
       if (earlier) continue;
       fromRow.set(path, { value, row });
-      put(path, value, { row, column });
+      if (parcelField) {
+        orderParcel[parcelField] = value;
+        sources.set(path, { row, column });
+      } else {
+        put(path, value, { row, column });
+      }
     }
     return parcel;
   });
-  body.parcels = parcels;
+  for (const [path, { total, source }] of sums) {
+    // sums of decimals carry float noise (0.1 + 0.2); the API takes at most a few decimals
+    const value = Number(total.toFixed(6));
+    if (path.startsWith('parcels.0.')) {
+      orderParcel[path.slice('parcels.0.'.length)] = value;
+      sources.set(path, source);
+    } else {
+      put(path, value, source);
+    }
+  }
+  body.parcels = lines ? [orderParcel] : parcels;
   body.reference_number = reference;
-  return { reference, rows, body, sources, problems, columns };
+  return { reference, rows, body, sources, problems, columns, parcels: lines ? 1 : parcels.length };
 }
 
 /** `parcels.1.weight_amount` → `parcel_weight_amount`; `recipient_contact.email_address` → `recipient_contact_email_address`. */

@@ -357,7 +357,7 @@ describe('watched folders: ERP order files become shipments and printed labels, 
         path: ['must be an absolute path (the daemon resolves nothing against its own working directory)'],
         shipping_channel_id: ['is not a shipping channel of this account'],
         printer_id: ['printer Zebra folder takes zpl labels, not pdf'],
-        'mapping.extra': ['is not a mapping key (columns, defaults)'],
+        'mapping.extra': ['is not a mapping key (preset, columns, defaults)'],
         'mapping.columns.Jméno': ['must be an import field such as recipient_contact_last_name or parcel_weight_amount'],
         'mapping.defaults.colour': ['is not an import field such as recipient_contact_last_name or parcel_weight_amount'],
       });
@@ -370,7 +370,7 @@ describe('watched folders: ERP order files become shipments and printed labels, 
       expect(nested.json().errors.path[0]).toMatch(/^lies inside watched folder wf_/);
       const badPatch = await a.request('PATCH', `/v1/watched-folders/${folder.id}`, { status: 'sleeping', mapping: 'acme' });
       expect(badPatch.statusCode).toBe(422);
-      expect(badPatch.json().errors).toMatchObject({ status: ['must be one of active, paused'], mapping: ['must be a mapping object or a preset name (default)'] });
+      expect(badPatch.json().errors).toMatchObject({ status: ['must be one of active, paused'], mapping: ['must be a mapping object or a preset name (default, shoptet, woocommerce, prestashop, baselinker, pohoda, money-s3)'] });
     });
 
     it('lists imports newest first with filters and shows one with its result and errors', async () => {

@@ -10,10 +10,10 @@ export function folderLayout(path: string): FolderLayout {
   return Object.fromEntries(SUBFOLDERS.map((s) => [s, join(path, s)])) as FolderLayout;
 }
 
-const ORDER_FILE_EXTENSIONS = new Set(['.csv', '.txt', '.tsv']);
+const ORDER_FILE_EXTENSIONS = new Set(['.csv', '.txt', '.tsv', '.xml']);
 
 /**
- * Files the watcher takes from `in/`: .csv, .txt and .tsv. Hidden files, Office lock files (`~$…`) and names an ERP
+ * Files the watcher takes from `in/`: .csv, .txt, .tsv and .xml. Hidden files, Office lock files (`~$…`) and names an ERP
  * writes under before renaming (`x.csv.part`, `x.csv.tmp`) are left alone.
  */
 export function isOrderFileName(name: string): boolean {

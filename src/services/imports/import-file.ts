@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FieldErrorCollector, ValidationError, type FieldErrors } from '../../domain/errors.js';
 import type { FileHandle } from 'node:fs/promises';
-import { readCsvStream, UnreadableFile, type Delimiter } from '../../imports/csv-table.js';
+import { UnreadableFile, type Delimiter } from '../../imports/csv-table.js';
+import { readOrderTable } from '../../imports/order-table.js';
 import type { ScannedFile, TextEncodingOf } from '../../imports/decode.js';
 import type { ImportLimits } from '../../imports/limits.js';
 import { resolveMapping, type MappingSetting } from '../../imports/mapping.js';
@@ -76,9 +77,10 @@ async function readOrders(file: FileHandle, scanned: ScannedFile, settings: Impo
   if (scanned.size > limits.maxFileBytes) {
     return new UnreadableFile(1, `is ${formatMiB(scanned.size)}; files up to ${formatMiB(limits.maxFileBytes)} are imported`);
   }
-  const table = await readCsvStream(file, scanned, limits);
+  const mapping = resolveMapping(settings.mapping);
+  const table = await readOrderTable(file, scanned, limits, mapping);
   if (table instanceof UnreadableFile) return table;
-  const groups = new OrderGroups(table.header, table.delimiter, resolveMapping(settings.mapping), settings.defaults);
+  const groups = new OrderGroups(table.header, table.delimiter, mapping, settings.defaults);
   try {
     for await (const record of table.records) {
       if (signal.aborted) return 'aborted';
@@ -130,9 +132,9 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
   const source = importSource(row);
   const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
   if (existing) return { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId: existing.importId === row.id ? null : existing.importId };
-  if (order.rows.length > MAX_PARCELS) {
+  if (order.parcels > MAX_PARCELS) {
     // refused before the rules run: checking thousands of parcels would hold up the daemon, and no shipment takes them
-    return { kind: 'invalid', problems: [{ row: order.rows[0]!, reference: order.reference, field: 'parcels', column: null, message: `has ${order.rows.length} rows (one parcel each); a shipment takes at most ${MAX_PARCELS} parcels` }] };
+    return { kind: 'invalid', problems: [{ row: order.rows[0]!, reference: order.reference, field: 'parcels', column: null, message: `has ${order.parcels} rows (one parcel each); a shipment takes at most ${MAX_PARCELS} parcels` }] };
   }
   const errors = new FieldErrorCollector();
   errors.merge(deps.checkShape(order.body));

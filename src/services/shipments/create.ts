@@ -3,7 +3,7 @@ import { isoTime } from '../../domain/clock.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
-import { checkParcelMeasures, withParcelDefaults } from '../../domain/parcel-defaults.js';
+import { checkParcelMeasures, withParcelDefaults, type ParcelDefaults } from '../../domain/parcel-defaults.js';
 import { normaliseParties } from '../../domain/parties.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { findProvider } from '../../carriers/registry.js';
@@ -32,14 +32,8 @@ export async function queueCreationAtCarrier(ctx: ServiceContext, shipment: { id
 }
 
 /** A parcel as given; once validated (its channel's defaults taken) its weight and dimensions are there. */
-export interface ParcelBody {
+export interface ParcelBody extends ParcelDefaults {
   parcel_type?: string;
-  weight_amount?: number;
-  weight_unit?: string;
-  length_dimension?: number;
-  width_dimension?: number;
-  height_dimension?: number;
-  dimension_unit?: string;
 }
 
 /** The creation input after the schema's type checks. */
