@@ -7,6 +7,7 @@ import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { registerImportCommands } from '../src/cli/import.js';
+import { registerOrderCommands } from '../src/cli/orders.js';
 import { argvAsksForJson, printError } from '../src/cli/output.js';
 import { registerPrintJobCommands } from '../src/cli/print-jobs.js';
 import { registerPrinterCommands } from '../src/cli/printers.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerShipCommand(program);
   registerShipmentCommands(program);
+  registerOrderCommands(program);
   registerPrinterCommands(program);
   registerPrintJobCommands(program);
   registerTrackCommands(program);

@@ -4,16 +4,17 @@ import { fishCompletionScript } from './completion-fish.js';
 import { describeProgram, ID_KINDS, type CommandSpec, type IdKind } from './completion-model.js';
 import { zshCompletionScript } from './completion-zsh.js';
 import { clientConfig } from './config.js';
-import { action } from './run.js';
+import { action, listPath } from './run.js';
 
 /** How long completion waits for the daemon: a shell waiting on a TAB should not hang. */
 const IDS_TIMEOUT_MS = 1_000;
 
-/** The list endpoint of each kind of id. */
-const LIST_PATHS: Record<IdKind, string> = {
-  channels: '/v1/shipping-channels',
-  shipments: '/v1/shipments',
-  printers: '/v1/printers',
+/** The list endpoint of each kind of id, with its filters: of orders, the queue's awaiting ones. */
+const LISTS: Record<IdKind, { path: string; filters?: Record<string, string> }> = {
+  channels: { path: '/v1/shipping-channels' },
+  shipments: { path: '/v1/shipments' },
+  printers: { path: '/v1/printers' },
+  orders: { path: '/v1/orders', filters: { status: 'awaiting' } },
 };
 
 interface Listed {
@@ -22,19 +23,28 @@ interface Listed {
   provider?: unknown;
   reference_number?: unknown;
   status?: unknown;
+  recipient_contact?: { company_name?: unknown; first_name?: unknown; last_name?: unknown };
 }
 
-/** What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's name. */
+/**
+ * What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's name,
+ * an order's reference and recipient.
+ */
 function describeItem(kind: IdKind, item: Listed): string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const recipient = item.recipient_contact ?? {};
   const words = kind === 'channels' ? [text(item.name), item.provider ? `(${text(item.provider)})` : '']
     : kind === 'shipments' ? [text(item.reference_number), text(item.status)]
-      : [text(item.name)];
+      : kind === 'orders' ? [text(item.reference_number), text(recipient.company_name), text(recipient.first_name), text(recipient.last_name)]
+        : [text(item.name)];
   // one line, no tabs: the shells split on both
   return words.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** The newest 100 ids of a kind with their descriptions; none when no daemon is configured, reachable or willing. */
+/**
+ * The first 100 ids of a kind as its list gives them (the newest; the oldest awaiting orders, the queue's head) with
+ * their descriptions; none when no daemon is configured, reachable or willing.
+ */
 export async function daemonIds(kind: IdKind): Promise<{ id: string; description: string }[]> {
   let config: { url: string; apiKey: string };
   try {
@@ -43,7 +53,8 @@ export async function daemonIds(kind: IdKind): Promise<{ id: string; description
     return []; // no key configured: completion offers nothing rather than an error
   }
   try {
-    const res = await fetch(`${config.url}${LIST_PATHS[kind]}?per_page=100`, {
+    const list = LISTS[kind];
+    const res = await fetch(config.url + listPath(list.path, list.filters ?? {}, { perPage: '100' }), {
       headers: { authorization: `Bearer ${config.apiKey}` }, signal: AbortSignal.timeout(IDS_TIMEOUT_MS),
     });
     if (!res.ok) return [];

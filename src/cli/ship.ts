@@ -70,14 +70,23 @@ function printOutcome(plan: PrintPlan, job: PrintJob | null): string {
   return job.status === 'queued' || job.status === 'printing' ? `not printed yet: ${said}` : said;
 }
 
-/** POST with `Prefer: wait=N`, then: created → save the label; refused → exit 1 with the reasons; else still pending (exit 0). */
-async function createAndSave(client: ApiClient, body: Json, o: { wait: number; out?: string; json?: boolean; print: PrintPlan }): Promise<void> {
-  const headers: Record<string, string> = o.wait > 0 ? { prefer: `wait=${o.wait}` } : {};
-  const { body: answer } = await client.post<{ data: Shipment }>('/v1/shipments', body, headers);
-  const shipment = answer.data;
+/** What `ship` and `orders ship` do with the shipment the API answered. */
+export interface ShipmentOutcome {
+  /** Seconds the API was asked to wait for the carrier step. */
+  wait: number;
+  out?: string;
+  json?: boolean;
+  print: PrintPlan;
+  /** What people may do about a shipment the carrier refused: lines, each ending in a newline. */
+  whenRefused: (s: Shipment) => string;
+}
+
+/** Created → save the label (and tell what printed); refused → exit 1 with the reasons; else still pending (exit 0). */
+export async function reportShipment(client: ApiClient, shipment: Shipment, o: ShipmentOutcome): Promise<void> {
   const notPrinted = o.print.printer ? {} : { not_printed: o.print.notPrinted };
 
-  if (shipment.status === 'created') {
+  // created at the carrier: `created`, or further on its way for an order shipped before
+  if (shipment.status !== 'pending') {
     let label: SavedLabel;
     try {
       label = await saveLabel(client, shipment.id, { out: o.out });
@@ -97,13 +106,7 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
 
   if (creationFailed(shipment)) {
     if (o.json) printJson({ ...shipment, label_file: null, print_job: null, ...notPrinted });
-    else {
-      process.stdout.write(
-        `shipment ${shipment.id} was not created: the carrier refused it (below). Either delete it and ship again with corrected data:\n`
-        + `  packdesk shipments delete ${shipment.id}\n`
-        + `or correct it through the API (PATCH ${shipmentPath(shipment.id)}); creation is then queued again.\n`,
-      );
-    }
+    else process.stdout.write(`shipment ${shipment.id} was not created: the carrier refused it (below). ${o.whenRefused(shipment)}`);
     throw new CliError(`the carrier refused shipment ${shipment.id}: ${shipment.failure!.message}`, EXIT.failure, shipment.failure!.errors);
   }
 
@@ -113,6 +116,18 @@ async function createAndSave(client: ApiClient, body: Json, o: { wait: number; o
   }
   printStillPending(shipment, o.wait);
   process.stdout.write(o.print.printer ? `Its label prints on ${o.print.printer.name} once the shipment is created.\n` : `Nothing will print: ${o.print.notPrinted}.\n`);
+}
+
+/** POST with `Prefer: wait=N`, then reports the shipment as `reportShipment` does. */
+async function createAndSave(client: ApiClient, body: Json, o: Omit<ShipmentOutcome, 'whenRefused'>): Promise<void> {
+  const headers: Record<string, string> = o.wait > 0 ? { prefer: `wait=${o.wait}` } : {};
+  const { body: answer } = await client.post<{ data: Shipment }>('/v1/shipments', body, headers);
+  await reportShipment(client, answer.data, {
+    ...o,
+    whenRefused: (s) => 'Either delete it and ship again with corrected data:\n'
+      + `  packdesk shipments delete ${s.id}\n`
+      + `or correct it through the API (PATCH ${shipmentPath(s.id)}); creation is then queued again.\n`,
+  });
 }
 
 /** `packdesk ship`: one shipment at the packing desk, from flags or a JSON body, or asked for on a terminal. */
