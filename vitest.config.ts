@@ -91,6 +91,7 @@ const ON_POSTGRES = [
   'test/integration/desk-sessions.test.ts',
   'test/integration/file-places.test.ts',
   'test/integration/hostile-input.test.ts',
+  'test/integration/import-counts.test.ts',
   'test/integration/import-limits.test.ts',
   'test/integration/label-formats.test.ts',
   'test/integration/lease-renewal.test.ts',

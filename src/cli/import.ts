@@ -6,6 +6,7 @@ import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { parseCopies } from './print-jobs.js';
 import { MAPPING_PRESETS } from '../imports/mapping.js';
+import { IMPORT_TARGETS } from '../imports/orders.js';
 import {
   channelOrOnlyActive, importPath, presetAndMapping, printImport, type ImportRecord, type OrderResult, type RowError,
 } from './import-records.js';
@@ -19,6 +20,7 @@ interface ImportOptions {
   copies?: string;
   preset?: string;
   mapping?: string;
+  target?: string;
   out?: string;
   json?: boolean;
 }
@@ -93,6 +95,7 @@ export function registerImportCommands(program: Command): void {
     .addOption(new Option('--preset <name>', 'read the file as this shop\'s or ERP\'s export; a --mapping FILE adds its columns and defaults (the sender)')
       .choices(Object.keys(MAPPING_PRESETS)))
     .option('--mapping <file>', 'a JSON column mapping ({"preset": ..., "columns": {...}, "defaults": {...}}) or a preset name')
+    .addOption(new Option('--target <target>', 'what its orders become: shipments at once, or orders in the queue that `packdesk orders ship` ships').choices([...IMPORT_TARGETS]))
     .option('--out <dir>', 'where to write <name>.result.csv and <name>.errors.csv (default: beside the file)')
     .option('--json', 'print {import, results, errors, result_file, errors_file} as JSON')
     .action(action(async (file: string, o: ImportOptions) => {
@@ -104,6 +107,7 @@ export function registerImportCommands(program: Command): void {
         shipping_channel_id: await channelOrOnlyActive(client, o.channel), label_format: o.format,
         ...(o.printer ? { printer_id: o.printer } : {}), ...(o.copies !== undefined ? { copies: parseCopies(o.copies) } : {}),
         ...(o.preset !== undefined || o.mapping !== undefined ? { mapping: presetAndMapping(o.preset, o.mapping) } : {}),
+        ...(o.target !== undefined ? { target: o.target } : {}),
       });
       const record = await waitForImport(client, body.data, !o.json);
       const outDir = resolve(o.out ?? dirname(file));

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { IMPORT_TARGETS } from '../imports/orders.js';
 import { ApiClient, moveToDaemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
@@ -15,6 +16,7 @@ interface WatchedFolder {
   label_format: string;
   printer_id: string | null;
   mapping: string | Record<string, unknown> | null;
+  target: string;
   status: 'active' | 'paused';
   folders: Record<'in' | 'processing' | 'done' | 'failed' | 'out', string>;
   created_at: string;
@@ -34,7 +36,7 @@ function describeMapping(mapping: WatchedFolder['mapping']): string {
 function printFolder(folder: WatchedFolder, recent: ImportRecord[] = []): void {
   printRecord({
     id: folder.id, station: folder.station ?? 'any', path: folder.path, status: folder.status, channel: folder.shipping_channel_id, 'label format': folder.label_format,
-    printer: folder.printer_id ?? 'none (labels are not printed)', mapping: describeMapping(folder.mapping),
+    printer: folder.printer_id ?? 'none (labels are not printed)', mapping: describeMapping(folder.mapping), target: folder.target,
     'drop files into': folder.folders.in, 'results in': folder.folders.out, created: folder.created_at, updated: folder.updated_at,
   });
   if (recent.length === 0) return;
@@ -50,6 +52,7 @@ interface AddOptions {
   format: string;
   printer?: string;
   mapping?: string;
+  target?: string;
   paused?: boolean;
   json?: boolean;
 }
@@ -71,6 +74,7 @@ export function registerWatchCommands(program: Command): void {
     .option('--format <format>', 'label format: pdf, zpl or epl', 'pdf')
     .option('--printer <id>', 'print each label on this printer once it exists')
     .option('--mapping <file>', 'a JSON column mapping ({"columns": {...}, "defaults": {...}}) or a preset name')
+    .addOption(new Option('--target <target>', 'what its orders become: shipments at once, or orders in the queue that `packdesk orders ship` ships').choices([...IMPORT_TARGETS]))
     .option('--paused', 'add it paused (takes no files until resumed)')
     .option('--json', 'print JSON')
     .action(action(async (path: string, o: AddOptions) => {
@@ -79,7 +83,7 @@ export function registerWatchCommands(program: Command): void {
       const { body } = await client.post<{ data: WatchedFolder }>('/v1/watched-folders', {
         path: resolve(path), shipping_channel_id: await channelOrOnlyActive(client, o.channel), label_format: o.format,
         ...(o.printer ? { printer_id: o.printer } : {}), ...(o.mapping !== undefined ? { mapping: readMappingFlag(o.mapping) } : {}),
-        ...(o.paused ? { status: 'paused' } : {}),
+        ...(o.target !== undefined ? { target: o.target } : {}), ...(o.paused ? { status: 'paused' } : {}),
       });
       if (o.json) printJson(body.data);
       else printFolder(body.data);

@@ -10,6 +10,10 @@ export interface OrderDefaults {
   print?: { printer_id: string; copies: number } | null;
 }
 
+/** `shipments` (the default): each order of a file is created at once; `orders`: each waits in the order queue for the packer. */
+export type ImportTarget = 'shipments' | 'orders';
+export const IMPORT_TARGETS: readonly ImportTarget[] = ['shipments', 'orders'];
+
 /** Where a value came from, so an error points at the file: its row, and its column (null: a default). */
 export interface ValueSource {
   row: number;

@@ -100,7 +100,7 @@ export interface OrderFilters {
   createdTo?: number;
 }
 
-/** Oldest first: the queue is packed in the order it came in. */
+/** Oldest first: the queue is packed in the order it came in (an import's orders in the file's order). */
 export async function listOrders(ctx: ServiceContext, accountId: string, f: OrderFilters, page: PageRequest) {
   const where: SQL[] = [eq(orders.accountId, accountId)];
   if (f.status) where.push(eq(orders.status, f.status));
@@ -111,7 +111,7 @@ export async function listOrders(ctx: ServiceContext, accountId: string, f: Orde
   const condition = and(...where);
   const total = (await ctx.db.select({ n: count() }).from(orders).where(condition).get())!.n;
   if (offsetOf(page) >= total) return { items: [], total };
-  const rows = await ctx.db.select().from(orders).where(condition).orderBy(asc(orders.createdAt), asc(orders.id))
+  const rows = await ctx.db.select().from(orders).where(condition).orderBy(asc(orders.createdAt), sql`rowid`)
     .limit(page.perPage).offset(offsetOf(page)).all();
   return { items: rows.map(presentOrder), total };
 }

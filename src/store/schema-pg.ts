@@ -137,6 +137,7 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
 ]);
 
 export const orders = pgTable('orders', {
+  rowid: rowid(),
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   referenceNumber: text('reference_number'),
@@ -149,7 +150,11 @@ export const orders = pgTable('orders', {
   updatedAt: int64('updated_at').notNull(),
   shippedAt: int64('shipped_at'),
   cancelledAt: int64('cancelled_at'),
-}, (t) => [index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt)]);
+}, (t) => [
+  index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt),
+  index('orders_import').on(t.importId),
+  uniqueIndex('orders_rowid').on(t.rowid),
+]);
 
 export const jobs = pgTable('jobs', {
   rowid: rowid(),
@@ -374,6 +379,7 @@ export const watchedFolders = pgTable('watched_folders', {
   labelFormat: text('label_format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
   printerId: text('printer_id').references(() => printers.id, { onDelete: 'set null' }),
   mapping: text('mapping'),
+  target: text('target', { enum: ['shipments', 'orders'] }).notNull().default('shipments'),
   status: text('status', { enum: ['active', 'paused'] }).notNull(),
   createdAt: int64('created_at').notNull(),
   updatedAt: int64('updated_at').notNull(),
@@ -388,6 +394,7 @@ export const imports = pgTable('imports', {
   rows: int64('rows').notNull(),
   shipmentsCreated: int64('shipments_created').notNull(),
   failedRows: int64('failed_rows').notNull(),
+  invalidOrders: int64('invalid_orders').notNull().default(0),
   rowsProcessed: int64('rows_processed').notNull().default(0),
   attempts: int64('attempts').notNull().default(0),
   status: text('status', { enum: ['processing', 'done', 'failed'] }).notNull(),
@@ -404,8 +411,9 @@ export const importedOrders = pgTable('imported_orders', {
   referenceNumber: text('reference_number').notNull(),
   importId: text('import_id').notNull().references(() => imports.id, { onDelete: 'cascade' }),
   shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'set null' }),
+  orderId: text('order_id'),
   createdAt: int64('created_at').notNull(),
-}, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] })]);
+}, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] }), index('imported_orders_import').on(t.importId)]);
 
 export const deskSessions = pgTable('desk_sessions', {
   rowid: rowid(),

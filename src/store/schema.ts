@@ -162,7 +162,10 @@ export const orders = sqliteTable('orders', {
   updatedAt: integer('updated_at').notNull(),
   shippedAt: integer('shipped_at'),
   cancelledAt: integer('cancelled_at'),
-}, (t) => [index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt)]);
+}, (t) => [
+  index('orders_account_created').on(t.accountId, t.createdAt), index('orders_account_status').on(t.accountId, t.status, t.createdAt),
+  index('orders_import').on(t.importId),
+]);
 
 /** Durable work: a row is written in the same transaction as the change that needs it, then claimed by a worker. */
 export const jobs = sqliteTable('jobs', {
@@ -412,6 +415,8 @@ export const watchedFolders = sqliteTable('watched_folders', {
   printerId: text('printer_id').references(() => printers.id, { onDelete: 'set null' }),
   /** A preset name or a column mapping object, as JSON. */
   mapping: text('mapping', { mode: 'json' }),
+  /** What the folder's orders become: shipments at once, or orders in the queue (ImportTarget in src/imports/orders.ts). */
+  target: text('target', { enum: ['shipments', 'orders'] }).notNull().default('shipments'),
   status: text('status', { enum: ['active', 'paused'] }).notNull(),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
@@ -427,6 +432,8 @@ export const imports = sqliteTable('imports', {
   rows: integer('rows').notNull(),
   shipmentsCreated: integer('shipments_created').notNull(),
   failedRows: integer('failed_rows').notNull(),
+  /** Orders the API's rules refused (the result file's `error` lines), counted when the import finishes. */
+  invalidOrders: integer('invalid_orders').notNull().default(0),
   /** Rows whose order is finished, stored as the import goes so a restart shows how far it got. */
   rowsProcessed: integer('rows_processed').notNull().default(0),
   /** Runs of the import that began and did not end in an orderly way (a crash, kill -9): at 3 it is failed for good. */
@@ -447,8 +454,10 @@ export const importedOrders = sqliteTable('imported_orders', {
   referenceNumber: text('reference_number').notNull(),
   importId: text('import_id').notNull().references(() => imports.id, { onDelete: 'cascade' }),
   shipmentId: text('shipment_id').references(() => shipments.id, { onDelete: 'set null' }),
+  /** The queued order, for an import whose target is the order queue. */
+  orderId: text('order_id'),
   createdAt: integer('created_at').notNull(),
-}, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] })]);
+}, (t) => [primaryKey({ columns: [t.source, t.sha256, t.referenceNumber] }), index('imported_orders_import').on(t.importId)]);
 
 /**
  * A browser signed in to the desk: bound to the API key it was opened with (revoking the key ends it). Only hashes

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
+import { csvText, orderRow, readCsvFile } from '../helpers/order-files.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
@@ -24,6 +25,9 @@ interface Keys { full: string; readOnly: string; other: string }
 
 describe('the packing desk in a browser', () => {
   let dataDir: string;
+  /** Where the ERP's watched folder lies: a files root of the daemon, apart from its data directory. */
+  let erpDir: string;
+  let channelId: string;
   let emu: RunningEmulators;
   let zebra: ZebraPrinter;
   let daemon: RunningDaemon;
@@ -39,7 +43,7 @@ describe('the packing desk in a browser', () => {
   let confirming = true;
 
   const start = async () => {
-    daemon = await startDaemon({ dataDir, host: '127.0.0.1', port, log: pino({ level: 'silent' }), desk: { printerCheckMs: 300 } });
+    daemon = await startDaemon({ dataDir, host: '127.0.0.1', port, log: pino({ level: 'silent' }), desk: { printerCheckMs: 300 }, filesRoots: [erpDir] });
     port = Number(new URL(daemon.url).port);
   };
   const url = (path = '/') => `http://127.0.0.1:${port}${path}`;
@@ -56,6 +60,7 @@ describe('the packing desk in a browser', () => {
     expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-desk-'));
+    erpDir = mkdtempSync(join(tmpdir(), 'packdesk-desk-erp-'));
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
     const account = await createAccount(setup, { name: 'Sklad Brno', plan: 'enterprise' });
     const another = await createAccount(setup, { name: 'Another shop', plan: 'enterprise' });
@@ -73,6 +78,7 @@ describe('the packing desk in a browser', () => {
       name: 'PPL', provider: 'ppl', settings: { clientId: 'desk', clientSecret: 'desk-secret', baseUrl: emu.urls.ppl },
     });
     expect(channel.body.data.status).toBe('active');
+    channelId = channel.body.data.id;
     const printer = await api(keys.full, 'POST', '/v1/printers', { name: 'Zebra at the desk', uri: zebra.uri, formats: ['zpl'], default_for: ['zpl'] });
     expect(printer.status, JSON.stringify(printer.body)).toBe(201);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -90,6 +96,7 @@ describe('the packing desk in a browser', () => {
     await zebra?.stop();
     await emu?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (erpDir) rmSync(erpDir, { recursive: true, force: true });
   });
 
   it('signs in with an API key once: a wrong key is refused on the form, the right one leaves only an HttpOnly session cookie', async () => {
@@ -248,6 +255,34 @@ describe('the packing desk in a browser', () => {
     expect(await page.locator('header nav a.active').allTextContents()).toEqual(['Shipments']);
     await page.locator('.pictures img').first().waitFor();
     await shoot('shipment-tracking');
+  });
+
+  it('shows what became of an imported file\'s orders as its result file says, and its failed rows', async () => {
+    const added = await api(keys.full, 'POST', '/v1/watched-folders', { path: join(erpDir, 'eshop'), shipping_channel_id: channelId, label_format: 'pdf' });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const folder = added.body.data as unknown as { id: string; folders: { in: string } };
+    writeFileSync(join(folder.folders.in, 'orders.csv'), csvText([
+      orderRow('ERP-1'), orderRow('ERP-2'), orderRow('ERP-3'),
+      orderRow('ERP-4', { destination_address_postal_code: '79999' }), // no post office has it: the carrier refuses it
+      orderRow('ERP-5', { recipient_contact_email_address: 'not-an-email' }),
+    ]));
+    type Finished = { id: string; status: string; result_path: string };
+    const finished = async () => ((await api(keys.full, 'GET', `/v1/imports?watched_folder_id=${folder.id}`)).body.data as unknown as Finished[])[0];
+    await expect.poll(async () => (await finished())?.status, { timeout: 30_000 }).toBe('done');
+    const record = (await finished())!;
+    expect(readCsvFile(record.result_path).map((line) => line.status)).toEqual(['created', 'created', 'created', 'failed', 'error']);
+    await page.goto(url('/#/imports'));
+    const row = page.locator('main.imports tbody tr', { hasText: 'orders.csv' });
+    await row.waitFor(WAIT);
+    // the table as a packer reads it: each column's heading with the file's cell under it
+    const headings = await page.locator('main.imports thead th').allTextContents();
+    const cells = await row.locator('td').allTextContents();
+    expect(Object.fromEntries(headings.map((h, i) => [h, cells[i]]).filter(([h]) => h !== ''))).toEqual({
+      File: 'orders.csv', Rows: '5/5', 'Shipments created': '3', 'Refused by the carrier': '1', 'Invalid orders': '1 Failed rows: 1', 'Queued for packing': '0',
+    });
+    await row.locator('button[name="failed_rows"]').click();
+    await expect.poll(() => page.locator('.failed-rows td').allTextContents(), WAIT).toEqual(['Row 6', 'recipient_contact.email_address', 'must be a valid e-mail address']);
+    await shoot('imports');
   });
 
   it('refuses changes without the CSRF token or from another origin, and shows nothing of another account', async () => {

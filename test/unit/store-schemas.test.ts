@@ -7,7 +7,7 @@ import * as sqliteSchema from '../../src/store/schema.js';
 import * as pgSchema from '../../src/store/schema-pg.js';
 
 /** Tables whose statements use SQLite's implicit rowid: PostgreSQL has it as an explicit identity column. */
-const ROWID_TABLES = ['desk_sessions', 'events', 'idempotency_keys', 'jobs', 'print_jobs', 'tracking_parcels', 'tracking_updates', 'webhook_deliveries'];
+const ROWID_TABLES = ['desk_sessions', 'events', 'idempotency_keys', 'jobs', 'orders', 'print_jobs', 'tracking_parcels', 'tracking_updates', 'webhook_deliveries'];
 
 /** The PostgreSQL type each SQLite column type is stored in: it takes the same parameters and gives back the same values. */
 const PG_TYPES: Record<string, { columnType: string; sqlType: string }> = {

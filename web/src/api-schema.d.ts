@@ -10491,6 +10491,11 @@ export interface operations {
                             mapping: (string | {
                                 [key: string]: unknown;
                             }) | null;
+                            /**
+                             * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                             * @enum {string}
+                             */
+                            target: "shipments" | "orders";
                             /** @enum {string} */
                             status: "active" | "paused";
                             /** @description Drop files into in/; results appear in out/ */
@@ -10596,6 +10601,12 @@ export interface operations {
                         [key: string]: unknown;
                     }) | null;
                     /**
+                     * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                     * @default shipments
+                     * @enum {string}
+                     */
+                    target?: "shipments" | "orders";
+                    /**
                      * @default active
                      * @enum {string}
                      */
@@ -10626,6 +10637,11 @@ export interface operations {
                             mapping: (string | {
                                 [key: string]: unknown;
                             }) | null;
+                            /**
+                             * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                             * @enum {string}
+                             */
+                            target: "shipments" | "orders";
                             /** @enum {string} */
                             status: "active" | "paused";
                             /** @description Drop files into in/; results appear in out/ */
@@ -10791,6 +10807,11 @@ export interface operations {
                             mapping: (string | {
                                 [key: string]: unknown;
                             }) | null;
+                            /**
+                             * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                             * @enum {string}
+                             */
+                            target: "shipments" | "orders";
                             /** @enum {string} */
                             status: "active" | "paused";
                             /** @description Drop files into in/; results appear in out/ */
@@ -10978,6 +10999,11 @@ export interface operations {
                     mapping?: (string | {
                         [key: string]: unknown;
                     }) | null;
+                    /**
+                     * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                     * @enum {string}
+                     */
+                    target?: "shipments" | "orders";
                     /** @enum {string} */
                     status?: "active" | "paused";
                     /** @description Moves the folder to this station: send it to that station's own daemon, which checks the path on its machine */
@@ -11008,6 +11034,11 @@ export interface operations {
                             mapping: (string | {
                                 [key: string]: unknown;
                             }) | null;
+                            /**
+                             * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                             * @enum {string}
+                             */
+                            target: "shipments" | "orders";
                             /** @enum {string} */
                             status: "active" | "paused";
                             /** @description Drop files into in/; results appear in out/ */
@@ -11173,10 +11204,21 @@ export interface operations {
                             rows: number;
                             /** @description Rows whose order is finished: a shipment past its carrier step, already imported, or failed */
                             rows_processed: number;
-                            /** @description Shipments this import created */
+                            /** @description Orders whose shipment the carrier created: the result file's `created` lines (or a status after it). Read from the shipments as they are now, like refused_by_carrier and awaiting_carrier */
+                            created: number;
+                            /** @description Orders whose shipment the carrier refused (the result file's `failed`): the shipment waits, pending, to be corrected or retried */
+                            refused_by_carrier: number;
+                            /** @description Orders whose shipment's carrier step has not finished, or is retried after an outage (the result file's `pending`) */
+                            awaiting_carrier: number;
+                            /** @description Orders the API's rules refused, so no shipment (the result file's `error` lines; their rows are in the errors file). Set when the import finishes */
+                            invalid: number;
+                            /** @description Orders this import put in the order queue for the packer (GET /v1/orders), whatever became of them since */
+                            queued: number;
+                            /** @description Shipments this import stored, whatever their carrier step did: created + refused_by_carrier + awaiting_carrier, and any cancelled or deleted before the carrier created them. Set when the import finishes */
                             shipments_created: number;
                             /** @description Orders an earlier import of the same file had created (nothing new) */
                             orders_already_imported: number;
+                            /** @description Rows of the file that became no shipment: every row of an invalid order, and rows outside any order (the errors file lists them). Set when the import finishes */
                             failed_rows: number;
                             /** @enum {string} */
                             status: "processing" | "done" | "failed";
@@ -11290,6 +11332,12 @@ export interface operations {
                     mapping?: (string | {
                         [key: string]: unknown;
                     }) | null;
+                    /**
+                     * @description shipments: each order is created at once; orders: each waits in the order queue (/v1/orders) for the packer
+                     * @default shipments
+                     * @enum {string}
+                     */
+                    target?: "shipments" | "orders";
                 };
             };
         };
@@ -11313,10 +11361,21 @@ export interface operations {
                             rows: number;
                             /** @description Rows whose order is finished: a shipment past its carrier step, already imported, or failed */
                             rows_processed: number;
-                            /** @description Shipments this import created */
+                            /** @description Orders whose shipment the carrier created: the result file's `created` lines (or a status after it). Read from the shipments as they are now, like refused_by_carrier and awaiting_carrier */
+                            created: number;
+                            /** @description Orders whose shipment the carrier refused (the result file's `failed`): the shipment waits, pending, to be corrected or retried */
+                            refused_by_carrier: number;
+                            /** @description Orders whose shipment's carrier step has not finished, or is retried after an outage (the result file's `pending`) */
+                            awaiting_carrier: number;
+                            /** @description Orders the API's rules refused, so no shipment (the result file's `error` lines; their rows are in the errors file). Set when the import finishes */
+                            invalid: number;
+                            /** @description Orders this import put in the order queue for the packer (GET /v1/orders), whatever became of them since */
+                            queued: number;
+                            /** @description Shipments this import stored, whatever their carrier step did: created + refused_by_carrier + awaiting_carrier, and any cancelled or deleted before the carrier created them. Set when the import finishes */
                             shipments_created: number;
                             /** @description Orders an earlier import of the same file had created (nothing new) */
                             orders_already_imported: number;
+                            /** @description Rows of the file that became no shipment: every row of an invalid order, and rows outside any order (the errors file lists them). Set when the import finishes */
                             failed_rows: number;
                             /** @enum {string} */
                             status: "processing" | "done" | "failed";
@@ -11481,10 +11540,21 @@ export interface operations {
                             rows: number;
                             /** @description Rows whose order is finished: a shipment past its carrier step, already imported, or failed */
                             rows_processed: number;
-                            /** @description Shipments this import created */
+                            /** @description Orders whose shipment the carrier created: the result file's `created` lines (or a status after it). Read from the shipments as they are now, like refused_by_carrier and awaiting_carrier */
+                            created: number;
+                            /** @description Orders whose shipment the carrier refused (the result file's `failed`): the shipment waits, pending, to be corrected or retried */
+                            refused_by_carrier: number;
+                            /** @description Orders whose shipment's carrier step has not finished, or is retried after an outage (the result file's `pending`) */
+                            awaiting_carrier: number;
+                            /** @description Orders the API's rules refused, so no shipment (the result file's `error` lines; their rows are in the errors file). Set when the import finishes */
+                            invalid: number;
+                            /** @description Orders this import put in the order queue for the packer (GET /v1/orders), whatever became of them since */
+                            queued: number;
+                            /** @description Shipments this import stored, whatever their carrier step did: created + refused_by_carrier + awaiting_carrier, and any cancelled or deleted before the carrier created them. Set when the import finishes */
                             shipments_created: number;
                             /** @description Orders an earlier import of the same file had created (nothing new) */
                             orders_already_imported: number;
+                            /** @description Rows of the file that became no shipment: every row of an invalid order, and rows outside any order (the errors file lists them). Set when the import finishes */
                             failed_rows: number;
                             /** @enum {string} */
                             status: "processing" | "done" | "failed";
@@ -11597,7 +11667,7 @@ export interface operations {
                         data: {
                             reference_number: string;
                             shipment_id: string | null;
-                            /** @description created (or later), pending, failed, already_imported, error, deleted */
+                            /** @description created (or later), pending, failed, already_imported, error, deleted; queued (target orders) */
                             status: string;
                             tracking_numbers: string[];
                             error: string | null;

@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { importedOrders, imports } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import type { ImportedFile } from './import-file.js';
@@ -22,12 +22,14 @@ export async function writeImportResults(ctx: ServiceContext, row: ImportRow, fi
   if (problems.length > 0) await writeFileAtomically(paths.errors, csvFileBytes(ERROR_COLUMNS, errorLines(problems), file.delimiter, file.encoding));
   await updateImportRow(ctx, row.id, {
     rows: file.rows, shipmentsCreated: await shipmentsCreatedBy(ctx, row.id), failedRows: failedRowCount(file),
+    invalidOrders: file.outcomes.filter((o) => o.kind === 'invalid').length,
     resultPath: paths.result, errorsPath: problems.length > 0 ? paths.errors : null,
   });
 }
 
+/** Shipments the import made (a queued order is not one; a shipment deleted since still counts). */
 export async function shipmentsCreatedBy(ctx: ServiceContext, importId: string): Promise<number> {
-  return (await ctx.db.select({ n: count() }).from(importedOrders).where(eq(importedOrders.importId, importId)).get())!.n;
+  return (await ctx.db.select({ n: count() }).from(importedOrders).where(and(eq(importedOrders.importId, importId), isNull(importedOrders.orderId))).get())!.n;
 }
 
 export async function completeImport(ctx: ServiceContext, importId: string, status: 'done' | 'failed'): Promise<void> {

@@ -23,6 +23,7 @@ function folderSettings(folder: WatchedFolderRow): ImportSettings {
       print: folder.printerId ? { printer_id: folder.printerId, copies: 1 } : null,
     },
     mapping: folder.mapping as ImportSettings['mapping'],
+    target: folder.target,
   };
 }
 

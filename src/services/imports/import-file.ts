@@ -7,9 +7,10 @@ import { readOrderTable } from '../../imports/order-table.js';
 import type { ScannedFile, TextEncodingOf } from '../../imports/decode.js';
 import type { ImportLimits } from '../../imports/limits.js';
 import { resolveMapping, type MappingSetting } from '../../imports/mapping.js';
-import { buildOrder, OrderGroups, sourceOfPath, type FileOrder, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
+import { buildOrder, OrderGroups, sourceOfPath, type FileOrder, type ImportTarget, type OrderDefaults, type RowProblem } from '../../imports/orders.js';
 import { MAX_PARCELS } from '../../domain/shipment-input.js';
 import type { ServiceContext } from '../context.js';
+import { createOrder, type OrderDraft } from '../orders.js';
 import { createShipment, validateCreation, type ShipmentBody } from '../shipments/create.js';
 import { loadShipmentRow } from '../shipments/records.js';
 import { CarrierOutcomes } from './carrier-outcomes.js';
@@ -28,6 +29,7 @@ export interface ImportDeps {
 export interface ImportSettings {
   defaults: OrderDefaults;
   mapping: MappingSetting | null;
+  target?: ImportTarget;
 }
 
 /** What became of one order of the file. */
@@ -37,7 +39,9 @@ export type OrderOutcome =
    * `earlierImportId`: the order was imported before, from the same file, by that import (nothing new was created).
    * `fresh`: the shipment was created just now (not found by its key on a resumed run).
    */
-  | { kind: 'shipment'; shipmentId: string | null; earlierImportId: string | null; fresh?: boolean };
+  | { kind: 'shipment'; shipmentId: string | null; earlierImportId: string | null; fresh?: boolean }
+  /** Queued in the order queue (target `orders`); `earlierImportId` as above. */
+  | { kind: 'order'; orderId: string | null; earlierImportId: string | null };
 
 /** An order of the file, as its result line names it. */
 export interface OrderOfFile {
@@ -98,8 +102,8 @@ async function readOrders(file: FileHandle, scanned: ScannedFile, settings: Impo
 const formatMiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 function findImportedOrder(ctx: ServiceContext, source: string, sha256: string, reference: string) {
-  return ctx.store.get<{ importId: string; shipmentId: string | null }>(
-    'SELECT import_id AS "importId", shipment_id AS "shipmentId" FROM imported_orders WHERE source = ? AND sha256 = ? AND reference_number = ?',
+  return ctx.store.get<{ importId: string; shipmentId: string | null; orderId: string | null }>(
+    'SELECT import_id AS "importId", shipment_id AS "shipmentId", order_id AS "orderId" FROM imported_orders WHERE source = ? AND sha256 = ? AND reference_number = ?',
     source, sha256, reference);
 }
 
@@ -125,13 +129,17 @@ function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
 }
 
 /**
- * One order → at most one shipment, ever: the order's key (source, file hash, reference) and its shipment are written
- * in one transaction (a savepoint of the batch's), so a crash leaves both or neither, and a second run finds the key.
+ * One order → at most one shipment or queued order, ever: the order's key (source, file hash, reference) and what it
+ * became are written in one transaction (a savepoint of the batch's), so a crash leaves both or neither, and a second
+ * run finds the key.
  */
-async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder): Promise<OrderOutcome> {
+async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder, target: ImportTarget): Promise<OrderOutcome> {
   const source = importSource(row);
   const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
-  if (existing) return { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId: existing.importId === row.id ? null : existing.importId };
+  if (existing) {
+    const earlierImportId = existing.importId === row.id ? null : existing.importId;
+    return existing.orderId !== null ? { kind: 'order', orderId: existing.orderId, earlierImportId } : { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId };
+  }
   if (order.parcels > MAX_PARCELS) {
     // refused before the rules run: checking thousands of parcels would hold up the daemon, and no shipment takes them
     return { kind: 'invalid', problems: [{ row: order.rows[0]!, reference: order.reference, field: 'parcels', column: null, message: `has ${order.parcels} rows (one parcel each); a shipment takes at most ${MAX_PARCELS} parcels` }] };
@@ -144,11 +152,18 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
       await validateCreation(ctx, row.accountId, body, errors);
       return { kind: 'invalid', problems: order.problems };
     }
-    return await inSavepoint(ctx, async () => {
+    return await inSavepoint(ctx, async (): Promise<OrderOutcome> => {
+      const imported = (ids: { shipment: string | null; order: string | null }) => ctx.store.run(`INSERT INTO imported_orders
+        (source, sha256, reference_number, import_id, shipment_id, order_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      source, row.sha256, order.reference, row.id, ids.shipment, ids.order, ctx.clock.now());
+      if (target === 'orders') {
+        const queued = await createOrder(ctx, row.accountId, body as unknown as OrderDraft, errors, row.id);
+        await imported({ shipment: null, order: queued.id });
+        return { kind: 'order', orderId: queued.id, earlierImportId: null };
+      }
       const shipment = await createShipment(ctx, row.accountId, body, errors);
-      await ctx.store.run('INSERT INTO imported_orders (source, sha256, reference_number, import_id, shipment_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        source, row.sha256, order.reference, row.id, shipment.id, ctx.clock.now());
-      return { kind: 'shipment' as const, shipmentId: shipment.id, earlierImportId: null, fresh: true };
+      await imported({ shipment: shipment.id, order: null });
+      return { kind: 'shipment', shipmentId: shipment.id, earlierImportId: null, fresh: true };
     });
   } catch (err) {
     if (err instanceof ValidationError) return { kind: 'invalid', problems: [...order.problems, ...problemsOf(order, err.errors)] };
@@ -233,7 +248,7 @@ async function importOrders(
       const batch = orders.slice(start, start + ORDERS_PER_TRANSACTION);
       const batchOutcomes = await ctx.store.transaction(async () => {
         const list: OrderOutcome[] = [];
-        for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group)));
+        for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group), settings.target ?? 'shipments'));
         return list;
       });
       for (const group of batch) group.values = []; // built and stored: its rows' values are no longer needed

@@ -50,8 +50,50 @@ export async function alreadyImportedOrders(ctx: ServiceContext, row: ImportRow)
     .get())!.n;
 }
 
-export async function presentImport(ctx: ServiceContext, row: ImportRow) {
+/** What became of an import's orders, as its result file's lines name them. */
+export interface ImportOrderCounts {
+  /** Shipments the carrier created (the lines `created`, or a status after it). */
+  created: number;
+  /** Shipments the carrier refused (`failed`): pending until corrected or retried. */
+  refusedByCarrier: number;
+  /** Shipments whose carrier step has not finished, or waits to be retried after an outage (`pending`). */
+  awaitingCarrier: number;
+  /** Orders the import put in the order queue for the packer. */
+  queued: number;
+}
+
+const NO_ORDERS: ImportOrderCounts = { created: 0, refusedByCarrier: 0, awaitingCarrier: 0, queued: 0 };
+
+/**
+ * Counts the orders of the given imports in one statement, from their shipments' status as it is now (a refused
+ * shipment corrected and created since counts as created), as result-files.ts tells them apart.
+ */
+export async function importOrderCounts(ctx: ServiceContext, importIds: readonly string[]): Promise<Map<string, ImportOrderCounts>> {
+  const counts = new Map(importIds.map((id) => [id, { ...NO_ORDERS }]));
+  if (importIds.length === 0) return counts;
+  const ids = importIds.map(() => '?').join(', ');
+  const refused = "s.status = 'pending' AND s.failure IS NOT NULL AND s.next_attempt_at IS NULL";
+  const rows = await ctx.store.all<{ importId: string; created: number; refused: number; awaiting: number; queued: number }>(`
+    SELECT io.import_id AS "importId", count(s.provider_shipment_id) AS created,
+      sum(CASE WHEN ${refused} THEN 1 ELSE 0 END) AS refused,
+      sum(CASE WHEN s.status = 'pending' AND NOT (${refused}) THEN 1 ELSE 0 END) AS awaiting, 0 AS queued
+    FROM imported_orders io JOIN shipments s ON s.id = io.shipment_id WHERE io.import_id IN (${ids}) GROUP BY io.import_id
+    UNION ALL
+    SELECT import_id AS "importId", 0, 0, 0, count(*) FROM orders WHERE import_id IN (${ids}) GROUP BY import_id`, ...importIds, ...importIds);
+  for (const r of rows) {
+    const c = counts.get(r.importId)!;
+    c.created += r.created;
+    c.refusedByCarrier += r.refused;
+    c.awaitingCarrier += r.awaiting;
+    c.queued += r.queued;
+  }
+  return counts;
+}
+
+/** The import as the API shows it; `counts` as `importOrderCounts` gives them (read for this import when not given). */
+export async function presentImport(ctx: ServiceContext, row: ImportRow, counts?: ImportOrderCounts) {
   const finished = row.status !== 'processing';
+  const orders = counts ?? (await importOrderCounts(ctx, [row.id])).get(row.id)!;
   return {
     id: row.id,
     watched_folder_id: row.watchedFolderId,
@@ -59,6 +101,11 @@ export async function presentImport(ctx: ServiceContext, row: ImportRow) {
     sha256: row.sha256,
     rows: row.rows,
     rows_processed: finished ? row.rows : Math.min(row.rows, row.rowsProcessed),
+    created: orders.created,
+    refused_by_carrier: orders.refusedByCarrier,
+    awaiting_carrier: orders.awaitingCarrier,
+    invalid: row.invalidOrders,
+    queued: orders.queued,
     shipments_created: row.shipmentsCreated,
     orders_already_imported: finished ? await alreadyImportedOrders(ctx, row) : 0,
     failed_rows: row.failedRows,
@@ -95,7 +142,8 @@ export async function listImports(ctx: ServiceContext, accountId: string, filter
   const total = (await ctx.db.select({ n: count() }).from(imports).where(condition).get())!.n;
   const rows = await ctx.db.select().from(imports).where(condition)
     .orderBy(desc(imports.createdAt), desc(imports.id)).limit(page.perPage).offset(offsetOf(page)).all();
-  return { items: await Promise.all(rows.map((r) => presentImport(ctx, r))), total };
+  const counts = await importOrderCounts(ctx, rows.map((r) => r.id));
+  return { items: await Promise.all(rows.map((r) => presentImport(ctx, r, counts.get(r.id)))), total };
 }
 
 /** Writes the import's row: the file is taken in, nothing of it done yet. */
@@ -103,7 +151,7 @@ export async function startImportRow(ctx: ServiceContext, input: { accountId: st
   const now = ctx.clock.now();
   const row: ImportRow = {
     id: input.id ?? ctx.ids('import'), accountId: input.accountId, watchedFolderId: input.watchedFolderId, fileName: input.fileName,
-    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, rowsProcessed: 0, attempts: 0, status: 'processing', resultPath: null, errorsPath: null,
+    sha256: input.sha256, rows: 0, shipmentsCreated: 0, failedRows: 0, invalidOrders: 0, rowsProcessed: 0, attempts: 0, status: 'processing', resultPath: null, errorsPath: null,
     createdAt: now, updatedAt: now, finishedAt: null,
   };
   await ctx.db.insert(imports).values(row).run();

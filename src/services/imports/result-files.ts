@@ -15,7 +15,7 @@ export const ERROR_COLUMNS = ['row', 'reference_number', 'field', 'column', 'mes
 /**
  * Result statuses: the shipment's own status (`created`, `pending` …), `failed` (the carrier refused it, or gave up),
  * `already_imported` (an earlier drop of the same file created it), `error` (the order's rows were invalid: no
- * shipment), `deleted` (its shipment was deleted since).
+ * shipment), `deleted` (its shipment was deleted since), `queued` (it waits in the order queue: target `orders`).
  */
 export interface OrderResult {
   reference_number: string;
@@ -42,6 +42,10 @@ function describeProblems(problems: RowProblem[]): string {
 async function resultOf(ctx: ServiceContext, reference: string, outcome: OrderOutcome): Promise<OrderResult> {
   if (outcome.kind === 'invalid') {
     return { reference_number: reference, shipment_id: null, status: 'error', tracking_numbers: [], error: describeProblems(outcome.problems) };
+  }
+  if (outcome.kind === 'order') {
+    const queued: OrderResult = { reference_number: reference, shipment_id: null, status: 'queued', tracking_numbers: [], error: null };
+    return outcome.earlierImportId ? { ...queued, status: 'already_imported', error: `already imported by ${outcome.earlierImportId} (order ${outcome.orderId}): nothing queued again` } : queued;
   }
   const shipment = outcome.shipmentId ? await loadShipmentRow(ctx, outcome.shipmentId) : undefined;
   if (!shipment) return { reference_number: reference, shipment_id: outcome.shipmentId, status: 'deleted', tracking_numbers: [], error: 'its shipment was deleted' };
@@ -112,8 +116,8 @@ export function failedRowCount(file: ImportedFile): number {
   return rows.size;
 }
 
-/** `failed` when no order of the file has a shipment (every row failed, or the file could not be read). */
+/** `failed` when no order of the file has a shipment or a place in the queue (every row failed, or the file could not be read). */
 export function importStatus(file: ImportedFile): 'done' | 'failed' {
-  return file.outcomes.some((o) => o.kind === 'shipment') ? 'done' : 'failed';
+  return file.outcomes.some((o) => o.kind !== 'invalid') ? 'done' : 'failed';
 }
 

@@ -11,6 +11,7 @@ import { importOrderFile, sha256Of, type ImportDeps, type ImportSettings } from 
 import { presentImport, startImportRow, uploadsRoot, type ImportRow, type ImportView } from './records.js';
 import { importStatus } from './result-files.js';
 import { checkChannel, checkPrinter } from './settings-checks.js';
+import type { ImportTarget } from '../../imports/orders.js';
 
 /** Notice sent when an uploaded file waits to be imported (the import worker takes it). */
 export const UPLOADED_IMPORT_QUEUED = 'imports:queued';
@@ -24,6 +25,7 @@ export interface UploadInput {
   printer_id?: string | null;
   copies?: number;
   mapping?: unknown;
+  target?: ImportTarget;
 }
 
 const SETTINGS_FILE = '.settings.json';
@@ -72,6 +74,7 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
       print: input.printer_id ? { printer_id: input.printer_id, copies: input.copies ?? 1 } : null,
     },
     mapping,
+    target: input.target ?? 'shipments',
   };
   const id = ctx.ids('import');
   const dir = uploadDir(ctx, id);

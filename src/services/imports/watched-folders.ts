@@ -14,6 +14,7 @@ import { announce } from '../notices.js';
 import { owned } from '../ownership.js';
 import { folderLayout, SUBFOLDERS } from './folder-files.js';
 import { checkChannel, checkPrinter } from './settings-checks.js';
+import type { ImportTarget } from '../../imports/orders.js';
 
 export type WatchedFolderRow = typeof watchedFolders.$inferSelect;
 export type WatchedFolderStatus = WatchedFolderRow['status'];
@@ -32,6 +33,7 @@ export function presentWatchedFolder(row: WatchedFolderRow) {
     label_format: row.labelFormat,
     printer_id: row.printerId,
     mapping: (row.mapping as MappingSetting | null) ?? null,
+    target: row.target,
     status: row.status,
     folders: folderLayout(row.path),
     created_at: isoTime(row.createdAt),
@@ -71,6 +73,7 @@ export interface WatchedFolderInput {
   label_format?: string;
   printer_id?: string | null;
   mapping?: unknown;
+  target?: ImportTarget;
   status?: string;
   /** Moves the folder to this daemon's station (only that one). */
   station?: string;
@@ -125,7 +128,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
   const now = ctx.clock.now();
   const row: WatchedFolderRow = {
     id: ctx.ids('watchedFolder'), accountId, station: ctx.station, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
-    printerId: input.printer_id ?? null, mapping, status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
+    printerId: input.printer_id ?? null, mapping, target: input.target ?? 'shipments', status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
     await ctx.db.insert(watchedFolders).values(row).run();
@@ -152,7 +155,7 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
   errors.throwIfAny();
   if (realPath) await makeLayout(realPath, errors);
   await ctx.db.update(watchedFolders).set({
-    path: realPath ? resolve(path) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping,
+    path: realPath ? resolve(path) : row.path, channelId, labelFormat: labelFormat as LabelFormat, printerId, mapping, target: patch.target ?? row.target,
     status: (patch.status as WatchedFolderStatus | undefined) ?? row.status, station: moving ? ctx.station : row.station, updatedAt: ctx.clock.now(),
   }).where(eq(watchedFolders.id, id)).run();
   announce(ctx, WATCHED_FOLDERS_CHANGED);

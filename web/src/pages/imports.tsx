@@ -5,7 +5,7 @@ import { Chip, formatTime } from './parts';
 
 type FailedRow = { row: number; field: string; message: string };
 
-/** Each watched folder with its latest imports: counts, and the failed rows with their messages. */
+/** Each watched folder with its latest imports: what became of their orders, and the failed rows with their messages. */
 export function Imports() {
   const [folders, setFolders] = useState<WatchedFolder[]>([]);
   const [imports, setImports] = useState<Record<string, ImportRecord[]>>({});
@@ -42,12 +42,26 @@ export function Imports() {
           <h2>{f.path} <Chip status={f.status} /></h2>
           {(imports[f.id] ?? []).length === 0 ? <p>{t('imports.noImports')}</p> : (
             <table>
-              <thead><tr><th>{t('imports.file')}</th><th /><th>{t('imports.rows')}</th><th>{t('imports.created')}</th><th>{t('imports.failed')}</th><th /></tr></thead>
+              <thead>
+                <tr>
+                  <th>{t('imports.file')}</th><th /><th>{t('imports.rows')}</th><th>{t('imports.created')}</th><th>{t('imports.refused')}</th>
+                  <th>{t('imports.invalid')}</th><th>{t('imports.queued')}</th><th />
+                </tr>
+              </thead>
               <tbody>
                 {imports[f.id]!.map((i) => (
                   <tr>
-                    <td>{i.file_name}</td><td><Chip status={i.status} /></td><td>{i.rows_processed}/{i.rows ?? '?'}</td><td>{i.shipments_created}</td>
-                    <td>{i.failed_rows > 0 ? <button type="button" class="quiet" onClick={() => void showFailed(i)}>{i.failed_rows}</button> : 0}</td>
+                    <td>{i.file_name}</td><td><Chip status={i.status} /></td><td>{i.rows_processed}/{i.rows ?? '?'}</td>
+                    <td>
+                      {i.created}
+                      {i.awaiting_carrier > 0 && <small class="hint"> {t('imports.awaiting', { n: i.awaiting_carrier })}</small>}
+                    </td>
+                    <td>{i.refused_by_carrier}</td>
+                    <td>
+                      {i.invalid}
+                      {i.failed_rows > 0 && <> <button type="button" class="quiet" name="failed_rows" onClick={() => void showFailed(i)}>{t('imports.failedRows', { n: i.failed_rows })}</button></>}
+                    </td>
+                    <td>{i.queued}</td>
                     <td>{formatTime(i.created_at)}</td>
                   </tr>
                 ))}
