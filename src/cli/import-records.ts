@@ -11,6 +11,11 @@ export interface ImportRecord {
   sha256: string;
   rows: number;
   rows_processed: number;
+  created: number;
+  refused_by_carrier: number;
+  awaiting_carrier: number;
+  invalid: number;
+  queued: number;
   shipments_created: number;
   orders_already_imported: number;
   failed_rows: number;
@@ -82,7 +87,8 @@ export function printImport(record: ImportRecord): void {
   printRecord({
     id: record.id, file: record.file_name, 'watched folder': record.watched_folder_id ?? '-', status: record.status,
     rows: record.status === 'processing' ? `${record.rows_processed} of ${record.rows} processed` : record.rows,
-    'shipments created': record.shipments_created, 'already imported': record.orders_already_imported, 'failed rows': record.failed_rows,
+    'shipments created': record.created, 'refused by the carrier': record.refused_by_carrier, 'waiting for the carrier': record.awaiting_carrier,
+    'invalid orders': record.invalid, queued: record.queued, 'already imported': record.orders_already_imported, 'failed rows': record.failed_rows,
     sha256: record.sha256, result: record.result_path, errors: record.errors_path, created: record.created_at, finished: record.finished_at,
   });
 }

@@ -66,8 +66,11 @@ async function saveFile(client: ApiClient, record: ImportRecord, which: 'result'
 
 function printSummary(record: ImportRecord, results: OrderResult[], errors: RowError[], files: { result: string; errors: string | null }): void {
   const orders = results.length;
-  process.stdout.write(`${record.file_name} (${record.id}): ${record.rows} rows, ${orders} orders — ${record.shipments_created} shipments created, `
-    + `${record.orders_already_imported} already imported, ${record.failed_rows} rows failed\n`);
+  // the import record's counts, as the desk shows them; those that are 0 are left out, but for the shipments
+  const counts = [[record.refused_by_carrier, 'refused by the carrier'], [record.awaiting_carrier, 'waiting for the carrier'],
+    [record.invalid, 'invalid'], [record.queued, 'queued'], [record.orders_already_imported, 'already imported']] as const;
+  const told = [`${record.created} shipments created`, ...counts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`)];
+  process.stdout.write(`${record.file_name} (${record.id}): ${record.rows} rows, ${orders} orders — ${told.join(', ')}\n`);
   if (orders > 0 && orders <= LISTED_ORDERS) {
     printTable(['reference', 'status', 'shipment', 'tracking numbers', 'error'],
       results.map((r) => [r.reference_number, r.status, r.shipment_id, r.tracking_numbers.join(' '), r.error]));
@@ -141,8 +144,8 @@ export function registerImportCommands(program: Command): void {
         return;
       }
       printTable(
-        ['id', 'file', 'folder', 'status', 'rows', 'shipments', 'already', 'failed rows', 'created'],
-        body.data.map((i) => [i.id, i.file_name, i.watched_folder_id ?? '-', i.status, i.rows, i.shipments_created, i.orders_already_imported, i.failed_rows, i.created_at]),
+        ['id', 'file', 'folder', 'status', 'rows', 'created', 'refused', 'invalid', 'queued', 'already', 'started'],
+        body.data.map((i) => [i.id, i.file_name, i.watched_folder_id ?? '-', i.status, i.rows, i.created, i.refused_by_carrier, i.invalid, i.queued, i.orders_already_imported, i.created_at]),
       );
       printPageFooter(body.meta);
     }));

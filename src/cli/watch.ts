@@ -42,8 +42,8 @@ function printFolder(folder: WatchedFolder, recent: ImportRecord[] = []): void {
   if (recent.length === 0) return;
   process.stdout.write('\nrecent imports:\n');
   printTable(
-    ['id', 'file', 'status', 'rows', 'shipments', 'already', 'failed rows', 'created'],
-    recent.map((i) => [i.id, i.file_name, i.status, i.rows, i.shipments_created, i.orders_already_imported, i.failed_rows, i.created_at]),
+    ['id', 'file', 'status', 'rows', 'created', 'refused', 'invalid', 'queued', 'already', 'started'],
+    recent.map((i) => [i.id, i.file_name, i.status, i.rows, i.created, i.refused_by_carrier, i.invalid, i.queued, i.orders_already_imported, i.created_at]),
   );
 }
 

@@ -145,7 +145,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     const result = await cli(['import', file, '--channel', channelId]);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain('1 of 3 orders failed');
-    expect(result.stdout).toContain('4 rows, 3 orders — 2 shipments created, 0 already imported, 1 rows failed');
+    expect(result.stdout).toContain('4 rows, 3 orders — 2 shipments created, 1 invalid\n');
     expect(result.stdout).toMatch(/IMP-2\s+│\s+created/);
     expect(result.stdout).toContain('row 5 (IMP-3) recipient_contact.email_address [recipient_contact_email_address]: must be a valid e-mail address');
     expect(result.stdout).not.toContain('\u001b['); // no progress bar without a terminal
