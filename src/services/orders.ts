@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
@@ -106,8 +106,12 @@ export async function listOrders(ctx: ServiceContext, accountId: string, f: Orde
   if (f.status) where.push(eq(orders.status, f.status));
   if (f.createdFrom !== undefined) where.push(gte(orders.createdAt, f.createdFrom));
   if (f.createdTo !== undefined) where.push(lte(orders.createdAt, f.createdTo));
-  // the words as typed: % and _ in them are plain characters
-  if (f.search) where.push(sql`${orders.searchText} LIKE ${`%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`);
+  if (f.search) {
+    // the words as typed (% and _ in them are plain characters), or without their spaces: a postal code is stored as
+    // the carriers write it (`120 00` is `12000`)
+    const like = (text: string) => sql`${orders.searchText} LIKE ${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`;
+    where.push(or(like(f.search), like(f.search.replace(/\s+/g, '')))!);
+  }
   const condition = and(...where);
   const total = (await ctx.db.select({ n: count() }).from(orders).where(condition).get())!.n;
   if (offsetOf(page) >= total) return { items: [], total };

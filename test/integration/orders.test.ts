@@ -50,6 +50,7 @@ describe('the order queue', () => {
     expect((await list('search=q-1002')).data.map((o: { reference_number: string }) => o.reference_number)).toEqual(['Q-1002']);
     expect((await list('search=novák')).data.map((o: { id: string }) => o.id)).toEqual([first.id]);
     expect((await list('search=77900')).data.map((o: { reference_number: string }) => o.reference_number)).toEqual(['Q-1002']);
+    expect((await list('search=779%2000')).data.map((o: { reference_number: string }) => o.reference_number)).toEqual(['Q-1002']); // as written on the parcel
     expect((await list('search=%25')).meta.total).toBe(0); // % is a character searched for, not a wildcard
     expect((await list(`created_from=${encodeURIComponent(new Date(d.clock.now() + 1000).toISOString())}`)).meta.total).toBe(0);
     expect((await a.request('GET', '/v1/orders?status=packed')).statusCode).toBe(422);
