@@ -30,7 +30,8 @@ function describeMapping(mapping: WatchedFolder['mapping']): string {
   if (typeof mapping === 'string') return mapping;
   const columns = Object.keys((mapping.columns as Record<string, string> | undefined) ?? {}).length;
   const defaults = Object.keys((mapping.defaults as Record<string, unknown> | undefined) ?? {}).length;
-  return `${columns} column${columns === 1 ? '' : 's'} mapped, ${defaults} default${defaults === 1 ? '' : 's'}`;
+  const added = `${columns} column${columns === 1 ? '' : 's'} mapped, ${defaults} default${defaults === 1 ? '' : 's'}`;
+  return typeof mapping.preset === 'string' ? `${mapping.preset}, with ${added}` : added;
 }
 
 function printFolder(folder: WatchedFolder, recent: ImportRecord[] = []): void {

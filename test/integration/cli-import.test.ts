@@ -69,10 +69,10 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
 
   it('watch add (a relative path, the only channel), list, pause, resume and show a folder with its imports', { timeout: 90_000 }, async () => {
     const mappingFile = join(work, 'mapping.json');
-    writeFileSync(mappingFile, JSON.stringify({ columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } }));
+    writeFileSync(mappingFile, JSON.stringify({ preset: 'default', columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } }));
     const folder = await cliJson<Folder>(['watch', 'add', 'erp-drop', '--format', 'zpl', '--mapping', mappingFile, '--json']);
     expect(folder).toMatchObject({ path: join(work, 'erp-drop'), status: 'active', label_format: 'zpl', printer_id: null });
-    expect(folder.mapping).toEqual({ columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } });
+    expect(folder.mapping).toEqual({ preset: 'default', columns: { Objednávka: 'reference_number' }, defaults: { parcel_length_dimension: 30 } });
     expect(filesIn(join(work, 'erp-drop'))).toEqual(['done', 'failed', 'in', 'out', 'processing']);
 
     const list = await cli(['watch', 'list']);
@@ -99,7 +99,7 @@ describe('packdesk watch and packdesk import against a real daemon and the PPL e
     const text = await cli(['watch', 'show', folder.id]);
     expect(text.stdout).toMatch(/status\s+active/);
     expect(text.stdout).toContain('recent imports');
-    expect(text.stdout).toContain('1 column mapped, 1 default');
+    expect(text.stdout).toContain('default, with 1 column mapped, 1 default');
 
     const imports = await cli(['imports', 'list', '--folder', folder.id]);
     expect(imports.stdout).toContain('orders.csv');
