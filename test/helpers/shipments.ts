@@ -1,6 +1,6 @@
 import { findProvider } from '../../src/carriers/registry.js';
 import { expect } from 'vitest';
-import type { TestAccount } from './harness.js';
+import type { TestAccount, TestDaemon } from './harness.js';
 
 /** A valid creation body (Prague → Brno); override what a story needs. */
 export function shipmentBody(channelId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -40,6 +40,27 @@ export async function demoChannel(account: TestAccount, provider: string, emulat
   expect(res.statusCode, res.body).toBe(201);
   expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
   return res.json().data.id as string;
+}
+
+/** A shipment of `provider`'s demo story (without its COD currency) with `parcels` parcels, created at the carrier: the jobs ran. */
+export async function createdDemoShipment(d: TestDaemon, account: TestAccount, provider: string, channelId: string, parcels: number) {
+  const { cash_on_delivery_currency: _codCurrency, ...parties } = findProvider(provider)!.demo.shipment;
+  const res = await account.request('POST', '/v1/shipments', {
+    ...parties, shipping_channel_id: channelId, label_format: 'pdf', reference_number: `${provider.toUpperCase()}-TRACK`, parcels: parcelsOf(parcels),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await d.runJobs();
+  const created = (await account.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
+  expect(created.status, JSON.stringify(created.failure)).toBe('created');
+  return created as { id: string; provider_shipment_id: string; parcels: { tracking_number: string; tracking_status: string }[] };
+}
+
+/** Moves a parcel on in `provider`'s emulator (`/_emulator/<provider>/parcels/<number>/advance`). */
+export async function advanceEmulatedParcel(emulatorUrl: string, provider: string, number: string, to: string): Promise<void> {
+  const res = await fetch(`${emulatorUrl}/_emulator/${provider}/parcels/${number}/advance`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
+  });
+  expect(res.status, await res.text()).toBe(200);
 }
 
 export interface EmulatedShipment {

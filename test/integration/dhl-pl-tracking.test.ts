@@ -6,7 +6,7 @@ import { dhlPlSettings } from '../../src/carriers/dhl_pl/settings.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { readSoapBody, SoapFault, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { demoChannel, parcelsOf } from '../helpers/shipments.js';
+import { advanceEmulatedParcel, createdDemoShipment, demoChannel } from '../helpers/shipments.js';
 
 const HOUR = 3_600_000;
 const PRODUCTION = dhlPlService(false);
@@ -22,8 +22,6 @@ describe('DHL Parcel Poland tracking by the shipment\'s waybill', () => {
   let a: TestAccount;
   let channel: string;
 
-  // the currency goes only on COD shipments
-  const { cash_on_delivery_currency: _codCurrency, ...parties } = provider.demo.shipment;
   const trackAndTrace = async (shipmentId: string) => {
     const res = await fetch(`${emu.urls.dhl_pl}${SERVICE_PATH}`, {
       method: 'POST', headers: soapHttpHeaders(PRODUCTION, 'getTrackAndTraceInfo'),
@@ -31,18 +29,8 @@ describe('DHL Parcel Poland tracking by the shipment\'s waybill', () => {
     });
     return readSoapBody(await res.text());
   };
-  const advance = async (number: string, to: string) => {
-    const res = await fetch(`${emu.url}/_emulator/dhl_pl/parcels/${number}/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }) });
-    expect(res.status, await res.text()).toBe(200);
-  };
-  const shipment = async (parcels: number) => {
-    const res = await a.request('POST', '/v1/shipments', { ...parties, shipping_channel_id: channel, label_format: 'pdf', reference_number: 'DHL-TRACK', parcels: parcelsOf(parcels) });
-    expect(res.statusCode, res.body).toBe(201);
-    await d.runJobs();
-    const created = (await a.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
-    expect(created.status, JSON.stringify(created.failure)).toBe('created');
-    return created as { id: string; provider_shipment_id: string; parcels: { tracking_number: string }[] };
-  };
+  const advance = (number: string, to: string) => advanceEmulatedParcel(emu.url, 'dhl_pl', number, to);
+  const shipment = (parcels: number) => createdDemoShipment(d, a, 'dhl_pl', channel, parcels);
 
   beforeAll(async () => {
     d = await startTestDaemon({ carrierTimeoutMs: 10_000 });

@@ -6,7 +6,7 @@ import { TRACKING_PATH, TRACKING_SERVICE } from '../../src/carriers/mrw/services
 import { mrwSettings } from '../../src/carriers/mrw/settings.js';
 import { readSoapBody, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { demoChannel, parcelsOf } from '../helpers/shipments.js';
+import { advanceEmulatedParcel, createdDemoShipment, demoChannel } from '../helpers/shipments.js';
 
 const HOUR = 3_600_000;
 
@@ -28,20 +28,8 @@ describe('MRW tracking by albarán', () => {
     expect(res.status).toBe(200);
     return readSoapBody(await res.text());
   };
-  // the currency goes only on COD shipments
-  const { cash_on_delivery_currency: _codCurrency, ...parties } = provider.demo.shipment;
-  const advance = async (number: string, to: string) => {
-    const res = await fetch(`${emu.url}/_emulator/mrw/parcels/${number}/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }) });
-    expect(res.status, await res.text()).toBe(200);
-  };
-  const shipment = async (parcels: number) => {
-    const res = await a.request('POST', '/v1/shipments', { ...parties, shipping_channel_id: channel, label_format: 'pdf', reference_number: 'MRW-TRACK', parcels: parcelsOf(parcels) });
-    expect(res.statusCode, res.body).toBe(201);
-    await d.runJobs();
-    const created = (await a.request('GET', `/v1/shipments/${res.json().data.id}`)).json().data;
-    expect(created.status, JSON.stringify(created.failure)).toBe('created');
-    return created as { id: string; parcels: { tracking_number: string; tracking_status: string }[] };
-  };
+  const advance = (number: string, to: string) => advanceEmulatedParcel(emu.url, 'mrw', number, to);
+  const shipment = (parcels: number) => createdDemoShipment(d, a, 'mrw', channel, parcels);
 
   beforeAll(async () => {
     d = await startTestDaemon({ carrierTimeoutMs: 10_000 });
