@@ -1,6 +1,7 @@
 import { findProvider } from '../../src/carriers/registry.js';
 import { expect } from 'vitest';
-import type { TestAccount, TestDaemon } from './harness.js';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { startTestDaemon, type TestAccount, type TestDaemon } from './harness.js';
 
 /** A valid creation body (Prague → Brno); override what a story needs. */
 export function shipmentBody(channelId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -30,6 +31,31 @@ export async function pplChannel(account: TestAccount, emulatorUrl: string, sett
   expect(res.statusCode, res.body).toBe(201);
   expect(res.json().data.status, JSON.stringify(res.json().data.validation_error)).toBe('active');
   return res.json().data.id as string;
+}
+
+/** A daemon in the test process with one account and its active PPL channel on a PPL emulator, as ERP stories need. */
+export interface PplStation {
+  d: TestDaemon;
+  emu: RunningEmulators;
+  a: TestAccount;
+  channel: string;
+  /** Stops the workers (if started), the daemon and the emulator. */
+  close(): Promise<void>;
+}
+
+export async function startPplStation(accountName: string): Promise<PplStation> {
+  const emu = await startEmulators({ providers: ['ppl'], port: 0 });
+  const d = await startTestDaemon();
+  const a = await d.account(accountName);
+  const channel = await pplChannel(a, emu.urls.ppl!);
+  return {
+    d, emu, a, channel,
+    close: async () => {
+      await d.workers.stop();
+      await d.close();
+      await emu.close();
+    },
+  };
 }
 
 /** An active channel of `provider` with its demo story's settings, pointed at its emulator. */

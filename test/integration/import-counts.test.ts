@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createOrder } from '../../src/services/orders.js';
-import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import type { TestAccount, TestDaemon } from '../helpers/harness.js';
 import { csvText, finishedImports, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { pplChannel } from '../helpers/shipments.js';
+import { type PplStation, startPplStation } from '../helpers/shipments.js';
 
 interface ImportCounts extends ImportRecord {
   created: number;
@@ -32,6 +32,7 @@ describe('an import counts its orders as its result file names them: created, re
   let emu: RunningEmulators;
   let a: TestAccount;
   let channel: string;
+  let station: PplStation;
   let folder: { id: string; folders: { in: string } };
   let record: ImportCounts;
   const root = mkdtempSync(join(tmpdir(), 'packdesk-counts-'));
@@ -40,19 +41,14 @@ describe('an import counts its orders as its result file names them: created, re
   const listed = async (id: string) => ((await a.request('GET', `/v1/imports?watched_folder_id=${folder.id}`)).json().data as ImportCounts[]).find((i) => i.id === id)!;
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
-    d = await startTestDaemon();
-    a = await d.account('Counting shop');
-    channel = await pplChannel(a, emu.urls.ppl!);
+    ({ d, emu, a, channel } = station = await startPplStation('Counting shop'));
     const res = await a.request('POST', '/v1/watched-folders', { path: join(root, 'erp'), shipping_channel_id: channel, label_format: 'pdf' });
     expect(res.statusCode, res.body).toBe(201);
     folder = res.json().data;
     d.workers.start();
   });
   afterAll(async () => {
-    await d.workers.stop();
-    await d.close();
-    await emu.close();
+    await station.close();
     rmSync(root, { recursive: true, force: true });
   });
 

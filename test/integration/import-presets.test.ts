@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { buildProgram } from '../../bin/program.js';
 import { describeProgram } from '../../src/cli/completion-model.js';
 import { isolatedEnv, runCliInProcess } from '../helpers/cli.js';
-import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import type { TestAccount, TestDaemon } from '../helpers/harness.js';
 import { filesIn, finishedImports, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { pplChannel } from '../helpers/shipments.js';
+import { type PplStation, startPplStation } from '../helpers/shipments.js';
 
 /** The shop's warehouse: no export holds the sender, so the import's mapping gives it beside the preset. */
 const SENDER = {
@@ -94,6 +94,7 @@ describe('order exports of shops and ERPs, read by their presets, become shipmen
   let emu: RunningEmulators;
   let a: TestAccount;
   let channel: string;
+  let station: PplStation;
   const root = mkdtempSync(join(tmpdir(), 'packdesk-presets-'));
 
   const upload = (file: string, content: Buffer, mapping: unknown) => a.request('POST', '/v1/imports', {
@@ -112,18 +113,13 @@ describe('order exports of shops and ERPs, read by their presets, become shipmen
   const withSender = (preset: string) => ({ preset, defaults: SENDER });
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
-    d = await startTestDaemon();
-    a = await d.account('Preset shop');
-    channel = await pplChannel(a, emu.urls.ppl!);
+    ({ d, emu, a, channel } = station = await startPplStation('Preset shop'));
     const defaults = await a.request('PATCH', `/v1/shipping-channels/${channel}`, { parcel_defaults: PARCEL_DEFAULTS });
     expect(defaults.statusCode, defaults.body).toBe(200);
     d.workers.start();
   });
   afterAll(async () => {
-    await d.workers.stop();
-    await d.close();
-    await emu.close();
+    await station.close();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { TestAccount, TestDaemon } from '../helpers/harness.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { finishedImports, readCsvFile } from '../helpers/order-files.js';
-import { pplChannel, pplEmulatorControl, shipmentBody } from '../helpers/shipments.js';
+import { pplEmulatorControl, type PplStation, shipmentBody, startPplStation } from '../helpers/shipments.js';
 
 /**
  * Names, streets, phones and postal codes as shops, ERPs and packers write them, read by one rule for the API, imports,
@@ -18,6 +18,7 @@ describe('orders as people write them', () => {
   let emu: RunningEmulators;
   let a: TestAccount;
   let channel: string;
+  let station: PplStation;
   const root = mkdtempSync(join(tmpdir(), 'packdesk-as-written-'));
   const { shipments: emulated } = pplEmulatorControl(() => emu.url);
 
@@ -56,16 +57,11 @@ describe('orders as people write them', () => {
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
-    d = await startTestDaemon();
-    a = await d.account('Eshop as written');
-    channel = await pplChannel(a, emu.urls.ppl!);
+    ({ d, emu, a, channel } = station = await startPplStation('Eshop as written'));
     d.workers.start();
   });
   afterAll(async () => {
-    await d.workers.stop();
-    await d.close();
-    await emu.close();
+    await station.close();
     rmSync(root, { recursive: true, force: true });
   });
 

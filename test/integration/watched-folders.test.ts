@@ -11,7 +11,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { csvText, filesIn, finishedImports, orderRow, readCsvFile, type ImportRecord } from '../helpers/order-files.js';
-import { pplChannel, pplEmulatorControl } from '../helpers/shipments.js';
+import { pplChannel, pplEmulatorControl, type PplStation, startPplStation } from '../helpers/shipments.js';
 
 interface Shipment {
   id: string;
@@ -29,6 +29,7 @@ describe('watched folders: ERP order files become shipments and printed labels, 
   let emu: RunningEmulators;
   let a: TestAccount;
   let channel: string;
+  let station: PplStation;
   let printerId: string;
   const root = mkdtempSync(join(tmpdir(), 'packdesk-watch-'));
   const printed = join(root, 'printed');
@@ -46,19 +47,14 @@ describe('watched folders: ERP order files become shipments and printed labels, 
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
-    d = await startTestDaemon();
-    a = await d.account('ERP shop');
-    channel = await pplChannel(a, emu.urls.ppl!);
+    ({ d, emu, a, channel } = station = await startPplStation('ERP shop'));
     const printer = await a.request('POST', '/v1/printers', { name: 'Label folder', uri: `file://${printed}`, formats: ['pdf'] });
     expect(printer.statusCode, printer.body).toBe(201);
     printerId = printer.json().data.id;
     d.workers.start();
   });
   afterAll(async () => {
-    await d.workers.stop();
-    await d.close();
-    await emu.close();
+    await station.close();
     rmSync(root, { recursive: true, force: true });
   });
 
