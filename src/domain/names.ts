@@ -1,3 +1,5 @@
+import { isText } from './values.js';
+
 /** A person's name as the API's contact holds it. */
 export interface PersonName {
   first_name: string;
@@ -86,7 +88,6 @@ export interface ContactNameFields {
   last_name?: unknown;
 }
 
-const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
 const sameText = (a: string, b: string) => wordsOf(a).join(' ').toLowerCase() === wordsOf(b).join(' ').toLowerCase();
 
 /**
@@ -95,8 +96,7 @@ const sameText = (a: string, b: string) => wordsOf(a).join(' ').toLowerCase() ==
  * over the full name); or a full name that only repeats the company name (a business, no person to name).
  */
 export function namesFromFullName(contact: ContactNameFields, fullName: unknown): PersonName | undefined {
-  if (blank(fullName) || !blank(contact.first_name) || !blank(contact.last_name)) return undefined;
-  const full = fullName as string;
-  if (typeof contact.company_name === 'string' && sameText(contact.company_name, full)) return undefined;
-  return splitFullName(full);
+  if (!isText(fullName) || isText(contact.first_name) || isText(contact.last_name)) return undefined;
+  if (typeof contact.company_name === 'string' && sameText(contact.company_name, fullName)) return undefined;
+  return splitFullName(fullName);
 }

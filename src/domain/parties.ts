@@ -3,6 +3,7 @@ import { namesFromFullName } from './names.js';
 import { parsePhone } from './phones.js';
 import { checkPostalCode } from './postal-codes.js';
 import { splitStreet } from './street.js';
+import { isObject, isText, type JsonObject } from './values.js';
 
 /**
  * The sender and the recipient of a shipment as people write them, made into what carriers take: a full name split
@@ -22,9 +23,7 @@ export function normaliseParties<T extends object>(body: T, errors: FieldErrorCo
   return out as T;
 }
 
-type Body = Record<string, unknown>;
-const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isBlank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
+type Body = JsonObject;
 
 function normaliseContact(contact: Body, country: string | undefined, path: string, errors: FieldErrorCollector): Body {
   const { name, ...out } = contact;
@@ -42,13 +41,13 @@ function normaliseAddress(address: Body, path: string, errors: FieldErrorCollect
   const out: Body = { ...address };
   if (typeof out.country_code === 'string') out.country_code = out.country_code.trim().toUpperCase();
   const country = typeof out.country_code === 'string' ? out.country_code : '';
-  if (isBlank(out.house_number) && typeof out.street_name === 'string') {
+  if (!isText(out.house_number) && typeof out.street_name === 'string') {
     const parts = splitStreet(out.street_name, country);
     // a number alone (`č.p. 123`) is a house in a village without streets: the place names it
     Object.assign(out, parts, { street_name: parts.street_name || out.city_name });
-    if (!isBlank(address.apartment_number)) out.apartment_number = address.apartment_number;
+    if (isText(address.apartment_number)) out.apartment_number = address.apartment_number;
   }
-  if (isBlank(out.house_number)) errors.add(`${path}.house_number`, 'is required: write it in house_number or after the street (Vinohradská 1234/56)');
+  if (!isText(out.house_number)) errors.add(`${path}.house_number`, 'is required: write it in house_number or after the street (Vinohradská 1234/56)');
   if (typeof out.postal_code === 'string' && country !== '') {
     const postal = checkPostalCode(out.postal_code, country);
     if (postal.ok) out.postal_code = postal.normalised;

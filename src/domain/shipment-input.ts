@@ -1,4 +1,5 @@
 import { FieldErrorCollector } from './errors.js';
+import { isObject, isText, type JsonObject } from './values.js';
 import { toMinorUnits } from './money.js';
 import { COUNTRY_CODES, CURRENCY_CODES } from './reference-data.js';
 import { DIMENSION_UNITS, WEIGHT_UNITS, type DimensionUnit, type WeightUnit } from './units.js';
@@ -44,9 +45,7 @@ export const MAX_METADATA_BYTES = 16 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-type Body = Record<string, unknown>;
-const isObject = (v: unknown): v is Body => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+type Body = JsonObject;
 
 export function checkContact(errors: FieldErrorCollector, path: string, value: unknown): void {
   if (!isObject(value)) return; // the schema already reported it
