@@ -17,7 +17,6 @@ export interface ParcelDefaults {
 }
 
 const DIMENSIONS = ['length_dimension', 'width_dimension', 'height_dimension'] as const;
-type Parcel = Record<string, unknown>;
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /** The box is one thing: its three dimensions are set together (the schema checked each value). */
@@ -33,11 +32,10 @@ export function checkParcelDefaults(value: ParcelDefaults | null | undefined, er
  * A parcel with no weight takes the default weight; one with none of its dimensions takes the default box (a parcel
  * measured in part keeps what it has and is told what it lacks).
  */
-export function withParcelDefaults<P extends object>(parcels: readonly P[], defaults: ParcelDefaults | null | undefined): P[] {
+export function withParcelDefaults<P extends ParcelDefaults>(parcels: readonly P[], defaults: ParcelDefaults | null | undefined): P[] {
   if (!defaults) return [...parcels];
-  return parcels.map((given) => {
-    const p = given as Parcel;
-    const out: Parcel = { ...p };
+  return parcels.map((p) => {
+    const out: P = { ...p };
     if (!isSet(p.weight_amount) && isSet(defaults.weight_amount)) {
       out.weight_amount = defaults.weight_amount;
       out.weight_unit = defaults.weight_unit ?? 'KG';
@@ -46,12 +44,12 @@ export function withParcelDefaults<P extends object>(parcels: readonly P[], defa
       for (const d of DIMENSIONS) out[d] = defaults[d];
       out.dimension_unit = defaults.dimension_unit ?? 'CM';
     }
-    return out as P;
+    return out;
   });
 }
 
 /** Each parcel's weight and dimensions, given or defaulted: carriers price and route by them. */
-export function checkParcelMeasures(parcels: readonly Parcel[], errors: FieldErrorCollector): void {
+export function checkParcelMeasures(parcels: readonly ParcelDefaults[], errors: FieldErrorCollector): void {
   parcels.forEach((p, i) => {
     if (!isSet(p.weight_amount)) errors.add(`parcels.${i}.weight_amount`, "is required: weigh the parcel, or set a weight in the channel's parcel_defaults");
     for (const d of DIMENSIONS) {

@@ -86,7 +86,7 @@ export async function validateCreation(ctx: ServiceContext, accountId: string, g
   const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
   const body = normaliseParties({ ...given, parcels }, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
-  if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels as unknown as Record<string, unknown>[], errors);
+  if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels, errors);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return { ...found!, body };
