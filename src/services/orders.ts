@@ -110,7 +110,8 @@ export async function listOrders(ctx: ServiceContext, accountId: string, f: Orde
     // the words as typed (% and _ in them are plain characters), or without their spaces: a postal code is stored as
     // the carriers write it (`120 00` is `12000`)
     const like = (text: string) => sql`${orders.searchText} LIKE ${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} ESCAPE '\\'`;
-    where.push(or(like(f.search), like(f.search.replace(/\s+/g, '')))!);
+    const compact = f.search.replace(/\s+/g, '');
+    where.push(compact === f.search ? like(f.search) : or(like(f.search), like(compact))!);
   }
   const condition = and(...where);
   const total = (await ctx.db.select({ n: count() }).from(orders).where(condition).get())!.n;
