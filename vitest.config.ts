@@ -101,6 +101,7 @@ const ON_POSTGRES = [
   'test/integration/printing.test.ts',
   'test/integration/setting-options.test.ts',
   'test/integration/shipments-ppl.test.ts',
+  'test/integration/station-settings.test.ts',
   'test/integration/tracking.test.ts',
   'test/integration/tracking-poller-load.test.ts',
   'test/integration/watched-folders.test.ts',

@@ -17,6 +17,7 @@ import { channelRoutes } from './routes/channels.js';
 import { deskRoutes } from './routes/desk.js';
 import { importRoutes } from './routes/imports.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
+import { stationRoutes } from './routes/stations.js';
 import { daemonRoutes } from './routes/daemons.js';
 import { printJobRoutes } from './routes/print-jobs.js';
 import { printerRoutes } from './routes/printers.js';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(metaRoutes(ctx, options.health ?? { workers: () => ({}) }, options.version));
   await app.register(accountRoutes);
   await app.register(daemonRoutes(ctx));
+  await app.register(stationRoutes(ctx));
   await app.register(providerRoutes(ctx));
   await app.register(channelRoutes(ctx));
   await app.register(shipmentRoutes(ctx));

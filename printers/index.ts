@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { hostProblem } from '../src/net/addresses.js';
-import type { DriverFactory, DriverOptions, PrinterDriver, PrintFormat } from './types.js';
+import type { DriverFactory, DriverOptions, PrinterDriver, PrintFormat, StatusQuery } from './types.js';
 
 export * from './types.js';
 export { PrinterUnavailableError, PrintJobFailedError } from './errors.js';
@@ -8,15 +8,17 @@ export { PrinterUnavailableError, PrintJobFailedError } from './errors.js';
 interface Scheme {
   /** The formats a printer behind this scheme can take. */
   formats: readonly PrintFormat[];
+  /** The status queries a printer behind this scheme can be set to (`none` only where asking can go unanswered). */
+  statusQueries: readonly StatusQuery[];
   /** Loaded on first use, so the CLI and the API never load socket or IPP code they do not need. */
   load(): Promise<DriverFactory>;
 }
 
 const SCHEMES: Record<string, Scheme> = {
-  'tcp:': { formats: ['zpl', 'epl'], load: async () => (await import('./raw-tcp.js')).rawTcpDriver },
-  'ipp:': { formats: ['pdf', 'zpl', 'epl'], load: async () => (await import('./ipp.js')).ippDriver },
-  'ipps:': { formats: ['pdf', 'zpl', 'epl'], load: async () => (await import('./ipp.js')).ippDriver },
-  'file:': { formats: ['pdf', 'zpl', 'epl'], load: async () => (await import('./file.js')).fileDriver },
+  'tcp:': { formats: ['zpl', 'epl'], statusQueries: ['auto', 'none'], load: async () => (await import('./raw-tcp.js')).rawTcpDriver },
+  'ipp:': { formats: ['pdf', 'zpl', 'epl'], statusQueries: ['auto'], load: async () => (await import('./ipp.js')).ippDriver },
+  'ipps:': { formats: ['pdf', 'zpl', 'epl'], statusQueries: ['auto'], load: async () => (await import('./ipp.js')).ippDriver },
+  'file:': { formats: ['pdf', 'zpl', 'epl'], statusQueries: ['auto'], load: async () => (await import('./file.js')).fileDriver },
 };
 
 export const PRINTER_URI_EXAMPLES = 'tcp://192.168.1.50:9100, ipp://printer.local:631/ipp/print, ipps://…, file:///var/spool/labels';
@@ -61,6 +63,11 @@ export function parsePrinterUri(text: string): { uri: URL } | { error: string } 
 /** The formats a printer at this URI can take (its scheme decides). */
 export function formatsForScheme(uri: URL): readonly PrintFormat[] {
   return SCHEMES[uri.protocol]?.formats ?? [];
+}
+
+/** The status queries a printer at this URI can be set to (its scheme decides). */
+export function statusQueriesForScheme(uri: URL): readonly StatusQuery[] {
+  return SCHEMES[uri.protocol]?.statusQueries ?? [];
 }
 
 /** The driver for a printer URI (already checked by `parsePrinterUri`). */

@@ -2,7 +2,9 @@ import { connect, type Socket } from 'node:net';
 import { assertConnectable, createGuardedLookup, type GuardedLookup, type Resolver } from '../src/net/addresses.js';
 import { PrinterUnavailableError } from './errors.js';
 import { HOST_STATUS_QUERY, hostStatusFrames, parseHostStatus, zebraPrinterStatus } from './zebra-status.js';
-import { readyStatus, unreachableStatus, type DriverFactory, type PrintDocument, type PrinterStatus, type PrintOutcome } from './types.js';
+import {
+  NO_STATUS_ANSWER, readyStatus, unreachableStatus, type DriverFactory, type PrintDocument, type PrinterStatus, type PrintOutcome,
+} from './types.js';
 
 /** JetDirect / AppSocket: the raw port of Zebra and other thermal printers. */
 export const RAW_DEFAULT_PORT = 9100;
@@ -92,12 +94,13 @@ class RawConnection {
     return parsed ? zebraPrinterStatus(parsed) : undefined;
   }
 
-  /** Half-closes and waits for the printer to close its side (bounded: some never do). */
-  async finish(): Promise<void> {
+  /** Half-closes and waits for the printer to close its side (bounded: some never do); answers what broke the connection, if anything did. */
+  async finish(): Promise<Error | undefined> {
     this.socket.end();
     const timer = new Promise<void>((resolve) => setTimeout(resolve, this.timeoutMs).unref());
     await Promise.race([this.closed, timer]);
     this.socket.destroy();
+    return this.failure;
   }
 
   destroy(): void {
@@ -113,15 +116,16 @@ function describe(err: unknown): string {
 /**
  * `tcp://host:port`: writes the label bytes as they are, once per copy. A printer that takes ZPL is asked Zebra's
  * host status (`~HS`) before (paper out, head open, paused keep the job queued) and after the data: the answer to the
- * second query comes after the printer read every byte before it, which is our acknowledgment. EPL-only printers have
- * no status query: a completed write and close is all they confirm. Names resolve through `resolve` (the system's by
- * default), and an address the outbound address policy forbids is never connected to.
+ * second query comes after the printer read every byte before it, which is our acknowledgment. EPL-only printers, and
+ * those set to `statusQuery: 'none'` (ZPL printers and print servers that never answer `~HS`), are only connected to:
+ * a completed write and a clean close is all they confirm. Names resolve through `resolve` (the system's by default),
+ * and an address the outbound address policy forbids is never connected to.
  */
 export const createRawTcpDriver = (resolve?: Resolver): DriverFactory => (options) => {
   const lookup = createGuardedLookup(resolve);
   const host = options.uri.hostname.replace(/^\[|\]$/g, '');
   const port = options.uri.port ? Number(options.uri.port) : RAW_DEFAULT_PORT;
-  const asksHostStatus = options.formats.includes('zpl');
+  const asksHostStatus = options.statusQuery !== 'none' && options.formats.includes('zpl');
   const where = `${host}:${port}`;
 
   async function open(): Promise<RawConnection> {
@@ -136,7 +140,9 @@ export const createRawTcpDriver = (resolve?: Resolver): DriverFactory => (option
   async function statusOn(connection: RawConnection): Promise<PrinterStatus> {
     if (!asksHostStatus) return readyStatus('accepts connections', { protocol: 'connect_only' });
     const status = await connection.hostStatus();
-    return status ?? { ...unreachableStatus(`${where} accepts connections but does not answer ~HS`), reachable: true, problems: ['no_status_answer'] };
+    if (status) return status;
+    const silent = `the printer at ${options.uri.href} accepted the connection but did not answer ~HS within ${options.timeoutMs / 1000} s`;
+    return { ...unreachableStatus(silent), reachable: true, problems: [NO_STATUS_ANSWER] };
   }
 
   return {
@@ -167,7 +173,13 @@ export const createRawTcpDriver = (resolve?: Resolver): DriverFactory => (option
           throw new PrinterUnavailableError(status.message, status, connection.bytesWritten > 0);
         }
         if (!asksHostStatus) {
-          await connection.finish();
+          // no answer to wait for: written and closed without a reset counts printed (a reset means the printer
+          // dropped bytes it had not read, so the job stays `printing` and is sent again)
+          const broken = await connection.finish();
+          if (broken) {
+            const status = unreachableStatus(`the connection to ${where} broke after sending (${describe(broken)})`);
+            throw new PrinterUnavailableError(status.message, status, true);
+          }
           return { state: 'printed', status: before };
         }
         const after = await connection.hostStatus();

@@ -3,6 +3,10 @@
 export type PrintFormat = 'pdf' | 'zpl' | 'epl';
 export const PRINT_FORMATS: readonly PrintFormat[] = ['pdf', 'zpl', 'epl'];
 
+/** `auto`: ask the printer its status as its protocol allows (Zebra `~HS`, IPP attributes); `none`: only connect to it. */
+export type StatusQuery = 'auto' | 'none';
+export const STATUS_QUERIES: readonly StatusQuery[] = ['auto', 'none'];
+
 /** What a printer said when last asked. */
 export interface PrinterStatus {
   /** `ready`: takes jobs now; `offline`: unreachable, or reachable but unable to print (paper out, paused, stopped …). */
@@ -46,6 +50,8 @@ export interface DriverOptions {
   uri: URL;
   /** The formats the printer takes (a raw socket printer that takes ZPL answers Zebra's `~HS`). */
   formats: readonly PrintFormat[];
+  /** `none`: a raw socket printer that never answers `~HS` is only connected to (default `auto`). */
+  statusQuery?: StatusQuery;
   /** Time limit of one exchange with the printer. */
   timeoutMs: number;
   /** IPP: how long to wait for an accepted job to finish before leaving it to a later check. */
@@ -53,6 +59,9 @@ export interface DriverOptions {
 }
 
 export type DriverFactory = (options: DriverOptions) => PrinterDriver;
+
+/** The problem of a raw printer that took the connection but did not answer `~HS` (not a Zebra, or a print server). */
+export const NO_STATUS_ANSWER = 'no_status_answer';
 
 export function readyStatus(message: string, detail: Record<string, unknown> = {}): PrinterStatus {
   return { state: 'ready', reachable: true, problems: [], message, detail };

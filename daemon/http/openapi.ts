@@ -7,7 +7,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 export const API_TAGS = [
   { name: 'Discovery', description: 'Health of the daemon, its store and workers (no API key needed)' },
   { name: 'Account', description: "The caller's account, plan and rate limit" },
-  { name: 'Stations', description: 'The daemons working on the store (several share a PostgreSQL store) and the stations they serve' },
+  { name: 'Stations', description: 'The daemons working on the store (several share a PostgreSQL store), the stations they serve, and each station\'s settings: sender, channel, label format, printers, auto-print, boxes' },
   { name: 'Providers', description: 'The carriers packdesk ships with: their capabilities and the settings a channel needs' },
   { name: 'Shipping channels', description: 'A carrier account (provider and credentials) that shipments are created through' },
   { name: 'Shipments', description: 'Shipments created at the carrier in the background, their merged labels, cancelling and printing' },

@@ -19,13 +19,15 @@ const DeskSessionSchema = Type.Object({
   scope: Type.String({ enum: ['full', 'read_only'], description: 'read_only: the desk shows everything and changes nothing' }),
   csrf_token: Type.String({ description: 'Sent back in X-CSRF-Token with every change the page makes' }),
   expires_at: Timestamp,
+  station: Type.String({ description: 'The station of the daemon serving the desk: the desk works with its settings (GET /v1/stations/{name}/settings)' }),
 });
 
-const presentSession = (session: DeskSession) => ({
+const presentSession = (session: DeskSession, station: string) => ({
   account: { id: session.caller.account.id, name: session.caller.account.name },
   scope: session.caller.scope,
   csrf_token: session.csrfToken,
   expires_at: isoTime(session.expiresAt),
+  station,
 });
 
 function deskSession(request: FastifyRequest): DeskSession {
@@ -47,7 +49,7 @@ export function deskRoutes(ctx: ServiceContext, origins: DaemonOrigins): Fastify
     }, async (request, reply) => {
       const session = await openDeskSession(ctx, request.body.api_key.trim());
       setDeskCookie(request, reply, session.token, session.expiresAt, ctx.clock.now());
-      return reply.code(201).send({ data: presentSession(session), message: 'Signed in' });
+      return reply.code(201).send({ data: presentSession(session, ctx.station), message: 'Signed in' });
     });
 
     app.get('/v1/desk/session', {
@@ -55,7 +57,7 @@ export function deskRoutes(ctx: ServiceContext, origins: DaemonOrigins): Fastify
         tags, operationId: 'getDeskSession', summary: 'The desk session of this browser: account, scope and CSRF token',
         response: { 200: Envelope(DeskSessionSchema), ...errorResponses(401, 429) },
       },
-    }, async (request) => ({ data: presentSession(deskSession(request)), message: 'Desk session retrieved' }));
+    }, async (request) => ({ data: presentSession(deskSession(request), ctx.station), message: 'Desk session retrieved' }));
 
     app.delete('/v1/desk/session', {
       config: { anyScope: true },

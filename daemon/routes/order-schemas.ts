@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ORDER_STATUSES } from '../../src/services/orders.js';
 import { Nullable, PlainText, Timestamp } from '../http/schemas.js';
-import { AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PrintSchema, updatableFields } from './shipment-schemas.js';
+import { AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PrintSchema, StationNameSchema, updatableFields } from './shipment-schemas.js';
 
 /** JSON schemas of the order queue: an order is a shipment's creation input that may wait for its channel and parcels. */
 
@@ -21,9 +21,10 @@ export const PatchOrderBody = Type.Object({
 
 export const ShipOrderBody = Type.Object({
   parcels: Type.Optional(Type.Array(ParcelInputSchema, { minItems: 1, maxItems: 50, description: "The parcels as weighed; default the order's" })),
-  shipping_channel_id: Type.Optional(PlainText({ minLength: 1, maxLength: 255, description: "Default the order's" })),
-  label_format: Type.Optional(Type.String({ enum: ['pdf', 'zpl', 'epl'], description: "Default the order's, else pdf" })),
+  shipping_channel_id: Type.Optional(PlainText({ minLength: 1, maxLength: 255, description: "Default the order's, else the station's" })),
+  label_format: Type.Optional(Type.String({ enum: ['pdf', 'zpl', 'epl'], description: "Default the order's, else the station's, else pdf" })),
   print: Type.Optional(Nullable(PrintSchema)),
+  station: Type.Optional({ ...StationNameSchema, description: "The packing station: sender, pickup address, channel and format neither the body nor the order gives come from its settings, and it prints on the station's printer when the station auto-prints" }),
 });
 
 export const OrderSchema = Type.Object({

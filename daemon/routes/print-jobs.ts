@@ -1,12 +1,15 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../src/services/context.js';
-import { getPrintJob, listPrintJobs, PRINT_JOB_STATUSES, printShipmentLabel, retryPrintJob, type ShipmentPrintBody as ShipmentPrintInput } from '../../src/services/printing/print-jobs.js';
+import { printShipmentLabels, type BatchPrintBody as BatchPrintInput } from '../../src/services/printing/batch-print.js';
+import {
+  getPrintJob, listPrintJobs, PRINT_JOB_STATUSES, printShipmentLabel, retryPrintJob, type ShipmentPrintBody as ShipmentPrintInput,
+} from '../../src/services/printing/print-jobs.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
 import { emptyBodyAsObject } from './printers.js';
-import { PrintJobSchema, ShipmentPrintBody } from './printing-schemas.js';
+import { BatchPrintBody, PrintJobSchema, ShipmentPrintBody } from './printing-schemas.js';
 
 const tags = ['Print jobs'];
 
@@ -25,6 +28,19 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     }, async (request) => {
       const page = pageOf(request);
       return listBody(request, page, await listPrintJobs(ctx, caller(request).account.id, request.query, page));
+    });
+
+    app.post('/v1/print-jobs', {
+      config: { mergeValidation: true },
+      schema: {
+        tags, operationId: 'printShipmentLabels',
+        summary: "Print many shipments' labels: merged into one job per label format, on the station's printer for it",
+        body: BatchPrintBody,
+        response: { 202: Envelope(Type.Array(PrintJobSchema)), ...errorResponses(400, 401, 403, 413, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const data = await printShipmentLabels(ctx, caller(request).account.id, request.body as BatchPrintInput, request.fieldErrors);
+      return reply.code(202).send({ data, message: `${data.length} print job${data.length === 1 ? '' : 's'} queued` });
     });
 
     app.get('/v1/print-jobs/:id', {

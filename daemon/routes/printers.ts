@@ -61,7 +61,7 @@ export function printerRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     app.patch('/v1/printers/:id', {
       config: { mergeValidation: true },
       schema: {
-        tags, summary: 'Update a printer (name, URI, formats, default_for) or move it to the station of the daemon asked', params: IdParams, body: UpdatePrinterBody,
+        tags, summary: 'Update a printer (name, URI, formats, default_for, dpi, status_query) or move it to the station of the daemon asked', params: IdParams, body: UpdatePrinterBody,
         response: { 200: Envelope(PrinterSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
       },
     }, async (request) => ({

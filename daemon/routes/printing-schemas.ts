@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { STATUS_QUERIES } from '../../printers/index.js';
 import { PRINTER_STATES } from '../../src/services/printing/printers.js';
 import { MAX_COPIES, PRINT_JOB_STATUSES } from '../../src/services/printing/print-jobs.js';
 import { LabelDpiSchema, MoveToStation, Nullable, PlainText, Timestamp } from '../http/schemas.js';
@@ -7,6 +8,11 @@ import { LabelDpiSchema, MoveToStation, Nullable, PlainText, Timestamp } from '.
 
 export const FormatSchema = Type.String({ enum: ['pdf', 'zpl', 'epl'] });
 const Formats = (description: string) => Type.Array(FormatSchema, { minItems: 1, maxItems: 3, uniqueItems: true, description });
+const StatusQuerySchema = (description: string) => Type.String({ enum: [...STATUS_QUERIES], description });
+const STATUS_QUERY_HELP = "auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their "
+  + 'attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected '
+  + 'to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none '
+  + '(422 on status_query otherwise)';
 
 export const PrinterSchema = Type.Object({
   id: Type.String({ description: 'prn_…' }),
@@ -17,9 +23,10 @@ export const PrinterSchema = Type.Object({
   default_for: Type.Array(FormatSchema, { description: "Formats for which this is the account's default printer" }),
   dpi: LabelDpiSchema,
   status: Type.String({ enum: [...PRINTER_STATES], description: 'As last seen: ready, offline (unreachable or unable to print), unknown' }),
+  status_query: StatusQuerySchema(STATUS_QUERY_HELP),
   status_detail: Nullable(Type.Object({
     reachable: Type.Boolean(),
-    problems: Type.Array(Type.String(), { description: 'e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP)' }),
+    problems: Type.Array(Type.String(), { description: 'e.g. paper_out, head_open, paused, no_status_answer (Zebra ~HS); media-empty, stopped (IPP)' }),
     message: Type.String(),
   }, { additionalProperties: true, description: "What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons" })),
   last_seen_at: Nullable(Timestamp),
@@ -33,6 +40,7 @@ export const CreatePrinterBody = Type.Object({
   formats: Formats('Formats the printer takes: zpl, epl, pdf'),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true, description: 'Make it the default printer for these formats' })),
   dpi: Type.Optional(LabelDpiSchema),
+  status_query: Type.Optional(StatusQuerySchema(`Default auto. ${STATUS_QUERY_HELP}`)),
 });
 
 export const UpdatePrinterBody = Type.Object({
@@ -41,6 +49,7 @@ export const UpdatePrinterBody = Type.Object({
   formats: Type.Optional(Formats('Formats the printer takes')),
   default_for: Type.Optional(Type.Array(FormatSchema, { maxItems: 3, uniqueItems: true })),
   dpi: Type.Optional(LabelDpiSchema),
+  status_query: Type.Optional(StatusQuerySchema(`${STATUS_QUERY_HELP}. A printer whose new uri cannot take its status query goes back to auto unless the request names one`)),
   station: Type.Optional(MoveToStation('printer')),
 });
 
@@ -50,8 +59,9 @@ export const TestPrintBody = Type.Object({
 
 export const PrintJobSchema = Type.Object({
   id: Type.String({ description: 'pj_…' }),
-  kind: Type.String({ enum: ['shipment_label', 'test_label'] }),
+  kind: Type.String({ enum: ['shipment_label', 'shipment_labels', 'test_label'], description: "shipment_labels: several shipments' labels merged into one job" }),
   shipment_id: Nullable(Type.String()),
+  shipment_ids: Type.Array(Type.String(), { description: 'The shipments whose labels the job prints' }),
   printer_id: Type.String(),
   format: FormatSchema,
   copies: Type.Integer(),
@@ -63,6 +73,13 @@ export const PrintJobSchema = Type.Object({
   expires_at: Timestamp,
   created_at: Timestamp,
   printed_at: Nullable(Timestamp),
+});
+
+export const BatchPrintBody = Type.Object({
+  shipment_ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, description: 'Printed in this order' }),
+  printer_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: "Default: the station's printer for each label format" }))),
+  copies: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COPIES, default: 1 })),
+  station: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Whose printers: default the daemon's station" })),
 });
 
 export const ShipmentPrintBody = Type.Object({

@@ -75,9 +75,18 @@ export const updatableFields = {
   enable_tracking: Type.Optional(Type.Boolean({ description: 'default true' })),
 };
 
+export const StationNameSchema = Type.String({ minLength: 1, maxLength: 64, description: "A packing station's name (the daemon's `--station`, else its host name)" });
+
+/** What a station's settings may give (src/services/station-settings.ts), optional here and required without a station. */
+const STATION_GIVES = ' (or from the `station`\'s settings)';
+
 export const CreateShipmentBody = Type.Object({
-  shipping_channel_id: Text(),
+  station: Type.Optional({ ...StationNameSchema, description: 'Read at this station: sender, pickup address, channel and label format the body leaves out come from its settings, and it prints on the station\'s printer when the station auto-prints and the body has no `print`' }),
+  shipping_channel_id: Type.Optional({ ...Text(), description: `Required${STATION_GIVES}` }),
   ...creationFields,
+  label_format: Type.Optional({ ...creationFields.label_format, description: `Required${STATION_GIVES}` }),
+  sender_contact: Type.Optional({ ...ContactSchema, description: `Required${STATION_GIVES}; company_name, or first_name and last_name (or name)` }),
+  origin_address: Type.Optional({ ...AddressSchema, description: `Required${STATION_GIVES}` }),
   ...updatableFields,
 });
 
@@ -98,9 +107,29 @@ export const ShipmentSummarySchema = Type.Object({
   status: Type.String({ enum: ['pending', 'created', 'shipped', 'delivered', 'cancelled', 'returned'] }),
   total_price: money,
   currency: Nullable(Type.String()),
+  needs_attention: Type.Boolean({ description: 'Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+
+/** What `include=details` adds to each list item. */
+export const ShipmentDetailsSchema = Type.Object({
+  recipient_name: Type.String(),
+  destination_city: Type.String(),
+  destination_country: Type.String(),
+  tracking_number: Nullable(Type.String({ description: "The first parcel's" })),
+  total_parcels_count: Type.Integer(),
+  cash_on_delivery_amount: money,
+  cash_on_delivery_currency: Nullable(Type.String()),
+  provider: Type.String(),
+  label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
+  printed_at: Nullable(Timestamp),
+});
+
+export const ShipmentListItemSchema = Type.Object({
+  ...ShipmentSummarySchema.properties,
+  ...Type.Partial(ShipmentDetailsSchema).properties,
+}, { description: 'The list item; the detail fields only with include=details' });
 
 export const ShipmentSchema = Type.Object({
   ...ShipmentSummarySchema.properties,
@@ -136,6 +165,13 @@ export const ShipmentSchema = Type.Object({
   failure: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema, attempts: Type.Integer(), at: Timestamp })),
   next_attempt_at: Nullable(Timestamp),
   cancelled_at: Nullable(Timestamp),
+  printed_at: Nullable({ ...Timestamp, description: 'When a print job holding its label (alone or merged with others) first printed' }),
+  print_plan: Nullable(Type.Object({
+    printer_id: Nullable(Type.String()),
+    printer_name: Nullable(Type.String()),
+    copies: Nullable(Type.Integer()),
+    reason: Nullable(Type.String({ description: 'Why nothing prints, e.g. "no printer for ZPL at station desk-1"' })),
+  }, { description: 'What was asked to print once the label exists (null: nothing was)' })),
 });
 
 export const LabelPreviewSchema = Type.Object({

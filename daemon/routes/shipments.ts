@@ -5,17 +5,39 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
-import { getShipmentLabel, getShipmentLabelPreview, type LabelPreview } from '../../src/services/shipments/labels.js';
-import { knownShipmentListVersion, listShipments, shipmentListVersion } from '../../src/services/shipments/list.js';
+import { getShipmentLabel, getShipmentLabelPreview, mergedShipmentLabels, type LabelPreview } from '../../src/services/shipments/labels.js';
+import {
+  exportShipments, knownShipmentListVersion, listShipments, MAX_EXPORT_ROWS, shipmentListVersion, shipmentsCsv, type ShipmentFilters,
+} from '../../src/services/shipments/list.js';
+import { withStationSettings } from '../../src/services/station-settings.js';
+import { isoTime } from '../../src/domain/clock.js';
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
 import { caller } from '../http/conventions.js';
 import { attachment, listBody, pageOf, sendJson } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
-import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentSchema, ShipmentSummarySchema } from './shipment-schemas.js';
+import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentListItemSchema, ShipmentSchema } from './shipment-schemas.js';
 
 const tags = ['Shipments'];
+
+const listFilters = {
+  status: Type.Optional(Type.String({ enum: [...SHIPMENT_STATUSES] })),
+  shipping_channel_id: Type.Optional(Type.String()),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A substring (3+ characters) of the reference, carrier id or a tracking number; 1–2 characters match a whole reference number' })),
+  created_from: Type.Optional(Type.String({ format: 'date-time' })),
+  created_to: Type.Optional(Type.String({ format: 'date-time' })),
+  needs_attention: Type.Optional(Type.Boolean({ description: 'true: only shipments the carrier refused that nothing retries' })),
+};
+
+interface ListQuery { status?: string; shipping_channel_id?: string; search?: string; created_from?: string; created_to?: string; needs_attention?: boolean }
+
+function filtersOf(q: ListQuery): ShipmentFilters {
+  return {
+    status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search, needsAttention: q.needs_attention,
+    createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
+  };
+}
 export const WaitQuery = Type.Object({ wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })) });
 
 /** Seconds from `Prefer: wait=N` (RFC 7240) or `?wait=N`, capped at 30. */
@@ -71,7 +93,8 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       const accountId = caller(request).account.id;
-      const created = await createShipment(ctx, accountId, request.body as ShipmentBody, request.fieldErrors);
+      const body = await withStationSettings(ctx, accountId, request.body as ShipmentBody & { station?: string });
+      const created = await createShipment(ctx, accountId, body, request.fieldErrors);
       const wait = waitSeconds(request);
       const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
       return reply.code(201).send({ data, message: 'Shipment created' });
@@ -81,13 +104,10 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       schema: {
         tags, summary: 'List shipments, newest first',
         querystring: PageQuery(20, {
-          status: Type.Optional(Type.String({ enum: [...SHIPMENT_STATUSES] })),
-          shipping_channel_id: Type.Optional(Type.String()),
-          search: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A substring (3+ characters) of the reference, carrier id or a tracking number; 1–2 characters match a whole reference number' })),
-          created_from: Type.Optional(Type.String({ format: 'date-time' })),
-          created_to: Type.Optional(Type.String({ format: 'date-time' })),
+          ...listFilters,
+          include: Type.Optional(Type.String({ enum: ['details'], description: 'details: recipient, destination, first tracking number, COD, carrier and printed state on each item' })),
         }),
-        response: { 200: ListEnvelope(ShipmentSummarySchema), ...errorResponses(401, 422, 429) },
+        response: { 200: ListEnvelope(ShipmentListItemSchema), ...errorResponses(401, 422, 429) },
       },
     }, (request, reply) => {
       const accountId = caller(request).account.id;
@@ -105,14 +125,41 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         if (body === undefined) {
           const page = pageOf(request);
           const q = request.query;
-          body = Buffer.from(reply.serialize(listBody(request, page, await listShipments(ctx, accountId, {
-            status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search,
-            createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
-          }, page))) as string);
+          body = Buffer.from(reply.serialize(listBody(request, page, await listShipments(ctx, accountId, filtersOf(q), page, q.include === 'details'))) as string);
           listCache.set(key, current, body);
         }
         return sendJson(reply, body);
       })();
+    });
+
+    app.get('/v1/shipments/export.csv', {
+      schema: {
+        tags, operationId: 'exportShipments', summary: `The filtered list as CSV, newest first (at most ${MAX_EXPORT_ROWS} rows)`,
+        querystring: Type.Object(listFilters),
+        response: {
+          200: { description: 'text/csv; charset=utf-8, one row per shipment with its details', content: { 'text/csv': { schema: { type: 'string' } } } },
+          ...errorResponses(401, 422, 429),
+        },
+      },
+    }, async (request, reply) => {
+      const rows = await exportShipments(ctx, caller(request).account.id, filtersOf(request.query));
+      return reply.header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`shipments-${isoTime(ctx.clock.now()).slice(0, 10)}.csv`)).send(shipmentsCsv(rows));
+    });
+
+    app.get('/v1/shipments/labels', {
+      schema: {
+        tags, operationId: 'getMergedShipmentLabels', summary: "Several shipments' labels as one PDF, in the order named (thermal labels converted)",
+        querystring: Type.Object({ ids: Type.String({ minLength: 1, maxLength: 100 * 65, description: 'Comma-separated shipment ids, 1 to 100' }) }),
+        response: {
+          200: { description: 'application/pdf', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+          ...errorResponses(401, 422, 429),
+        },
+      },
+    }, async (request, reply) => {
+      const ids = request.query.ids.split(',').map((id) => id.trim()).filter(Boolean);
+      const merged = await mergedShipmentLabels(ctx, caller(request).account.id, ids);
+      return reply.header('content-type', merged.mimeType).header('content-disposition', attachment(`labels-${ids.length}.pdf`)).send(merged.content as never);
     });
 
     app.get('/v1/shipments/:id', {
@@ -130,12 +177,17 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         method, url: '/v1/shipments/:id', config: { mergeValidation: true },
         schema: {
           tags, summary: 'Update a shipment (creation fields only while pending after a failed creation)', params: IdParams, body: PatchShipmentBody,
+          querystring: WaitQuery,
+          headers: Type.Object({ prefer: Type.Optional(Type.String({ description: 'wait=N (≤ 30): answer once a corrected shipment\'s carrier step finished' })) }),
           response: { 200: Envelope(ShipmentSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
         },
-        handler: async (request) => ({
-          data: await patchShipment(ctx, caller(request).account.id, request.params.id, request.body as Record<string, unknown>, request.fieldErrors),
-          message: 'Shipment updated',
-        }),
+        handler: async (request) => {
+          const accountId = caller(request).account.id;
+          const patched = await patchShipment(ctx, accountId, request.params.id, request.body as Record<string, unknown>, request.fieldErrors);
+          // a corrected shipment is created again: a client that waits gets the carrier's answer
+          const wait = waitSeconds(request);
+          return { data: wait > 0 ? await getShipment(ctx, accountId, patched.id, wait) : patched, message: 'Shipment updated' };
+        },
       });
     }
 

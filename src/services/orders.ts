@@ -6,6 +6,7 @@ import { normaliseParties } from '../domain/parties.js';
 import { checkShipmentInput } from '../domain/shipment-input.js';
 import { orders } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { withStationSettings } from './station-settings.js';
 import { recordEvent } from './events.js';
 import { bindIdempotentResource } from './idempotency.js';
 import { channelForShipment, createShipment, todayOf, type ShipmentBody } from './shipments/create.js';
@@ -29,6 +30,8 @@ export interface ShipOverrides {
   shipping_channel_id?: string;
   label_format?: ShipmentBody['label_format'];
   print?: ShipmentBody['print'];
+  /** The packing station: what neither the packer nor the order says comes from its settings. */
+  station?: string;
 }
 
 /** The draft read by the API's rules (parties as written, codes, money, a channel if named); measures wait for the ship. */
@@ -158,8 +161,9 @@ export async function shipOrder(ctx: ServiceContext, accountId: string, id: stri
     const row = await getOrderRow(ctx, accountId, id);
     if (row.status === 'cancelled') throw new ValidationError({ status: ['the order was cancelled'] });
     if (row.status === 'shipped') return { shipment: await getShipment(ctx, accountId, row.shipmentId!), created: false };
-    const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-    const body = { label_format: 'pdf', ...row.draft, ...given } as ShipmentBody;
+    const { station, ...given } = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ShipOverrides;
+    // the packer's values over the order's, over the station's settings
+    const body = { label_format: 'pdf', ...await withStationSettings(ctx, accountId, { ...row.draft, ...given, station }) } as unknown as ShipmentBody;
     if (typeof body.shipping_channel_id !== 'string') errors.add('shipping_channel_id', 'is required: name the channel to ship with, here or on the order');
     if (!Array.isArray(body.parcels) || body.parcels.length === 0) errors.add('parcels', 'is required: the parcels, here or on the order (one with no measurements takes the channel\'s parcel_defaults)');
     errors.throwIfAny();

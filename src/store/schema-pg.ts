@@ -136,6 +136,13 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   uniqueIndex('idempotency_keys_rowid').on(t.rowid),
 ]);
 
+export const stationSettings = pgTable('station_settings', {
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  station: text('station').notNull(),
+  settings: text('settings').notNull(),
+  updatedAt: int64('updated_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.station] })]);
+
 export const orders = pgTable('orders', {
   rowid: rowid(),
   id: text('id').primaryKey(),
@@ -210,6 +217,7 @@ export const shipments = pgTable('shipments', {
   nextAttemptAt: int64('next_attempt_at'),
   carrierProgress: text('carrier_progress'),
   cancelledAt: int64('cancelled_at'),
+  printedAt: int64('printed_at'),
   createdAt: int64('created_at').notNull(),
   updatedAt: int64('updated_at').notNull(),
 }, (t) => [
@@ -336,6 +344,7 @@ export const printers = pgTable('printers', {
   dpi: int64('dpi').$type<LabelDpi>().notNull().default(203),
   defaultFor: text('default_for').notNull(),
   status: text('status', { enum: ['ready', 'offline', 'unknown'] }).notNull(),
+  statusQuery: text('status_query', { enum: ['auto', 'none'] }).notNull().default('auto'),
   statusDetail: text('status_detail'),
   lastSeenAt: int64('last_seen_at'),
   createdAt: int64('created_at').notNull(),
@@ -351,6 +360,7 @@ export const printJobs = pgTable('print_jobs', {
   format: text('format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
   copies: int64('copies').notNull(),
   content: bytea('content'),
+  shipmentIds: text('shipment_ids'),
   layout: text('layout'),
   status: text('status', { enum: ['queued', 'printing', 'printed', 'failed'] }).notNull(),
   attempts: int64('attempts').notNull(),

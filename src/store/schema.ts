@@ -143,6 +143,17 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
 }, (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created').on(t.createdAt)]);
 
 /**
+ * What a packing station works with: sender and pickup address, default channel and label format, a printer per
+ * format, copies, auto-print, box presets. Station `*` holds the account's own, which every station starts from.
+ */
+export const stationSettings = sqliteTable('station_settings', {
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  station: text('station').notNull(),
+  settings: text('settings', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.station] })]);
+
+/**
  * An order waiting to be packed (`or_…`): what the shipment's creation input will be, as far as the shop or ERP knew
  * it. The packer ships it (weighed, on a channel) and it becomes `shipped` with its shipment; or it is `cancelled`.
  */
@@ -231,6 +242,8 @@ export const shipments = sqliteTable('shipments', {
   /** What an adapter saved between steps of a multi-step creation (e.g. PPL's batch id), for resuming after a crash. */
   carrierProgress: text('carrier_progress', { mode: 'json' }),
   cancelledAt: integer('cancelled_at'),
+  /** When a print job holding its label (alone or merged with others) first printed. */
+  printedAt: integer('printed_at'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
@@ -368,6 +381,8 @@ export const printers = sqliteTable('printers', {
   /** JSON array: formats for which this printer is the account's default. */
   defaultFor: text('default_for', { mode: 'json' }).notNull(),
   status: text('status', { enum: ['ready', 'offline', 'unknown'] }).notNull(),
+  /** `auto`: ask a raw printer `~HS` (IPP: its attributes); `none`: a printer that never answers is only connected to. */
+  statusQuery: text('status_query', { enum: ['auto', 'none'] }).notNull().default('auto'),
   /** What the printer last said (paper out, head open, paused, IPP state reasons …) as JSON. */
   statusDetail: text('status_detail', { mode: 'json' }),
   lastSeenAt: integer('last_seen_at'),
@@ -382,8 +397,10 @@ export const printJobs = sqliteTable('print_jobs', {
   printerId: text('printer_id').notNull().references(() => printers.id, { onDelete: 'cascade' }),
   format: text('format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
   copies: integer('copies').notNull(),
-  /** What to print when it is not a shipment's stored label (e.g. a test label). */
+  /** What to print when it is not a shipment's stored label (e.g. a test label, or several shipments' labels merged). */
   content: blob('content', { mode: 'buffer' }),
+  /** JSON array: the shipments whose labels a merged job holds. */
+  shipmentIds: text('shipment_ids', { mode: 'json' }).$type<string[]>(),
   /** `a4` for the office layout of a PDF label. */
   layout: text('layout'),
   status: text('status', { enum: ['queued', 'printing', 'printed', 'failed'] }).notNull(),

@@ -7,12 +7,14 @@ export interface ZebraFlags {
   headOpen: boolean;
 }
 
-/** A Zebra stand-in on loopback: records every byte, answers `~HS`, and can be stopped and started on its port. */
+/** A Zebra stand-in on loopback: records every byte, answers `~HS` (unless told not to), and can be stopped and started on its port. */
 export interface ZebraPrinter {
   port: number;
   /** `tcp://127.0.0.1:<port>` */
   uri: string;
   flags: ZebraFlags;
+  /** False: reads everything but never answers `~HS`, as many non-Zebra ZPL printers and print servers do. */
+  answersStatus: boolean;
   /** Every byte received, connection after connection. */
   received(): Buffer;
   /** What was printed: every byte received with the `~HS` queries taken out. */
@@ -39,7 +41,7 @@ export function hostStatusAnswer(flags: ZebraFlags): string {
     + '\x021234,0\x03\r\n';
 }
 
-export async function startZebra(initial: Partial<ZebraFlags> = {}): Promise<ZebraPrinter> {
+export async function startZebra(initial: Partial<ZebraFlags> = {}, answersStatus = true): Promise<ZebraPrinter> {
   const chunks: Buffer[] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -51,6 +53,7 @@ export async function startZebra(initial: Partial<ZebraFlags> = {}): Promise<Zeb
     port: 0,
     uri: '',
     flags: { paperOut: false, paused: false, headOpen: false, ...initial },
+    answersStatus,
     received: () => Buffer.concat(chunks),
     labelBytes: () => Buffer.from(Buffer.concat(chunks).toString('latin1').split(QUERY).join(''), 'latin1'),
     connections: () => connections,
@@ -91,6 +94,10 @@ export async function startZebra(initial: Partial<ZebraFlags> = {}): Promise<Zeb
       text += chunk.toString('latin1');
       for (let at = text.indexOf(QUERY, scanned); at !== -1; at = text.indexOf(QUERY, scanned)) {
         scanned = at + QUERY.length;
+        if (!printer.answersStatus) {
+          queries += 1;
+          continue;
+        }
         const query = ++queries;
         const nth = ++onConnection;
         // answers go out in order, each after its hook (a test may hold one to kill the daemon meanwhile)

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,7 +7,9 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { printers, printJobs } from '../../src/store/schema.js';
+import { printers, printJobs, shipments } from '../../src/store/schema.js';
+import { queuePrintJob } from '../../src/services/printing/print-jobs.js';
+import { PrintQueueWorker } from '../../daemon/workers/print-queue.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
@@ -399,6 +402,124 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
       const again = await a.request('POST', `/v1/print-jobs/${queued.id}/retry`);
       expect(again.statusCode).toBe(422);
       expect(again.json().errors).toEqual({ status: ['only a failed print job can be retried (this one is printed)'] });
+    });
+  });
+
+  describe('raw printers that never answer ~HS (status_query) and the printed state of shipments', () => {
+    let silent: ZebraPrinter;
+    /** The print queue with a 300 ms limit per exchange, so a ~HS that never comes is given up on in a moment. */
+    let impatientQueue: PrintQueueWorker;
+    const printedAt = async (id: string) => (await d.ctx.db.select({ at: shipments.printedAt }).from(shipments).where(eq(shipments.id, id)).get())?.at;
+    beforeAll(async () => {
+      silent = await startZebra({}, false);
+      impatientQueue = new PrintQueueWorker(d.ctx, { timeoutMs: 300 });
+    });
+    afterAll(async () => {
+      await silent?.stop();
+    });
+
+    it('a printer set to status_query none is only connected to, prints a shipment\'s label once at once, and the shipment is printed', async () => {
+      const added = await addPrinter({ name: 'Generic ZPL', uri: silent.uri, formats: ['zpl'], status_query: 'none' });
+      expect(added).toMatchObject({ status_query: 'none', status: 'ready', status_detail: { reachable: true, problems: [], protocol: 'connect_only' } });
+      const id = await createdShipment('zpl');
+      expect(await printedAt(id)).toBeNull();
+      silent.clear();
+      const queued = (await a.request('POST', `/v1/shipments/${id}/print`, { printer_id: added.id })).json().data;
+      await d.runJobs();
+      expect(await job(queued.id)).toMatchObject({ status: 'printed', attempts: 1, error: null });
+      expect(silent.labelBytes().equals(await rawLabel(id))).toBe(true);
+      expect(silent.statusQueries()).toBe(0);
+      expect(await printedAt(id)).toBe(d.clock.now());
+      expect((await a.request('DELETE', `/v1/printers/${added.id}`)).statusCode).toBe(204);
+    });
+
+    it('with auto, a printer that never answers ~HS says so with the hint at once, keeps its job unsent, and prints it once set to none', async () => {
+      const added = await addPrinter({ name: 'Silent ZPL', uri: silent.uri, formats: ['zpl'] });
+      const hint = `if it is not a Zebra, set status_query none (packdesk printers update ${added.id} --status-query none)`;
+      expect(added).toMatchObject({ status_query: 'auto', status: 'offline', status_detail: { reachable: true, problems: ['no_status_answer'] } });
+      expect(added.status_detail.message).toBe(`the printer at ${silent.uri} accepted the connection but did not answer ~HS within 3 s; ${hint}`);
+
+      const id = await createdShipment('zpl');
+      silent.clear();
+      const queued = (await a.request('POST', `/v1/shipments/${id}/print`, { printer_id: added.id })).json().data;
+      await impatientQueue.runDue();
+      const waiting = await job(queued.id);
+      expect(waiting).toMatchObject({ status: 'queued', attempts: 1 });
+      expect(waiting.error).toBe(`the printer at ${silent.uri} accepted the connection but did not answer ~HS within 0.3 s; ${hint}`);
+      expect(silent.labelBytes().length).toBe(0);
+      expect((await a.request('GET', `/v1/printers/${added.id}?refresh=false`)).json().data.status_detail.message).toContain(hint);
+
+      // the fix the hint names: the waiting job is tried at once, not after its backoff
+      const fixed = await a.request('PATCH', `/v1/printers/${added.id}`, { status_query: 'none' });
+      expect(fixed.json().data).toMatchObject({ status_query: 'none', status: 'ready' });
+      await d.runJobs();
+      expect(await job(queued.id)).toMatchObject({ status: 'printed', attempts: 2, error: null });
+      expect(silent.labelBytes().equals(await rawLabel(id))).toBe(true);
+      expect((await a.request('DELETE', `/v1/printers/${added.id}`)).statusCode).toBe(204);
+    });
+
+    it('a connect-only printer that resets the connection after the data keeps the job, and it is sent again, not lost', async () => {
+      const dropping: Server = createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+      await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+      try {
+        const uri = `tcp://127.0.0.1:${(dropping.address() as { port: number }).port}`;
+        const added = await addPrinter({ name: 'Dropping print server', uri, formats: ['zpl'], status_query: 'none' });
+        const id = await createdShipment('zpl');
+        const queued = (await a.request('POST', `/v1/shipments/${id}/print`, { printer_id: added.id })).json().data;
+        await d.runJobs();
+        const kept = await job(queued.id);
+        expect(kept.status).not.toBe('printed');
+        expect(kept.error).toMatch(/^the connection to 127\.0\.0\.1:\d+ broke after sending \(ECONNRESET\)$/);
+        expect(await printedAt(id)).toBeNull();
+        silent.clear();
+        await a.request('PATCH', `/v1/printers/${added.id}`, { uri: silent.uri });
+        d.clock.advance(10_000);
+        await d.runJobs();
+        expect((await job(queued.id)).status).toBe('printed');
+        expect(silent.labelBytes().equals(await rawLabel(id))).toBe(true);
+        expect((await a.request('DELETE', `/v1/printers/${added.id}`)).statusCode).toBe(204);
+      } finally {
+        await new Promise((resolve) => dropping.close(resolve));
+      }
+    });
+
+    it('refuses a status_query that is not auto or none, and none for printers other than raw sockets, with 422 on status_query', async () => {
+      const bogus = await a.request('POST', '/v1/printers', { name: 'Bogus', uri: silent.uri, formats: ['zpl'], status_query: 'bogus' });
+      expect(bogus.statusCode).toBe(422);
+      expect(Object.keys(bogus.json().errors)).toEqual(['status_query']);
+      const folderNone = await a.request('POST', '/v1/printers', { name: 'Folder none', uri: pathToFileURL(folder).href, formats: ['pdf'], status_query: 'none' });
+      expect(folderNone.statusCode).toBe(422);
+      expect(folderNone.json().errors).toEqual({ status_query: ['none is for raw socket printers (tcp://…) that do not answer ~HS; file printers take auto'] });
+      const ippNone = await a.request('POST', '/v1/printers', { name: 'IPP none', uri: 'ipp://127.0.0.1:9/ipp/print', formats: ['pdf'], status_query: 'none' });
+      expect(ippNone.json().errors).toEqual({ status_query: ['none is for raw socket printers (tcp://…) that do not answer ~HS; ipp printers take auto'] });
+      expect((await a.request('PATCH', `/v1/printers/${zebraId}`, { status_query: 'bogus' })).json().errors).toHaveProperty('status_query');
+
+      // a raw printer set to none and moved to a folder is asked as folders are, unless the request says otherwise
+      const raw = await addPrinter({ name: 'Moves to a folder', uri: silent.uri, formats: ['zpl'], status_query: 'none' });
+      const moved = await a.request('PATCH', `/v1/printers/${raw.id}`, { uri: pathToFileURL(folder).href });
+      expect(moved.json().data).toMatchObject({ status_query: 'auto', status: 'ready' });
+      expect((await a.request('PATCH', `/v1/printers/${raw.id}`, { status_query: 'none' })).json().errors).toHaveProperty('status_query');
+      expect((await a.request('DELETE', `/v1/printers/${raw.id}`)).statusCode).toBe(204);
+    });
+
+    it('a merged job records the first print of every shipment it holds, in the same step as the job, and a later print keeps it', async () => {
+      const added = await addPrinter({ name: 'Merged ZPL', uri: silent.uri, formats: ['zpl'], status_query: 'none' });
+      const [first, second, untouched] = [await createdShipment('zpl'), await createdShipment('zpl'), await createdShipment('zpl')];
+      const content = Buffer.concat([await rawLabel(first), await rawLabel(second)]);
+      const merged = await d.ctx.store.transaction(() => queuePrintJob(d.ctx, { accountId: a.id, printerId: added.id, format: 'zpl', copies: 1, content, shipmentIds: [first, second] }));
+      silent.clear();
+      await d.runJobs();
+      expect((await job(merged.id)).status).toBe('printed');
+      expect(silent.labelBytes().equals(content)).toBe(true);
+      const at = d.clock.now();
+      expect([await printedAt(first), await printedAt(second), await printedAt(untouched)]).toEqual([at, at, null]);
+
+      d.clock.advance(60_000);
+      const again = (await a.request('POST', `/v1/shipments/${first}/print`, { printer_id: added.id })).json().data;
+      await d.runJobs();
+      expect((await job(again.id)).status).toBe('printed');
+      expect(await printedAt(first)).toBe(at);
+      expect((await a.request('DELETE', `/v1/printers/${added.id}`)).statusCode).toBe(204);
     });
   });
 

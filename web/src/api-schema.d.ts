@@ -51,6 +51,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stations: those a daemon serves now and those with settings of their own */
+        get: operations["listStations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/station-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's station settings, which every station starts from */
+        get: operations["getAccountStationSettings"];
+        /** Replace the account's station settings */
+        put: operations["putAccountStationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stations/{name}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A station's own settings and those it works with */
+        get: operations["getStationSettings"];
+        /** Replace a station's own settings (null: take the account's) */
+        put: operations["putStationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/providers": {
         parameters: {
             query?: never;
@@ -186,6 +239,40 @@ export interface paths {
         put?: never;
         /** Create a shipment (stored as pending; created at the carrier in the background) */
         post: operations["createShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filtered list as CSV, newest first (at most 10000 rows) */
+        get: operations["exportShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Several shipments' labels as one PDF, in the order named (thermal labels converted) */
+        get: operations["getMergedShipmentLabels"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -512,7 +599,7 @@ export interface paths {
         delete: operations["deletePrinter"];
         options?: never;
         head?: never;
-        /** Update a printer (name, URI, formats, default_for) or move it to the station of the daemon asked */
+        /** Update a printer (name, URI, formats, default_for, dpi, status_query) or move it to the station of the daemon asked */
         patch: operations["updatePrinter"];
         trace?: never;
     };
@@ -543,7 +630,8 @@ export interface paths {
         /** List print jobs, newest first */
         get: operations["listPrintJobs"];
         put?: never;
-        post?: never;
+        /** Print many shipments' labels: merged into one job per label format, on the station's printer for it */
+        post: operations["printShipmentLabels"];
         delete?: never;
         options?: never;
         head?: never;
@@ -961,6 +1049,821 @@ export interface operations {
             };
             /** @description Invalid or missing API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listStations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            station: string;
+                            /** @description A daemon serving it was seen lately */
+                            served: boolean;
+                            /** @description The daemon answering serves it */
+                            this_daemon: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            settings_updated_at: string | null;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAccountStationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact?: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            } | null;
+                            /** @description Where the carrier picks parcels up */
+                            origin_address?: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            } | null;
+                            shipping_channel_id?: string | null;
+                            /** @enum {string|null} */
+                            label_format?: "pdf" | "zpl" | "epl" | null;
+                            /** @description The printer for each label format (prn_…) */
+                            printers?: {
+                                pdf?: string | null;
+                                zpl?: string | null;
+                                epl?: string | null;
+                            } | null;
+                            copies?: number | null;
+                            /** @description Print each label on the printer for its format as soon as it exists */
+                            auto_print?: boolean | null;
+                            box_presets?: {
+                                name: string;
+                                length_dimension: number;
+                                width_dimension: number;
+                                height_dimension: number;
+                                /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                weight_amount?: number;
+                            }[] | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putAccountStationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every field optional; null or absent: inherited (from the account, else the defaults) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    } | null;
+                    /** @description Where the carrier picks parcels up */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    } | null;
+                    shipping_channel_id?: string | null;
+                    /** @enum {string|null} */
+                    label_format?: "pdf" | "zpl" | "epl" | null;
+                    /** @description The printer for each label format (prn_…) */
+                    printers?: {
+                        pdf?: string | null;
+                        zpl?: string | null;
+                        epl?: string | null;
+                    } | null;
+                    copies?: number | null;
+                    /** @description Print each label on the printer for its format as soon as it exists */
+                    auto_print?: boolean | null;
+                    box_presets?: {
+                        name: string;
+                        length_dimension: number;
+                        width_dimension: number;
+                        height_dimension: number;
+                        /** @description KG: what the empty box weighs, or a usual parcel in it */
+                        weight_amount?: number;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact?: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            } | null;
+                            /** @description Where the carrier picks parcels up */
+                            origin_address?: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            } | null;
+                            shipping_channel_id?: string | null;
+                            /** @enum {string|null} */
+                            label_format?: "pdf" | "zpl" | "epl" | null;
+                            /** @description The printer for each label format (prn_…) */
+                            printers?: {
+                                pdf?: string | null;
+                                zpl?: string | null;
+                                epl?: string | null;
+                            } | null;
+                            copies?: number | null;
+                            /** @description Print each label on the printer for its format as soon as it exists */
+                            auto_print?: boolean | null;
+                            box_presets?: {
+                                name: string;
+                                length_dimension: number;
+                                width_dimension: number;
+                                height_dimension: number;
+                                /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                weight_amount?: number;
+                            }[] | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getStationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A packing station's name (the daemon's `--station`, else its host name) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            station: string;
+                            /** @description The station's own values */
+                            settings: {
+                                /** @description company_name, or first_name and last_name (or name), is required */
+                                sender_contact?: {
+                                    company_name?: string;
+                                    first_name?: string;
+                                    last_name?: string;
+                                    /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                    name?: string;
+                                    email_address: string;
+                                    /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                    phone_number: string;
+                                } | null;
+                                /** @description Where the carrier picks parcels up */
+                                origin_address?: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                                shipping_channel_id?: string | null;
+                                /** @enum {string|null} */
+                                label_format?: "pdf" | "zpl" | "epl" | null;
+                                /** @description The printer for each label format (prn_…) */
+                                printers?: {
+                                    pdf?: string | null;
+                                    zpl?: string | null;
+                                    epl?: string | null;
+                                } | null;
+                                copies?: number | null;
+                                /** @description Print each label on the printer for its format as soon as it exists */
+                                auto_print?: boolean | null;
+                                box_presets?: {
+                                    name: string;
+                                    length_dimension: number;
+                                    width_dimension: number;
+                                    height_dimension: number;
+                                    /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                    weight_amount?: number;
+                                }[] | null;
+                            };
+                            /** @description What the station works with: its own values, else the account's, else the defaults (pdf, 1 copy, no auto-print) */
+                            effective: {
+                                /** @description company_name, or first_name and last_name (or name), is required */
+                                sender_contact: {
+                                    company_name?: string;
+                                    first_name?: string;
+                                    last_name?: string;
+                                    /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                    name?: string;
+                                    email_address: string;
+                                    /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                    phone_number: string;
+                                } | null;
+                                origin_address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                                shipping_channel_id: string | null;
+                                /** @enum {string} */
+                                label_format: "pdf" | "zpl" | "epl";
+                                /** @description The station's, else the account's, else the account's default printer for the format */
+                                printers: {
+                                    pdf: string | null;
+                                    zpl: string | null;
+                                    epl: string | null;
+                                };
+                                copies: number;
+                                auto_print: boolean;
+                                box_presets: {
+                                    name: string;
+                                    length_dimension: number;
+                                    width_dimension: number;
+                                    height_dimension: number;
+                                    /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                    weight_amount?: number;
+                                }[];
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putStationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A packing station's name (the daemon's `--station`, else its host name) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description Every field optional; null or absent: inherited (from the account, else the defaults) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    } | null;
+                    /** @description Where the carrier picks parcels up */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    } | null;
+                    shipping_channel_id?: string | null;
+                    /** @enum {string|null} */
+                    label_format?: "pdf" | "zpl" | "epl" | null;
+                    /** @description The printer for each label format (prn_…) */
+                    printers?: {
+                        pdf?: string | null;
+                        zpl?: string | null;
+                        epl?: string | null;
+                    } | null;
+                    copies?: number | null;
+                    /** @description Print each label on the printer for its format as soon as it exists */
+                    auto_print?: boolean | null;
+                    box_presets?: {
+                        name: string;
+                        length_dimension: number;
+                        width_dimension: number;
+                        height_dimension: number;
+                        /** @description KG: what the empty box weighs, or a usual parcel in it */
+                        weight_amount?: number;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            station: string;
+                            /** @description The station's own values */
+                            settings: {
+                                /** @description company_name, or first_name and last_name (or name), is required */
+                                sender_contact?: {
+                                    company_name?: string;
+                                    first_name?: string;
+                                    last_name?: string;
+                                    /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                    name?: string;
+                                    email_address: string;
+                                    /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                    phone_number: string;
+                                } | null;
+                                /** @description Where the carrier picks parcels up */
+                                origin_address?: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                                shipping_channel_id?: string | null;
+                                /** @enum {string|null} */
+                                label_format?: "pdf" | "zpl" | "epl" | null;
+                                /** @description The printer for each label format (prn_…) */
+                                printers?: {
+                                    pdf?: string | null;
+                                    zpl?: string | null;
+                                    epl?: string | null;
+                                } | null;
+                                copies?: number | null;
+                                /** @description Print each label on the printer for its format as soon as it exists */
+                                auto_print?: boolean | null;
+                                box_presets?: {
+                                    name: string;
+                                    length_dimension: number;
+                                    width_dimension: number;
+                                    height_dimension: number;
+                                    /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                    weight_amount?: number;
+                                }[] | null;
+                            };
+                            /** @description What the station works with: its own values, else the account's, else the defaults (pdf, 1 copy, no auto-print) */
+                            effective: {
+                                /** @description company_name, or first_name and last_name (or name), is required */
+                                sender_contact: {
+                                    company_name?: string;
+                                    first_name?: string;
+                                    last_name?: string;
+                                    /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                    name?: string;
+                                    email_address: string;
+                                    /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                    phone_number: string;
+                                } | null;
+                                origin_address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                                shipping_channel_id: string | null;
+                                /** @enum {string} */
+                                label_format: "pdf" | "zpl" | "epl";
+                                /** @description The station's, else the account's, else the account's default printer for the format */
+                                printers: {
+                                    pdf: string | null;
+                                    zpl: string | null;
+                                    epl: string | null;
+                                };
+                                copies: number;
+                                auto_print: boolean;
+                                box_presets: {
+                                    name: string;
+                                    length_dimension: number;
+                                    width_dimension: number;
+                                    height_dimension: number;
+                                    /** @description KG: what the empty box weighs, or a usual parcel in it */
+                                    weight_amount?: number;
+                                }[];
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2774,6 +3677,10 @@ export interface operations {
                 search?: string;
                 created_from?: string;
                 created_to?: string;
+                /** @description true: only shipments the carrier refused that nothing retries */
+                needs_attention?: boolean;
+                /** @description details: recipient, destination, first tracking number, COD, carrier and printed state on each item */
+                include?: "details";
             };
             header?: never;
             path?: never;
@@ -2798,6 +3705,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2808,6 +3717,22 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             updated_at: string;
+                            recipient_name?: string;
+                            destination_city?: string;
+                            destination_country?: string;
+                            /** @description The first parcel's */
+                            tracking_number?: string | null;
+                            total_parcels_count?: number;
+                            cash_on_delivery_amount?: number | null;
+                            cash_on_delivery_currency?: string | null;
+                            provider?: string;
+                            /** @enum {string} */
+                            label_format?: "pdf" | "zpl" | "epl";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            printed_at?: string | null;
                         }[];
                         meta: {
                             current_page: number;
@@ -2889,16 +3814,22 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    shipping_channel_id: string;
-                    /** @enum {string} */
-                    label_format: "pdf" | "zpl" | "epl";
+                    /** @description Read at this station: sender, pickup address, channel and label format the body leaves out come from its settings, and it prints on the station's printer when the station auto-prints and the body has no `print` */
+                    station?: string;
+                    /** @description Required (or from the `station`'s settings) */
+                    shipping_channel_id?: string;
+                    /**
+                     * @description Required (or from the `station`'s settings)
+                     * @enum {string}
+                     */
+                    label_format?: "pdf" | "zpl" | "epl";
                     /**
                      * @description For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203
                      * @enum {integer}
                      */
                     label_dpi?: 203 | 300;
-                    /** @description company_name, or first_name and last_name (or name), is required */
-                    sender_contact: {
+                    /** @description Required (or from the `station`'s settings); company_name, or first_name and last_name (or name) */
+                    sender_contact?: {
                         company_name?: string;
                         first_name?: string;
                         last_name?: string;
@@ -2919,7 +3850,8 @@ export interface operations {
                         /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
                     };
-                    origin_address: {
+                    /** @description Required (or from the `station`'s settings) */
+                    origin_address?: {
                         /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
                         /** @description Empty: read from street_name by the country's convention */
@@ -3004,6 +3936,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3117,6 +4051,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -3229,6 +4176,148 @@ export interface operations {
             };
         };
     };
+    exportShipments: {
+        parameters: {
+            query?: {
+                status?: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
+                shipping_channel_id?: string;
+                /** @description A substring (3+ characters) of the reference, carrier id or a tracking number; 1–2 characters match a whole reference number */
+                search?: string;
+                created_from?: string;
+                created_to?: string;
+                /** @description true: only shipments the carrier refused that nothing retries */
+                needs_attention?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv; charset=utf-8, one row per shipment with its details */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMergedShipmentLabels: {
+        parameters: {
+            query: {
+                /** @description Comma-separated shipment ids, 1 to 100 */
+                ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getShipment: {
         parameters: {
             query?: {
@@ -3259,6 +4348,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3372,6 +4463,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -3456,8 +4560,13 @@ export interface operations {
     };
     putShipment: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                wait?: number;
+            };
+            header?: {
+                /** @description wait=N (≤ 30): answer once a corrected shipment's carrier step finished */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -3581,6 +4690,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3694,6 +4805,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -3903,8 +5027,13 @@ export interface operations {
     };
     updateShipment: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                wait?: number;
+            };
+            header?: {
+                /** @description wait=N (≤ 30): answer once a corrected shipment's carrier step finished */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -4028,6 +5157,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -4141,6 +5272,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -4281,6 +5425,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -4394,6 +5540,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -4519,6 +5678,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -4632,6 +5793,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -6185,10 +7359,10 @@ export interface operations {
                          */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     }[];
-                    /** @description Default the order's */
+                    /** @description Default the order's, else the station's */
                     shipping_channel_id?: string;
                     /**
-                     * @description Default the order's, else pdf
+                     * @description Default the order's, else the station's, else pdf
                      * @enum {string}
                      */
                     label_format?: "pdf" | "zpl" | "epl";
@@ -6197,6 +7371,8 @@ export interface operations {
                         /** @default 1 */
                         copies?: number;
                     } | null;
+                    /** @description The packing station: sender, pickup address, channel and format neither the body nor the order gives come from its settings, and it prints on the station's printer when the station auto-prints */
+                    station?: string;
                 };
             };
         };
@@ -6218,6 +7394,8 @@ export interface operations {
                             status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
                             total_price: number | null;
                             currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -6331,6 +7509,19 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
                         };
                         message: string;
                     };
@@ -9023,10 +10214,15 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "ready" | "offline" | "unknown";
+                            /**
+                             * @description auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise)
+                             * @enum {string}
+                             */
+                            status_query: "auto" | "none";
                             /** @description What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons */
                             status_detail: ({
                                 reachable: boolean;
-                                /** @description e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP) */
+                                /** @description e.g. paper_out, head_open, paused, no_status_answer (Zebra ~HS); media-empty, stopped (IPP) */
                                 problems: string[];
                                 message: string;
                             } & {
@@ -9134,6 +10330,11 @@ export interface operations {
                      * @enum {integer}
                      */
                     dpi?: 203 | 300;
+                    /**
+                     * @description Default auto. auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise)
+                     * @enum {string}
+                     */
+                    status_query?: "auto" | "none";
                 };
             };
         };
@@ -9166,10 +10367,15 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "ready" | "offline" | "unknown";
+                            /**
+                             * @description auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise)
+                             * @enum {string}
+                             */
+                            status_query: "auto" | "none";
                             /** @description What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons */
                             status_detail: ({
                                 reachable: boolean;
-                                /** @description e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP) */
+                                /** @description e.g. paper_out, head_open, paused, no_status_answer (Zebra ~HS); media-empty, stopped (IPP) */
                                 problems: string[];
                                 message: string;
                             } & {
@@ -9344,10 +10550,15 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "ready" | "offline" | "unknown";
+                            /**
+                             * @description auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise)
+                             * @enum {string}
+                             */
+                            status_query: "auto" | "none";
                             /** @description What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons */
                             status_detail: ({
                                 reachable: boolean;
-                                /** @description e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP) */
+                                /** @description e.g. paper_out, head_open, paused, no_status_answer (Zebra ~HS); media-empty, stopped (IPP) */
                                 problems: string[];
                                 message: string;
                             } & {
@@ -9552,6 +10763,11 @@ export interface operations {
                      * @enum {integer}
                      */
                     dpi?: 203 | 300;
+                    /**
+                     * @description auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise). A printer whose new uri cannot take its status query goes back to auto unless the request names one
+                     * @enum {string}
+                     */
+                    status_query?: "auto" | "none";
                     /** @description Moves the printer to this station: send it to that station's own daemon, which checks the URI on its machine */
                     station?: string;
                 };
@@ -9586,10 +10802,15 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "ready" | "offline" | "unknown";
+                            /**
+                             * @description auto: a tcp:// printer taking ZPL is asked Zebra's host status (~HS) before and after each job, IPP printers their attributes; none: a tcp:// printer that never answers ~HS (many non-Zebra ZPL printers and print servers) is only connected to, and a job counts printed once its bytes were written and the connection closed cleanly. Only tcp:// printers take none (422 on status_query otherwise)
+                             * @enum {string}
+                             */
+                            status_query: "auto" | "none";
                             /** @description What the printer said: Zebra host status flags or IPP printer-state and printer-state-reasons */
                             status_detail: ({
                                 reachable: boolean;
-                                /** @description e.g. paper_out, head_open, paused (Zebra ~HS); media-empty, stopped (IPP) */
+                                /** @description e.g. paper_out, head_open, paused, no_status_answer (Zebra ~HS); media-empty, stopped (IPP) */
                                 problems: string[];
                                 message: string;
                             } & {
@@ -9750,9 +10971,14 @@ export interface operations {
                         data: {
                             /** @description pj_… */
                             id: string;
-                            /** @enum {string} */
-                            kind: "shipment_label" | "test_label";
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
                             shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -9920,9 +11146,14 @@ export interface operations {
                         data: {
                             /** @description pj_… */
                             id: string;
-                            /** @enum {string} */
-                            kind: "shipment_label" | "test_label";
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
                             shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -10019,6 +11250,173 @@ export interface operations {
             };
         };
     };
+    printShipmentLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Printed in this order */
+                    shipment_ids: string[];
+                    /** @description Default: the station's printer for each label format */
+                    printer_id?: string | null;
+                    /** @default 1 */
+                    copies?: number;
+                    /** @description Whose printers: default the daemon's station */
+                    station?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description pj_… */
+                            id: string;
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
+                            printer_id: string;
+                            /** @enum {string} */
+                            format: "pdf" | "zpl" | "epl";
+                            copies: number;
+                            /** @description a4: four 10×15 cm labels per A4 page */
+                            layout: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "printing" | "printed" | "failed";
+                            attempts: number;
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            expires_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            printed_at: string | null;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getPrintJob: {
         parameters: {
             query?: never;
@@ -10040,9 +11438,14 @@ export interface operations {
                         data: {
                             /** @description pj_… */
                             id: string;
-                            /** @enum {string} */
-                            kind: "shipment_label" | "test_label";
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
                             shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -10161,9 +11564,14 @@ export interface operations {
                         data: {
                             /** @description pj_… */
                             id: string;
-                            /** @enum {string} */
-                            kind: "shipment_label" | "test_label";
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
                             shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -10311,9 +11719,14 @@ export interface operations {
                         data: {
                             /** @description pj_… */
                             id: string;
-                            /** @enum {string} */
-                            kind: "shipment_label" | "test_label";
+                            /**
+                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @enum {string}
+                             */
+                            kind: "shipment_label" | "shipment_labels" | "test_label";
                             shipment_id: string | null;
+                            /** @description The shipments whose labels the job prints */
+                            shipment_ids: string[];
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11905,6 +13318,8 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             expires_at: string;
+                            /** @description The station of the daemon serving the desk: the desk works with its settings (GET /v1/stations/{name}/settings) */
+                            station: string;
                         };
                         message: string;
                     };
@@ -12020,6 +13435,8 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             expires_at: string;
+                            /** @description The station of the daemon serving the desk: the desk works with its settings (GET /v1/stations/{name}/settings) */
+                            station: string;
                         };
                         message: string;
                     };

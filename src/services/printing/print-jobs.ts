@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import { parsePrinterUri, type PrintFormat } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
@@ -10,7 +10,7 @@ import { noticeDeskChange } from '../desk-changes.js';
 import { JOBS_QUEUED } from '../jobs.js';
 import { owned } from '../ownership.js';
 import { getShipmentRow, type ShipmentRow } from '../shipments/records.js';
-import { defaultPrinterFor, getPrinterRow, loadPrinterRow, printerFormats, type PrinterRow } from './printers.js';
+import { defaultPrinterFor, getPrinterRow, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
 import { announce } from '../notices.js';
 
 export type PrintJobRow = typeof printJobs.$inferSelect;
@@ -25,8 +25,9 @@ export function presentPrintJob(row: PrintJobRow) {
   const waiting = row.status === 'queued' || (row.status === 'printing' && row.error !== null);
   return {
     id: row.id,
-    kind: row.content ? 'test_label' as const : 'shipment_label' as const,
+    kind: row.shipmentIds ? 'shipment_labels' as const : row.content ? 'test_label' as const : 'shipment_label' as const,
     shipment_id: row.shipmentId,
+    shipment_ids: row.shipmentIds ?? (row.shipmentId ? [row.shipmentId] : []),
     printer_id: row.printerId,
     format: row.format,
     copies: row.copies,
@@ -50,6 +51,8 @@ export interface QueuePrintInput {
   copies: number;
   shipmentId?: string | null;
   content?: Buffer | null;
+  /** The shipments a merged job's content holds. */
+  shipmentIds?: string[] | null;
   layout?: 'a4' | null;
   id?: string;
 }
@@ -62,12 +65,11 @@ export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput)
   const now = ctx.clock.now();
   const row: PrintJobRow = {
     id: input.id ?? ctx.ids('printJob'), accountId: input.accountId, shipmentId: input.shipmentId ?? null, printerId: input.printerId,
-    format: input.format, copies: input.copies, content: input.content ?? null, layout: input.layout ?? null, status: 'queued',
+    format: input.format, copies: input.copies, content: input.content ?? null, shipmentIds: input.shipmentIds ?? null, layout: input.layout ?? null, status: 'queued',
     attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, leaseOwner: null, createdAt: now, printedAt: null,
   };
   await ctx.db.insert(printJobs).values(row).run();
-  await ctx.db.update(printJobs).set({ nextAttemptAt: now })
-    .where(and(eq(printJobs.printerId, input.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+  await wakePrinterQueue(ctx, input.printerId, now);
   announce(ctx, JOBS_QUEUED);
   noticeDeskChange(ctx, { accountId: row.accountId, kind: 'print_job', id: row.id });
   return row;
@@ -172,7 +174,11 @@ export async function listPrintJobs(ctx: ServiceContext, accountId: string, filt
   const where: SQL[] = [eq(printJobs.accountId, accountId)];
   if (filters.status) where.push(eq(printJobs.status, filters.status as PrintJobStatus));
   if (filters.printer_id) where.push(eq(printJobs.printerId, filters.printer_id));
-  if (filters.shipment_id) where.push(eq(printJobs.shipmentId, filters.shipment_id));
+  if (filters.shipment_id) {
+    // its own jobs, and the merged jobs that hold its label
+    where.push(or(eq(printJobs.shipmentId, filters.shipment_id),
+      sql`exists (select 1 from ${ctx.store.sql.jsonValues(sql`${printJobs.shipmentIds}`)} where value = ${filters.shipment_id})`)!);
+  }
   const condition = and(...where);
   const total = (await ctx.db.select({ n: count() }).from(printJobs).where(condition).get())!.n;
   const rows = await ctx.db.select().from(printJobs).where(condition)
@@ -197,8 +203,7 @@ export async function retryPrintJob(ctx: ServiceContext, accountId: string, id: 
     const now = ctx.clock.now();
     await ctx.db.update(printJobs).set({ status: 'queued', attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null })
       .where(eq(printJobs.id, id)).run();
-    await ctx.db.update(printJobs).set({ nextAttemptAt: now })
-      .where(and(eq(printJobs.printerId, row.printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+    await wakePrinterQueue(ctx, row.printerId, now);
     return (await loadPrintJobRow(ctx, id))!;
   });
   announce(ctx, JOBS_QUEUED);

@@ -1,14 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import {
-  parsePrinterUri, printerDriver, PrinterUnavailableError, PrintJobFailedError, type PrintDocument, type PrinterStatus,
-} from '../../../printers/index.js';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { parsePrinterUri, PrinterUnavailableError, PrintJobFailedError, type PrintDocument, type PrinterStatus } from '../../../printers/index.js';
 import { layoutA4 } from '../../labels/index.js';
-import { labels, printJobs } from '../../store/schema.js';
+import { labels, printJobs, shipments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { claimsLeftBehind } from '../leases.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { PRINT_JOB_TTL_MS, type PrintJobRow } from './print-jobs.js';
-import { loadPrinterRow, printerFormats, recordPrinterStatus, refusedPrinterDirectory } from './printers.js';
+import { driverOf, loadPrinterRow, recordPrinterStatus, refusedPrinterDirectory, withStatusQueryHint } from './printers.js';
 
 /**
  * The durable print queue, kept on `print_jobs` itself. Each printer's jobs print one at a time in the order they
@@ -19,7 +17,10 @@ import { loadPrinterRow, printerFormats, recordPrinterStatus, refusedPrinterDire
  * `printing` (its holder died, or an answer was lost) is "resumed": the IPP driver asks the printer for a job named
  * after ours before sending again; the file driver never rewrites a file. Raw sockets cannot be asked: a daemon
  * killed after the printer read the last byte (acknowledged by the `~HS` that follows the data) but before
- * `printed` was committed — a window of one local round trip and one SQLite write — sends the label again.
+ * `printed` was committed — a window of one local round trip and one SQLite write — sends the label again. A raw
+ * printer set to `status_query: none` acknowledges nothing: its job counts printed once the data was written and the
+ * socket closed without a reset, so the window is from the last byte written to that commit, and a printer that
+ * dropped the connection unread is sent the whole job again.
  */
 
 export interface PrintQueueOptions {
@@ -119,11 +120,26 @@ async function documentOf(ctx: ServiceContext, job: PrintJobRow, resumed: boolea
   return { jobId: job.id, format: job.format, content, copies: job.copies, media: job.layout === 'a4' ? 'iso_a4' : 'label_100x150mm', resumed };
 }
 
-/** Sets the claimed job's outcome, unless someone changed it meanwhile (deleted printer, …). */
-async function finish(ctx: ServiceContext, job: PrintJobRow, values: Partial<PrintJobRow>): Promise<void> {
+/** Sets the claimed job's outcome, unless someone changed it meanwhile (deleted printer, …); answers whether it did. */
+async function finish(ctx: ServiceContext, job: PrintJobRow, values: Partial<PrintJobRow>): Promise<boolean> {
   const changed = await ctx.db.update(printJobs).set(values).where(and(eq(printJobs.id, job.id), eq(printJobs.status, 'printing')))
     .returning({ id: printJobs.id });
   if (changed.length > 0) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'print_job', id: job.id });
+  return changed.length > 0;
+}
+
+/** Records the job `printed` and, in the same transaction, the first print of every shipment whose label it holds. */
+async function recordPrinted(ctx: ServiceContext, job: PrintJobRow): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.store.transaction(async () => {
+    if (!await finish(ctx, job, { status: 'printed', printedAt: now, error: null, leaseUntil: null, nextAttemptAt: null })) return;
+    const held = [...new Set([job.shipmentId, ...(job.shipmentIds ?? [])].filter((id): id is string => id !== null))];
+    if (held.length === 0) return;
+    const firstPrinted = await ctx.db.update(shipments).set({ printedAt: now })
+      .where(and(inArray(shipments.id, held), eq(shipments.accountId, job.accountId), isNull(shipments.printedAt)))
+      .returning({ id: shipments.id });
+    for (const { id } of firstPrinted) noticeDeskChange(ctx, { accountId: job.accountId, kind: 'shipment', id });
+  });
 }
 
 async function scheduleRetry(ctx: ServiceContext, job: PrintJobRow, error: string, delayMs: number, resume: boolean): Promise<void> {
@@ -161,10 +177,10 @@ export async function runPrintJob(ctx: ServiceContext, claimed: ClaimedPrintJob,
   }
   try {
     const document = await documentOf(ctx, job, resumed);
-    const driver = await printerDriver(parsed.uri, { formats: printerFormats(printer), timeoutMs: options.timeoutMs, completionWaitMs: options.completionWaitMs });
+    const driver = await driverOf(printer, parsed.uri, { timeoutMs: options.timeoutMs, completionWaitMs: options.completionWaitMs });
     const outcome = await driver.print(document);
     if (outcome.state === 'printed') {
-      await finish(ctx, job, { status: 'printed', printedAt: ctx.clock.now(), error: null, leaseUntil: null, nextAttemptAt: null });
+      await recordPrinted(ctx, job);
       ctx.log.debug({ print_job_id: job.id, printer_id: printer.id, resumed }, 'printed');
     } else if (ctx.clock.now() > job.expiresAt) {
       await finish(ctx, job, { status: 'failed', error: `the printer did not finish the job within 24 h: ${outcome.message}`, leaseUntil: null, nextAttemptAt: null });
@@ -174,9 +190,12 @@ export async function runPrintJob(ctx: ServiceContext, claimed: ClaimedPrintJob,
     await noteStatus(outcome.status);
   } catch (err) {
     if (err instanceof PrinterUnavailableError) {
-      ctx.log.warn({ print_job_id: job.id, printer_id: printer.id, attempt: job.attempts, reason: err.message }, 'printer cannot print now; job kept queued');
+      const hinted = withStatusQueryHint(printer.id, err.status);
+      // a printer that never answers ~HS says so, with the fix, from the first attempt on
+      const reason = hinted === err.status ? err.message : hinted.message;
+      ctx.log.warn({ print_job_id: job.id, printer_id: printer.id, attempt: job.attempts, reason }, 'printer cannot print now; job kept queued');
       await noteStatus(err.status);
-      await scheduleRetry(ctx, job, err.message, err.retryAfterMs ?? printRetryDelay(waitingFor(ctx, job), options.random), err.maybeDelivered);
+      await scheduleRetry(ctx, job, reason, err.retryAfterMs ?? printRetryDelay(waitingFor(ctx, job), options.random), err.maybeDelivered);
     } else if (err instanceof PrintJobFailedError && !err.permanent && job.attempts < MAX_JOB_ERRORS) {
       await noteStatus(err.status);
       await scheduleRetry(ctx, job, err.message, printRetryDelay(waitingFor(ctx, job), options.random), false);

@@ -1,17 +1,20 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import {
-  formatsForScheme, parsePrinterUri, printerDriver, PRINT_FORMATS, unreachableStatus, type PrinterStatus, type PrintFormat,
+  formatsForScheme, NO_STATUS_ANSWER, parsePrinterUri, printerDriver, PRINT_FORMATS, STATUS_QUERIES, statusQueriesForScheme, unreachableStatus,
+  type DriverOptions, type PrinterDriver, type PrinterStatus, type PrintFormat, type StatusQuery,
 } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { printers } from '../../store/schema.js';
+import { printers, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { movesHere } from '../daemons.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
 import { bindIdempotentResource } from '../idempotency.js';
+import { JOBS_QUEUED } from '../jobs.js';
+import { announce } from '../notices.js';
 import { owned } from '../ownership.js';
 
 export type PrinterRow = typeof printers.$inferSelect;
@@ -41,6 +44,7 @@ export function presentPrinter(row: PrinterRow) {
     default_for: formatsOf(row.defaultFor),
     dpi: row.dpi,
     status: row.status,
+    status_query: row.statusQuery,
     status_detail: status ? { reachable: status.reachable, problems: status.problems, message: status.message, ...status.detail } : null,
     last_seen_at: isoTimeOrNull(row.lastSeenAt),
     created_at: isoTime(row.createdAt),
@@ -62,6 +66,23 @@ export function printerFormats(row: PrinterRow): PrintFormat[] {
   return formatsOf(row.formats);
 }
 
+/** The driver of a printer whose URI parsed, asking it as its `status_query` says. */
+export function driverOf(row: PrinterRow, uri: URL, timing: Pick<DriverOptions, 'timeoutMs' | 'completionWaitMs'>): Promise<PrinterDriver> {
+  return printerDriver(uri, { formats: printerFormats(row), statusQuery: row.statusQuery, ...timing });
+}
+
+/** A raw printer that took the connection but did not answer `~HS`: its status tells how to stop asking it. */
+export function withStatusQueryHint(printerId: string, status: PrinterStatus): PrinterStatus {
+  if (!status.problems.includes(NO_STATUS_ANSWER)) return status;
+  return { ...status, message: `${status.message}; if it is not a Zebra, set status_query none (packdesk printers update ${printerId} --status-query none)` };
+}
+
+/** The printer's queued jobs that wait out a backoff are due now: someone wants it to print (a new job, a retry, a fix). */
+export async function wakePrinterQueue(ctx: ServiceContext, printerId: string, now: number): Promise<void> {
+  await ctx.db.update(printJobs).set({ nextAttemptAt: now })
+    .where(and(eq(printJobs.printerId, printerId), eq(printJobs.status, 'queued'), gt(printJobs.nextAttemptAt, now))).run();
+}
+
 /** The account's default printer for a label format. */
 export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format: PrintFormat): Promise<PrinterRow | undefined> {
   return ctx.db.select().from(printers)
@@ -70,8 +91,9 @@ export function defaultPrinterFor(ctx: ServiceContext, accountId: string, format
 }
 
 /** Writes what a printer said: its state, the detail, and when it was last reachable. */
-export async function recordPrinterStatus(ctx: ServiceContext, printerId: string, status: PrinterStatus): Promise<void> {
+export async function recordPrinterStatus(ctx: ServiceContext, printerId: string, said: PrinterStatus): Promise<void> {
   const now = ctx.clock.now();
+  const status = withStatusQueryHint(printerId, said);
   const row = await ctx.db.select({ accountId: printers.accountId, status: printers.status, detail: printers.statusDetail, seen: printers.lastSeenAt })
     .from(printers).where(eq(printers.id, printerId)).get();
   if (!row) return;
@@ -101,7 +123,7 @@ export async function refreshPrinterStatus(ctx: ServiceContext, row: PrinterRow,
   const parsed = parsePrinterUri(row.uri);
   const status = 'error' in parsed
     ? unreachableStatus(`the printer URI cannot be used: ${parsed.error}`)
-    : (await refusedPrinterDirectory(ctx, row)) ?? await (await printerDriver(parsed.uri, { formats: printerFormats(row), timeoutMs })).status();
+    : (await refusedPrinterDirectory(ctx, row)) ?? await (await driverOf(row, parsed.uri, { timeoutMs })).status();
   await recordPrinterStatus(ctx, row.id, status);
   return (await loadPrinterRow(ctx, row.id)) ?? row;
 }
@@ -135,6 +157,7 @@ export interface PrinterInput {
   formats?: string[];
   default_for?: string[];
   dpi?: LabelDpi;
+  status_query?: StatusQuery;
   /** Moves the printer to this daemon's station (only that one). */
   station?: string;
 }
@@ -168,10 +191,15 @@ async function checkPrinterInput(ctx: ServiceContext, accountId: string, input: 
   const defaultFor = [...new Set(Array.isArray(input.default_for) ? input.default_for : [])] as PrintFormat[];
   const notTaken = defaultFor.filter((f) => !formats.includes(f));
   if (notTaken.length && Array.isArray(input.formats)) errors.add('default_for', `${notTaken.join(', ')} ${notTaken.length === 1 ? 'is' : 'are'} not among the printer's formats`);
+  const statusQueries = parsed && 'uri' in parsed ? statusQueriesForScheme(parsed.uri) : STATUS_QUERIES;
+  // an unknown status_query is the schema's to report
+  if (parsed && 'uri' in parsed && input.status_query && STATUS_QUERIES.includes(input.status_query) && !statusQueries.includes(input.status_query)) {
+    errors.add('status_query', `${input.status_query} is for raw socket printers (tcp://…) that do not answer ~HS; ${parsed.uri.protocol.replace(/:$/, '')} printers take ${statusQueries.join(', ')}`);
+  }
   const dir = parsed && 'uri' in parsed && placeChanged && !errors.errors.uri ? filePrinterDirectory(parsed.uri.href) : undefined;
   if (dir !== undefined) for (const problem of (await checkDirectoryPlace(ctx, accountId, dir)).problems) errors.add('uri', problem);
   errors.throwIfAny();
-  return { name, uri: parsed && 'uri' in parsed ? parsed.uri.href : '', formats, defaultFor };
+  return { name, uri: parsed && 'uri' in parsed ? parsed.uri.href : '', formats, defaultFor, statusQueries };
 }
 
 /** One default printer per format and account: taking a format as default takes it from the others. */
@@ -189,7 +217,7 @@ export async function createPrinter(ctx: ServiceContext, accountId: string, inpu
   const now = ctx.clock.now();
   const row: PrinterRow = {
     id: ctx.ids('printer'), accountId, station: ctx.station, name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor,
-    dpi: input.dpi ?? DEFAULT_LABEL_DPI, status: 'unknown', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
+    dpi: input.dpi ?? DEFAULT_LABEL_DPI, status: 'unknown', statusQuery: input.status_query ?? 'auto', statusDetail: null, lastSeenAt: null, createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
     await ctx.db.insert(printers).values(row).run();
@@ -206,21 +234,26 @@ export async function updatePrinter(ctx: ServiceContext, accountId: string, id: 
   // wrong type is the schema's to report)
   const defaultFor = patch.default_for ?? formatsOf(row.defaultFor).filter((f) => Array.isArray(formats) && formats.includes(f));
   const uri = patch.uri ?? row.uri;
-  const input = { name: patch.name ?? row.name, uri, formats, default_for: defaultFor };
+  const input = { name: patch.name ?? row.name, uri, formats, default_for: defaultFor, status_query: patch.status_query };
   const moving = movesHere(ctx, row, patch.station, errors);
   // a printer moved to this station is reached from this machine: its place is checked here
   const checked = await checkPrinterInput(ctx, accountId, input, errors, uri !== row.uri || moving, id);
   const now = ctx.clock.now();
-  const reachedAnew = moving || checked.uri !== row.uri;
+  // a printer moved to a scheme that cannot take its status query is asked as the new scheme allows
+  const statusQuery = patch.status_query ?? (checked.statusQueries.includes(row.statusQuery) ? row.statusQuery : 'auto');
+  const reachedAnew = moving || checked.uri !== row.uri || statusQuery !== row.statusQuery;
   await ctx.store.transaction(async () => {
     await ctx.db.update(printers).set({
-      name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, updatedAt: now,
+      name: checked.name, uri: checked.uri, formats: checked.formats, defaultFor: checked.defaultFor, statusQuery, updatedAt: now,
       ...(patch.dpi !== undefined ? { dpi: patch.dpi } : {}),
       ...(moving ? { station: ctx.station } : {}),
       ...(reachedAnew ? { status: 'unknown' as const, statusDetail: null, lastSeenAt: null } : {}),
     }).where(eq(printers.id, id)).run();
     await takeDefaults(ctx, accountId, id, checked.defaultFor);
+    // reached another way now: the jobs waiting out a backoff (e.g. for ~HS) are tried again at once
+    if (reachedAnew) await wakePrinterQueue(ctx, id, now);
   });
+  if (reachedAnew) announce(ctx, JOBS_QUEUED);
   const fresh = (await loadPrinterRow(ctx, id))!;
   return presentPrinter(reachedAnew ? await refreshPrinterStatus(ctx, fresh) : fresh);
 }

@@ -53,7 +53,8 @@ export interface ShipmentBody {
   label_comment?: string | null;
   metadata?: Record<string, unknown> | null;
   enable_tracking?: boolean;
-  print?: { printer_id: string; copies?: number } | null;
+  /** A station that auto-prints with no printer for the format records why as `{printer_id: null, reason}`. */
+  print?: { printer_id: string; copies?: number } | { printer_id: null; reason: string } | null;
 }
 
 export function todayOf(ctx: ServiceContext): string {
@@ -77,11 +78,15 @@ export async function channelForShipment(ctx: ServiceContext, accountId: string,
   return { channel, provider, caps };
 }
 
+/** What a body may leave to its station's settings (services/station-settings.ts); without one they are required. */
+const STATION_FIELDS = ['shipping_channel_id', 'label_format', 'sender_contact', 'origin_address'] as const;
+
 /**
  * Validates a whole creation input, its parties read as people write them (see normaliseParties); throws
  * ValidationError listing every problem, else gives the channel and the input as it is stored.
  */
 export async function validateCreation(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors: FieldErrorCollector) {
+  for (const key of STATION_FIELDS) if (given[key] === undefined) errors.add(key, "is required (or name a station whose settings give it: station)");
   const found = await channelForShipment(ctx, accountId, given.shipping_channel_id, errors);
   const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
   const body = normaliseParties({ ...given, parcels }, errors);
@@ -99,7 +104,7 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
     channelId: body.shipping_channel_id,
     labelFormat: body.label_format,
     // a label converted for the printer that prints it on creation is drawn at that printer's resolution
-    labelDpi: body.label_dpi ?? (body.print ? (await loadPrinterRow(ctx, body.print.printer_id))?.dpi : undefined) ?? DEFAULT_LABEL_DPI,
+    labelDpi: body.label_dpi ?? (body.print?.printer_id ? (await loadPrinterRow(ctx, body.print.printer_id))?.dpi : undefined) ?? DEFAULT_LABEL_DPI,
     shippingDate: body.shipping_date ?? todayOf(ctx),
     isInternational: body.origin_address.country_code !== body.destination_address.country_code,
     codAmountMinor: body.cash_on_delivery_amount == null ? null : toMinorUnits(body.cash_on_delivery_amount)!,
@@ -131,7 +136,7 @@ export async function createShipment(ctx: ServiceContext, accountId: string, giv
       id, seq: await nextShipmentSeq(ctx), accountId, status: 'pending', ...(await creationColumns(ctx, body, provider.code)),
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
-      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null,
+      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null,
       cancelledAt: null, createdAt: now, updatedAt: now,
     };
     await ctx.db.insert(shipments).values(row).run();

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { FieldErrorCollector, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi, type LabelFormat } from '../../domain/labels.js';
-import { convertLabelOffThread, LABEL_MIME_TYPES, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
+import { convertLabelOffThread, LABEL_MIME_TYPES, mergeLabels, LabelFormatError, layoutA4, previewLabelOffThread, splitLabels, type LabelSource } from '../../labels/index.js';
 import { labels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { getShipmentRow } from './records.js';
@@ -78,4 +78,21 @@ export async function getShipmentLabelPreview(ctx: ServiceContext, accountId: st
     if (error instanceof LabelFormatError) throw new ValidationError({ format: [`the stored label cannot be pictured: it ${error.reason}`] });
     throw error;
   }
+}
+
+/** Several shipments' labels as one PDF in the order named (thermal labels converted), e.g. for an office printer. */
+export async function mergedShipmentLabels(ctx: ServiceContext, accountId: string, ids: readonly string[]) {
+  if (ids.length === 0 || ids.length > 100) throw new ValidationError({ ids: ['name 1 to 100 shipments, separated by commas'] });
+  const errors = new FieldErrorCollector();
+  const parts: Buffer[] = [];
+  for (const id of ids) {
+    try {
+      parts.push((await getShipmentLabel(ctx, accountId, id, { format: 'pdf' })).content);
+    } catch (err) {
+      if (!(err instanceof NotFoundError || err instanceof ValidationError)) throw err;
+      errors.add('ids', err instanceof NotFoundError ? err.message : `${id}: ${Object.values(err.errors).flat().join('; ')}`);
+    }
+  }
+  errors.throwIfAny();
+  return mergeLabels('pdf', parts);
 }

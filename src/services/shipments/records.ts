@@ -6,6 +6,7 @@ import type { Db } from '../../store/store.js';
 import { labels, parcels, shipments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { owned } from '../ownership.js';
+import { loadPrinterRow } from '../printing/printers.js';
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type ParcelRow = typeof parcels.$inferSelect;
@@ -50,10 +51,30 @@ async function hasLabel(ctx: ServiceContext, shipmentId: string): Promise<boolea
   return (await reads(ctx).hasLabel.get({ id: shipmentId })) !== undefined;
 }
 
+/** The record's `print_plan`: the printer by name, or why nothing prints (a station that auto-prints with no printer for the format). */
+async function presentPrintPlan(ctx: ServiceContext, request: unknown) {
+  const plan = request as { printer_id: string; copies?: number } | { printer_id: null; reason: string } | null;
+  if (!plan) return null;
+  if (plan.printer_id === null) return { printer_id: null, printer_name: null, copies: null, reason: plan.reason };
+  const printer = await loadPrinterRow(ctx, plan.printer_id);
+  return { printer_id: plan.printer_id, printer_name: printer?.name ?? null, copies: plan.copies ?? 1, reason: printer ? null : 'the printer was removed' };
+}
+
 const money = (minor: number | null) => (minor == null ? null : fromMinorUnits(minor));
 
-/** The seed's list representation. */
-export function presentShipmentSummary(row: Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency' | 'createdAt' | 'updatedAt'>) {
+/**
+ * A shipment nothing moves on its own: pending, refused by the carrier (or given up on) with no attempt scheduled.
+ * Only a fix (PATCH) or a retry does; one in progress or waiting out a carrier outage is not in this state.
+ */
+export function needsAttention(row: Pick<ShipmentRow, 'status' | 'failure' | 'nextAttemptAt'>): boolean {
+  return row.status === 'pending' && row.failure !== null && row.nextAttemptAt === null;
+}
+
+export type SummaryRow = Pick<ShipmentRow, 'id' | 'referenceNumber' | 'channelId' | 'providerShipmentId' | 'status' | 'totalPriceMinor' | 'currency'
+  | 'createdAt' | 'updatedAt' | 'failure' | 'nextAttemptAt'>;
+
+/** The seed's list representation, and whether the shipment needs someone's attention. */
+export function presentShipmentSummary(row: SummaryRow) {
   return {
     id: row.id,
     reference_number: row.referenceNumber,
@@ -62,8 +83,29 @@ export function presentShipmentSummary(row: Pick<ShipmentRow, 'id' | 'referenceN
     status: row.status,
     total_price: money(row.totalPriceMinor),
     currency: row.currency,
+    needs_attention: needsAttention(row),
     created_at: isoTime(row.createdAt),
     updated_at: isoTime(row.updatedAt),
+  };
+}
+
+/** The list's `include=details`: who and where it goes, its first tracking number, COD, carrier and printed state. */
+export type DetailRow = Pick<ShipmentRow, 'recipientContact' | 'destinationAddress' | 'codAmountMinor' | 'codCurrency' | 'provider' | 'labelFormat' | 'printedAt'>;
+
+export function presentShipmentDetails(row: DetailRow, parcelNumbers: readonly (string | null)[]) {
+  const recipient = row.recipientContact as Contact;
+  const destination = row.destinationAddress as Address;
+  return {
+    recipient_name: recipient.company_name || [recipient.first_name, recipient.last_name].filter(Boolean).join(' '),
+    destination_city: destination.city_name,
+    destination_country: destination.country_code,
+    tracking_number: parcelNumbers[0] ?? null,
+    total_parcels_count: parcelNumbers.length,
+    cash_on_delivery_amount: money(row.codAmountMinor),
+    cash_on_delivery_currency: row.codCurrency,
+    provider: row.provider,
+    label_format: row.labelFormat,
+    printed_at: isoTimeOrNull(row.printedAt),
   };
 }
 
@@ -104,6 +146,8 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     failure: (row.failure as ShipmentFailure | null) ?? null,
     next_attempt_at: isoTimeOrNull(row.nextAttemptAt),
     cancelled_at: isoTimeOrNull(row.cancelledAt),
+    printed_at: isoTimeOrNull(row.printedAt),
+    print_plan: await presentPrintPlan(ctx, row.printRequest),
   };
 }
 

@@ -48,7 +48,7 @@ function decimal(text: string): number | undefined {
   return Number.isFinite(value) ? value : Number.NaN;
 }
 
-const party = (p: Party) => Object.fromEntries(Object.entries(p).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])) as CreateShipmentBody['sender_contact'];
+const party = (p: Party) => Object.fromEntries(Object.entries(p).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])) as NonNullable<CreateShipmentBody['sender_contact']>;
 
 function bodyOf(draft: Draft, settings: DeskSettings): CreateShipmentBody {
   const cod = decimal(draft.cod_amount);
