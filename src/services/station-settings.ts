@@ -9,7 +9,7 @@ import type { PrintFormat } from '../../printers/index.js';
 import type { ServiceContext } from './context.js';
 import { channelForShipment } from './shipments/create.js';
 import { checkPrintRequest } from './printing/print-jobs.js';
-import { defaultPrinterFor } from './printing/printers.js';
+import { defaultPrinterFor, loadPrinterRow } from './printing/printers.js';
 
 /**
  * What a packing station works with, kept on the daemon so every desk, `packdesk ship` and order shipping read the
@@ -119,7 +119,12 @@ async function effectiveOf(ctx: ServiceContext, accountId: string, station: Stat
   const pick = <K extends keyof StationSettings>(key: K) => station[key] ?? account[key] ?? null;
   const printers = {} as Record<PrintFormat, string | null>;
   for (const format of FORMATS) {
-    printers[format] = station.printers?.[format] ?? account.printers?.[format] ?? (await defaultPrinterFor(ctx, accountId, format))?.id ?? null;
+    // a printer removed since it was chosen is passed over, not printed to
+    let chosen: string | null = null;
+    for (const id of [station.printers?.[format], account.printers?.[format]]) {
+      if (id && !chosen && (await loadPrinterRow(ctx, id))?.accountId === accountId) chosen = id;
+    }
+    printers[format] = chosen ?? (await defaultPrinterFor(ctx, accountId, format))?.id ?? null;
   }
   return {
     sender_contact: pick('sender_contact'), origin_address: pick('origin_address'), shipping_channel_id: pick('shipping_channel_id'),

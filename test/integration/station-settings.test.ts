@@ -70,6 +70,11 @@ describe('station settings and the shift lead’s shipments list', () => {
     // a station nobody set up works with the account's settings and the defaults
     expect(ok<{ effective: Record<string, unknown> }>(await a.request('GET', '/v1/stations/returns-desk/settings')).effective)
       .toMatchObject({ label_format: 'pdf', copies: 1, auto_print: false, shipping_channel_id: channel, printers: { pdf: officeId, zpl: null } });
+    // a printer removed since it was chosen is passed over
+    const spare = ok<{ id: string }>(await a.request('POST', '/v1/printers', { name: 'Spare', uri: zebra.uri, formats: ['epl'] }), 201).id;
+    ok(await a.request('PUT', '/v1/stations/spare-desk/settings', { printers: { epl: spare } }));
+    expect((await a.request('DELETE', `/v1/printers/${spare}`)).statusCode).toBe(204);
+    expect(ok<{ effective: { printers: Record<string, string | null> } }>(await a.request('GET', '/v1/stations/spare-desk/settings')).effective.printers.epl).toBeNull();
     // another account sees none of it
     const other = await d.account('Another warehouse');
     expect(ok<{ sender_contact: unknown }>(await other.request('GET', '/v1/station-settings')).sender_contact).toBeNull();
