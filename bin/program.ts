@@ -17,6 +17,7 @@ import { registerShipCommand } from '../src/cli/ship.js';
 import { registerServiceCommands } from '../src/cli/service.js';
 import { registerShipmentCommands } from '../src/cli/shipments.js';
 import { registerTrackCommands } from '../src/cli/track.js';
+import { registerStationCommands } from '../src/cli/stations.js';
 import { registerStatusCommand } from '../src/cli/status.js';
 import { isHelpShown, usageError } from '../src/cli/usage-errors.js';
 import { registerWatchCommands } from '../src/cli/watch.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerAccountCommands(program);
   registerStatusCommand(program);
   registerDeskCommand(program);
+  registerStationCommands(program);
   registerChannelCommands(program);
   registerProviderCommands(program);
   registerWebhookCommands(program);

@@ -5,8 +5,9 @@ import { LABEL_DPIS } from '../../src/domain/labels.js';
 
 /** `T | null` as one JSON-schema `type` array (keeps validation messages and serialization simple). */
 export function Nullable<T extends TSchema>(schema: T) {
-  const s = schema as unknown as { type?: string | string[] };
-  if (typeof s.type === 'string') return Type.Unsafe<import('typebox').Static<T> | null>({ ...schema, type: [s.type, 'null'] });
+  const s = schema as unknown as { type?: string | string[]; enum?: unknown[] };
+  // an enumeration lists null too, or null would fail it
+  if (typeof s.type === 'string') return Type.Unsafe<import('typebox').Static<T> | null>({ ...schema, type: [s.type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) });
   return Type.Unsafe<import('typebox').Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
 }
 

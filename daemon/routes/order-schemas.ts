@@ -5,8 +5,14 @@ import { AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PrintS
 
 /** JSON schemas of the order queue: an order is a shipment's creation input that may wait for its channel and parcels. */
 
-const { print: _print, label_format, label_dpi, parcels, cash_on_delivery_amount, cash_on_delivery_currency, shipping_date, ...parties } = creationFields;
-const waiting = { label_format, label_dpi, parcels, cash_on_delivery_amount, cash_on_delivery_currency, shipping_date };
+const {
+  print: _print, label_format, label_dpi, parcels, cash_on_delivery_amount, cash_on_delivery_currency, shipping_date, sender_contact, origin_address, ...parties
+} = creationFields;
+const fromStation = ' (default: the packing station\'s, when the order is shipped)';
+const waiting = {
+  label_format, label_dpi, parcels, cash_on_delivery_amount, cash_on_delivery_currency, shipping_date,
+  sender_contact: { ...sender_contact, description: `company_name, or first_name and last_name (or name)${fromStation}` }, origin_address: { ...origin_address, description: `Where the carrier picks up${fromStation}` },
+};
 
 export const CreateOrderBody = Type.Object({
   shipping_channel_id: Type.Optional(PlainText({ minLength: 1, maxLength: 255, description: 'The channel to ship with, if known already; else given when shipping' })),
@@ -35,9 +41,9 @@ export const OrderSchema = Type.Object({
   import_id: Nullable(Type.String({ description: 'The import that queued it' })),
   shipping_channel_id: Nullable(Type.String()),
   label_format: Nullable(Type.String()),
-  sender_contact: ContactSchema,
+  sender_contact: Nullable(ContactSchema),
   recipient_contact: ContactSchema,
-  origin_address: AddressSchema,
+  origin_address: Nullable(AddressSchema),
   destination_address: AddressSchema,
   parcels: Type.Array(ParcelInputSchema),
   cash_on_delivery_amount: Nullable(Type.Number()),

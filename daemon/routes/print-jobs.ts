@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../src/services/context.js';
-import { printShipmentLabels, type BatchPrintBody as BatchPrintInput } from '../../src/services/printing/batch-print.js';
 import {
-  getPrintJob, listPrintJobs, PRINT_JOB_STATUSES, printShipmentLabel, retryPrintJob, type ShipmentPrintBody as ShipmentPrintInput,
-} from '../../src/services/printing/print-jobs.js';
+  printShipmentLabel, printShipmentLabels, type BatchPrintBody as BatchPrintInput, type ShipmentPrintBody as ShipmentPrintInput,
+} from '../../src/services/printing/label-printing.js';
+import { getPrintJob, listPrintJobs, PRINT_JOB_STATUSES, retryPrintJob } from '../../src/services/printing/print-jobs.js';
 import { caller } from '../http/conventions.js';
 import { listBody, pageOf } from '../http/reply.js';
 import { Envelope, errorResponses, IdParams, ListEnvelope, PageQuery } from '../http/schemas.js';
@@ -61,7 +61,7 @@ export function printJobRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       preValidation: emptyBodyAsObject,
       schema: {
         tags: ['Shipments'], operationId: 'printShipmentLabel',
-        summary: "Print the shipment's merged label (on the given printer, or the default for its format)", params: IdParams,
+        summary: "Print the shipment's merged label (on the given printer, or the station's printer for its format)", params: IdParams,
         body: ShipmentPrintBody,
         response: { 202: Envelope(PrintJobSchema), ...errorResponses(400, 401, 403, 404, 413, 422, 429) },
       },

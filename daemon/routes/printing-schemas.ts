@@ -83,7 +83,8 @@ export const BatchPrintBody = Type.Object({
 });
 
 export const ShipmentPrintBody = Type.Object({
-  printer_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: "Default: the account's default printer for the label format" }))),
+  printer_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: "Default: the station's printer for the label format (its settings, else the account's default printer for it)" }))),
+  station: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Whose printers: default the daemon's station" })),
   copies: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COPIES, default: 1 })),
   layout: Type.Optional(Type.String({ enum: ['a4'], description: 'pdf only: four labels per A4 page, for office printers' })),
 });

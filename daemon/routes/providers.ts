@@ -51,6 +51,9 @@ export const ProviderSchema = Type.Object({
   label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] }), { description: 'Every provider gives every format' }),
   ...CapabilityProperties,
   settings: Type.Array(SettingSchema),
+  products: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }), {
+    description: "The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's",
+  }),
 }, { description: 'Capabilities as a channel has them with the default settings; a channel\'s own are in its `capabilities`' });
 
 export function presentProvider(p: ProviderDefinition) {
@@ -64,6 +67,7 @@ export function presentProvider(p: ProviderDefinition) {
       ...(s.minLength !== undefined ? { min_length: s.minLength } : {}), ...(s.maxLength !== undefined ? { max_length: s.maxLength } : {}),
       ...(s.minimum !== undefined ? { minimum: s.minimum } : {}), ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
     })),
+    products: Object.entries(p.products ?? {}).map(([code, { name }]) => ({ code, name })),
   };
 }
 

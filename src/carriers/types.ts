@@ -245,6 +245,8 @@ export interface ProviderDefinition {
   adapter: CarrierAdapter;
   /** The carrier's raw tracking codes → standard statuses, read by its adapter and its emulator. */
   trackingCodes: TrackingCodeList;
+  /** The carrier's products by code, named as its documents name them, so people read `PRIV — PPL Parcel CZ Private`. */
+  products?: Readonly<Record<string, { name: string }>>;
   /** The adapter's pure mappers, checked against the fixtures in the provider's folder. */
   mappers: CarrierMappers;
   /** A shipment this carrier's emulator takes: `packdesk demo --provider` and the contract suite run it. */

@@ -1,19 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
+import type { ChannelAuthorization } from './api-types.js';
 import { ApiClient } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printRecord } from './output.js';
 import { action } from './run.js';
-
-interface Authorization {
-  status: 'none' | 'pending' | 'authorized' | 'denied' | 'expired' | 'revoked';
-  user_code: string | null;
-  verification_uri: string | null;
-  verification_uri_complete: string | null;
-  expires_at: string | null;
-  authorized_at: string | null;
-  message: string | null;
-}
 
 const POLL_MS = 2000;
 
@@ -27,7 +18,7 @@ export function registerAuthorizeCommand(channels: Command): void {
     .action(action(async (id: string, o: { wait: boolean; json?: boolean }) => {
       const client = ApiClient.fromConfig();
       const path = `/v1/shipping-channels/${encodeURIComponent(id)}`;
-      const { body: started } = await client.post<{ data: Authorization }>(`${path}/authorize`);
+      const { body: started } = await client.post<{ data: ChannelAuthorization }>(`${path}/authorize`);
       let authorization = started.data;
       if (!o.json) {
         process.stdout.write(`Open ${authorization.verification_uri_complete ?? authorization.verification_uri} and enter the code ${authorization.user_code}\n`);
@@ -35,7 +26,7 @@ export function registerAuthorizeCommand(channels: Command): void {
       }
       while (o.wait && authorization.status === 'pending') {
         await sleep(POLL_MS);
-        authorization = (await client.get<{ data: Authorization }>(`${path}/authorization`)).body.data;
+        authorization = (await client.get<{ data: ChannelAuthorization }>(`${path}/authorization`)).body.data;
       }
       if (o.json) printJson(authorization);
       else if (authorization.status !== 'pending') printRecord({ status: authorization.status, message: authorization.message, 'authorized at': authorization.authorized_at });

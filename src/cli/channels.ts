@@ -3,26 +3,14 @@ import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, isInteractive, printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { describeCancel, fetchProviders, type ProviderSetting, type ProviderView } from './providers.js';
+import type { Channel, Provider, ProviderSetting, SettingOption } from './api-types.js';
+import { describeCancel } from './providers.js';
+import { channelProduct, describeProduct, fetchProviders, productsOf, type Products } from './product-names.js';
 import { registerAuthorizeCommand } from './channel-authorize.js';
 import { action, listPath } from './run.js';
 
 type SettingValue = string | number | boolean;
 type Settings = Record<string, SettingValue>;
-
-interface Channel {
-  id: string;
-  name: string;
-  provider: string;
-  description: string | null;
-  status: string;
-  settings: Settings;
-  capabilities: Pick<ProviderView, 'cancel' | 'unavailable_because'>;
-  last_validated_at: string | null;
-  validation_error: { message: string; errors: Record<string, string[]> } | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** `key=value` pairs from repeated `--setting` flags, values still text. */
 function parseSettingFlags(flags: string[] = []): [string, string][] {
@@ -81,14 +69,17 @@ function settingsFromFlags(pairs: [string, string][], schema: ProviderSetting[] 
   return settings;
 }
 
-function describeSettings(settings: Settings): string {
-  return Object.entries(settings).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+/** `key=value, …`, a product code with its name (`productType=PRIV — PPL Parcel CZ Private`). */
+function describeSettings(settings: Channel['settings'], products: Products): string {
+  return Object.entries(settings).map(([k, v]) => `${k}=${k === products.settingKey ? describeProduct(String(v), products) : String(v)}`).join(', ');
 }
 
-function printChannel(channel: Channel): void {
+async function printChannel(client: ApiClient, channel: Channel): Promise<void> {
+  const products = await productsOf(client, channel.provider);
   printRecord({
     id: channel.id, name: channel.name, provider: channel.provider, status: channel.status,
-    description: channel.description, settings: describeSettings(channel.settings), cancel: describeCancel(channel.capabilities),
+    description: channel.description, settings: describeSettings(channel.settings, products),
+    ...(products.settingKey ? { product: channelProduct(channel.settings, products) } : {}), cancel: describeCancel(channel.capabilities),
     'last validated': channel.last_validated_at ?? 'never',
     ...(channel.validation_error ? { 'validation error': channel.validation_error.message } : {}),
     created: channel.created_at, updated: channel.updated_at,
@@ -99,10 +90,28 @@ function printChannel(channel: Channel): void {
   if (channel.status === 'authorization_required') process.stdout.write(`next: packdesk channels authorize ${channel.id}\n`);
 }
 
+/**
+ * What checking a channel with its carrier came to, after it was shown: refused → exit 1 with the carrier's reason;
+ * carrier not reached → the channel is kept as pending_validation, and people are told so.
+ */
+function reportValidation(channel: Channel, json: boolean | undefined): void {
+  if (channel.status === 'error') {
+    throw new CliError(
+      `the carrier refused the channel's settings: ${channel.validation_error?.message ?? 'no reason given'}`, EXIT.failure,
+      // people read the fields in the channel shown above; scripts get them in the error envelope
+      json ? channel.validation_error?.errors : undefined, `hint: correct them with \`packdesk channels update ${channel.id} --setting key=value\``,
+    );
+  }
+  if (channel.status === 'pending_validation' && !json) {
+    process.stdout.write(`The carrier could not be reached, so the settings are not checked yet: ${channel.id} is saved as pending_validation.\n`
+      + `Check it once the carrier answers: packdesk channels validate ${channel.id}\n`);
+  }
+}
+
 /** The values the carrier lists for a setting; on failure the user types the value (and learns why). */
 async function listedOptions(client: ApiClient, provider: string, key: string, settings: Settings): Promise<{ value: string; name: string }[] | undefined> {
   try {
-    const { body } = await client.post<{ data: { value: string; name: string }[] }>(
+    const { body } = await client.post<{ data: SettingOption[] }>(
       `/v1/providers/${encodeURIComponent(provider)}/setting-options`, { key, settings },
     );
     return body.data.map((o) => ({ value: o.value, name: `${o.name} (${o.value})` }));
@@ -115,7 +124,7 @@ async function listedOptions(client: ApiClient, provider: string, key: string, s
 const channelPath = (id: string) => `/v1/shipping-channels/${encodeURIComponent(id)}`;
 
 /** Asks for what `channels add` still lacks: provider, name, then each setting not given (optional ones may be left empty). */
-async function promptForChannel(client: ApiClient, providers: ProviderView[], given: { name?: string; provider?: string; settings: Settings }) {
+async function promptForChannel(client: ApiClient, providers: Provider[], given: { name?: string; provider?: string; settings: Settings }) {
   const { confirm, input, password, select } = await import('@inquirer/prompts');
   const providerCode = given.provider ?? await select({
     message: 'Provider',
@@ -204,7 +213,8 @@ export function registerChannelCommands(program: Command): void {
         ...body, ...(o.description !== undefined ? { description: o.description } : {}),
       });
       if (o.json) printJson(created.data);
-      else printChannel(created.data);
+      else await printChannel(client, created.data);
+      reportValidation(created.data, o.json);
     }));
 
   channels.command('list')
@@ -232,9 +242,10 @@ export function registerChannelCommands(program: Command): void {
     .argument('<id>', 'channel id (ch_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().get<{ data: Channel }>(channelPath(id));
+      const client = ApiClient.fromConfig();
+      const { body } = await client.get<{ data: Channel }>(channelPath(id));
       if (o.json) printJson(body.data);
-      else printChannel(body.data);
+      else await printChannel(client, body.data);
     }));
 
   channels.command('update')
@@ -271,7 +282,9 @@ export function registerChannelCommands(program: Command): void {
         ...(settings ? { settings } : {}),
       });
       if (o.json) printJson(body.data);
-      else printChannel(body.data);
+      else await printChannel(client, body.data);
+      // only changed settings, or asking to be active again, had the carrier check the channel
+      if (settings || o.status === 'active') reportValidation(body.data, o.json);
     }));
 
   channels.command('validate')
@@ -279,12 +292,11 @@ export function registerChannelCommands(program: Command): void {
     .argument('<id>', 'channel id (ch_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().post<{ data: Channel }>(`${channelPath(id)}/validate`);
+      const client = ApiClient.fromConfig();
+      const { body } = await client.post<{ data: Channel }>(`${channelPath(id)}/validate`);
       if (o.json) printJson(body.data);
-      else printChannel(body.data);
-      if (body.data.status === 'error') {
-        throw new CliError(`validation failed: ${body.data.validation_error?.message ?? 'the carrier refused the credentials'}`, EXIT.failure);
-      }
+      else await printChannel(client, body.data);
+      reportValidation(body.data, o.json);
     }));
 
   registerAuthorizeCommand(channels);

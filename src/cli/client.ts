@@ -1,4 +1,5 @@
 import type { PageLinks, PageMeta } from '../domain/pagination.js';
+import type { Health } from './api-types.js';
 import { clientConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -95,9 +96,14 @@ export class ApiClient {
   }
 }
 
+/** The station the daemon the CLI talks to serves (`station` of its health report). */
+export async function daemonStation(client: ApiClient): Promise<string> {
+  return (await client.get<Health>('/healthz')).body.station;
+}
+
 /** Moves a printer or watched folder (at `path` in the API) to the station of the daemon the CLI talks to. */
 export async function moveToDaemonStation<T>(path: string): Promise<{ station: string; data: T }> {
   const client = ApiClient.fromConfig();
-  const { station } = (await client.get<{ station: string }>('/healthz')).body;
+  const station = await daemonStation(client);
   return { station, data: (await client.patch<{ data: T }>(path, { station })).body.data };
 }

@@ -1,7 +1,7 @@
 import type { Argument, Command, Option } from 'commander';
 
 /** The kinds of ids the daemon lists for completion. */
-export const ID_KINDS = ['channels', 'shipments', 'printers', 'orders'] as const;
+export const ID_KINDS = ['channels', 'shipments', 'printers', 'orders', 'stations'] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** What a value (an option's or a positional argument's) completes to. */
@@ -50,11 +50,11 @@ function optionSource(option: Option): ValueSource {
   return NONE;
 }
 
-/** `<id>` of `shipments show`, `channels remove`, `printers test` …: ids of the noun; `<file>` and `<path>`: paths. */
+/** `<id>` of `shipments show`, `channels remove`, `printers test` …, `[name]` of `stations show`: ids of the noun; `<file>` and `<path>`: paths. */
 function argumentSource(argument: Argument, command: Command, siblings: string[]): ValueSource {
   if (argument.argChoices) return { kind: 'words', words: argument.argChoices };
   const noun = command.parent?.name() ?? '';
-  if (argument.name() === 'id' && isIdKind(noun)) return { kind: 'ids', ids: noun };
+  if ((argument.name() === 'id' || argument.name() === 'name') && isIdKind(noun)) return { kind: 'ids', ids: noun };
   if (argument.name() === 'file' || argument.name() === 'path') return { kind: 'paths' };
   // commander's `help [command]` takes the names of the commands beside it
   if (command.name() === 'help' && argument.name() === 'command') return { kind: 'words', words: siblings };

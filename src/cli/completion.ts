@@ -9,12 +9,13 @@ import { action, listPath } from './run.js';
 /** How long completion waits for the daemon: a shell waiting on a TAB should not hang. */
 const IDS_TIMEOUT_MS = 1_000;
 
-/** The list endpoint of each kind of id, with its filters: of orders, the queue's awaiting ones. */
-const LISTS: Record<IdKind, { path: string; filters?: Record<string, string> }> = {
+/** The list endpoint of each kind of id, with its filters (of orders, the queue's awaiting ones) and the field naming an item. */
+const LISTS: Record<IdKind, { path: string; filters?: Record<string, string>; idField?: 'station' }> = {
   channels: { path: '/v1/shipping-channels' },
   shipments: { path: '/v1/shipments' },
   printers: { path: '/v1/printers' },
   orders: { path: '/v1/orders', filters: { status: 'awaiting' } },
+  stations: { path: '/v1/stations', idField: 'station' },
 };
 
 interface Listed {
@@ -23,12 +24,14 @@ interface Listed {
   provider?: unknown;
   reference_number?: unknown;
   status?: unknown;
+  station?: unknown;
+  this_daemon?: unknown;
   recipient_contact?: { company_name?: unknown; first_name?: unknown; last_name?: unknown };
 }
 
 /**
  * What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's name,
- * an order's reference and recipient.
+ * an order's reference and recipient, whether a station is the daemon's own.
  */
 function describeItem(kind: IdKind, item: Listed): string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -36,7 +39,8 @@ function describeItem(kind: IdKind, item: Listed): string {
   const words = kind === 'channels' ? [text(item.name), item.provider ? `(${text(item.provider)})` : '']
     : kind === 'shipments' ? [text(item.reference_number), text(item.status)]
       : kind === 'orders' ? [text(item.reference_number), text(recipient.company_name), text(recipient.first_name), text(recipient.last_name)]
-        : [text(item.name)];
+        : kind === 'stations' ? [item.this_daemon === true ? "this daemon's" : '']
+          : [text(item.name)];
   // one line, no tabs: the shells split on both
   return words.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
 }
@@ -60,8 +64,9 @@ export async function daemonIds(kind: IdKind): Promise<{ id: string; description
     if (!res.ok) return [];
     const body = (await res.json()) as { data?: unknown };
     if (!Array.isArray(body.data)) return [];
-    return (body.data as Listed[]).filter((item) => typeof item.id === 'string')
-      .map((item) => ({ id: item.id as string, description: describeItem(kind, item) }));
+    const idOf = (item: Listed) => item[list.idField ?? 'id'];
+    return (body.data as Listed[]).filter((item) => typeof idOf(item) === 'string')
+      .map((item) => ({ id: idOf(item) as string, description: describeItem(kind, item) }));
   } catch {
     return []; // unreachable or too slow: nothing to offer
   }

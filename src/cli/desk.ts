@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
+import type { DeskLoginLink } from './api-types.js';
 import { ApiClient } from './client.js';
 import { printJson } from './output.js';
 import { action } from './run.js';
+
+/** How long an opener may run before it counts as having opened the browser (some wait until the browser closes). */
+const OPENER_VERDICT_MS = 3_000;
 
 /** The program that opens a URL in the person's browser, by platform. */
 function browserOpener(url: string): { command: string; args: string[] } {
@@ -11,15 +15,28 @@ function browserOpener(url: string): { command: string; args: string[] } {
   return { command: 'xdg-open', args: [url] };
 }
 
-/** Opens `url` without waiting for the browser; false when there is no opener (a server without a desktop). */
-function openInBrowser(url: string): Promise<boolean> {
+/** Why no browser can show the desk here: elsewhere than macOS and Windows, a graphical session is needed. */
+function noDesktopReason(): string | undefined {
+  if (process.platform === 'darwin' || process.platform === 'win32') return undefined;
+  return process.env.DISPLAY || process.env.WAYLAND_DISPLAY ? undefined : 'no graphical session (DISPLAY and WAYLAND_DISPLAY are unset)';
+}
+
+/** Opens `url` in a browser; answers why not when there is no opener, or it failed (e.g. xdg-open found no browser). */
+function openInBrowser(url: string): Promise<{ opened: true } | { opened: false; why: string }> {
   const { command, args } = browserOpener(url);
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
-    child.once('error', () => resolve(false));
-    child.once('spawn', () => {
+    const timer = setTimeout(() => {
       child.unref();
-      resolve(true);
+      resolve({ opened: true });
+    }, OPENER_VERDICT_MS);
+    child.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ opened: false, why: err.code === 'ENOENT' ? `${command} is not installed` : `${command} failed: ${err.message}` });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? { opened: true } : { opened: false, why: `${command} could not open a browser (exit ${code ?? 'by a signal'})` });
     });
   });
 }
@@ -31,14 +48,18 @@ export function registerDeskCommand(program: Command): void {
     .option('--no-open', 'only print the link (e.g. to open it on the station\'s screen yourself)')
     .option('--json', 'print JSON')
     .action(action(async (o: { open: boolean; json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().post<{ data: { url: string; expires_at: string } }>('/v1/desk/login-links');
+      const { body } = await ApiClient.fromConfig().post<{ data: DeskLoginLink }>('/v1/desk/login-links');
       const { url, expires_at: expiresAt } = body.data;
-      const opened = o.open && !o.json && !process.env.CI ? await openInBrowser(url) : false;
       if (o.json) {
         printJson({ url, expires_at: expiresAt });
         return;
       }
-      process.stdout.write(`${opened ? 'Opened the desk in your browser' : 'Open the desk in a browser'}: ${url}\n`
+      const tried = o.open && !process.env.CI ? (noDesktopReason() ?? await openInBrowser(url)) : undefined;
+      const said = tried === undefined ? `Open the desk in a browser: ${url}`
+        : typeof tried === 'string' ? `No browser here (${tried}), so here is the link to open in one: ${url}`
+          : tried.opened ? `Opened the desk in your browser: ${url}`
+            : `No browser opened (${tried.why}), so here is the link to open in one: ${url}`;
+      process.stdout.write(`${said}\n`
         + `The link signs in once, until ${expiresAt}; afterwards the browser stays signed in for 12 hours.\n`);
     }));
 }

@@ -1,47 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { ImportRecord } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printRecord } from './output.js';
-
-/** An import (one CSV file) as the API answers it. */
-export interface ImportRecord {
-  id: string;
-  watched_folder_id: string | null;
-  file_name: string;
-  sha256: string;
-  rows: number;
-  rows_processed: number;
-  created: number;
-  refused_by_carrier: number;
-  awaiting_carrier: number;
-  invalid: number;
-  queued: number;
-  shipments_created: number;
-  orders_already_imported: number;
-  failed_rows: number;
-  status: 'processing' | 'done' | 'failed';
-  result_path: string | null;
-  errors_path: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-export interface OrderResult {
-  reference_number: string;
-  shipment_id: string | null;
-  status: string;
-  tracking_numbers: string[];
-  error: string | null;
-}
-
-export interface RowError {
-  row: number;
-  reference_number: string | null;
-  field: string;
-  column: string | null;
-  message: string;
-}
 
 export const importPath = (id: string) => `/v1/imports/${encodeURIComponent(id)}`;
 

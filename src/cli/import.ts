@@ -7,9 +7,8 @@ import { CliError, EXIT } from './exit-codes.js';
 import { parseCopies } from './print-jobs.js';
 import { MAPPING_PRESETS } from '../imports/mapping.js';
 import { IMPORT_TARGETS } from '../imports/orders.js';
-import {
-  channelOrOnlyActive, importPath, presetAndMapping, printImport, type ImportRecord, type OrderResult, type RowError,
-} from './import-records.js';
+import type { ImportOrderResult, ImportRecord, ImportRowError } from './api-types.js';
+import { channelOrOnlyActive, importPath, presetAndMapping, printImport } from './import-records.js';
 import { printJson, printPageFooter, printTable } from './output.js';
 import { action, listPath } from './run.js';
 
@@ -64,7 +63,7 @@ async function saveFile(client: ApiClient, record: ImportRecord, which: 'result'
   return to;
 }
 
-function printSummary(record: ImportRecord, results: OrderResult[], errors: RowError[], files: { result: string; errors: string | null }): void {
+function printSummary(record: ImportRecord, results: ImportOrderResult[], errors: ImportRowError[], files: { result: string; errors: string | null }): void {
   const orders = results.length;
   // the import record's counts, as the desk shows them; those that are 0 are left out, but for the shipments
   const counts = [[record.refused_by_carrier, 'refused by the carrier'], [record.awaiting_carrier, 'waiting for the carrier'],
@@ -115,8 +114,8 @@ export function registerImportCommands(program: Command): void {
       const record = await waitForImport(client, body.data, !o.json);
       const outDir = resolve(o.out ?? dirname(file));
       const stem = basename(file, extname(file));
-      const results = (await client.get<{ data: OrderResult[] }>(`${importPath(record.id)}/result`)).body.data;
-      const errors = record.errors_path ? (await client.get<{ data: RowError[] }>(`${importPath(record.id)}/errors`)).body.data : [];
+      const results = (await client.get<{ data: ImportOrderResult[] }>(`${importPath(record.id)}/result`)).body.data;
+      const errors = record.errors_path ? (await client.get<{ data: ImportRowError[] }>(`${importPath(record.id)}/errors`)).body.data : [];
       const files = {
         result: await saveFile(client, record, 'result', join(outDir, `${stem}.result.csv`)),
         errors: record.errors_path ? await saveFile(client, record, 'errors', join(outDir, `${stem}.errors.csv`)) : null,

@@ -1,17 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { LabelPictures } from './api-types.js';
 import type { ApiClient } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { detectImageProtocol, encodeTerminalImage } from './terminal-image.js';
-
-interface PreviewBody {
-  data: {
-    shipment_id: string;
-    label_format: string;
-    source: 'carrier' | 'converted';
-    images: Array<{ parcel: number; file_name: string; content: string }>;
-  };
-}
 
 export interface PreviewResult {
   shown: 'terminal' | 'files';
@@ -27,7 +19,7 @@ export async function previewShipmentLabel(
   out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
 ): Promise<PreviewResult> {
   const query = new URLSearchParams({ format: 'png', ...(options.parcel ? { parcel: String(options.parcel) } : {}) });
-  const { body: { data } } = await client.get<PreviewBody>(`/v1/shipments/${encodeURIComponent(id)}/label?${query}`);
+  const { body: { data } } = await client.get<{ data: LabelPictures }>(`/v1/shipments/${encodeURIComponent(id)}/label?${query}`);
   const protocol = options.files ? null : detectImageProtocol(process.env, out.isTTY === true);
   const source = data.source === 'carrier' ? 'the carrier\'s own' : 'converted by packdesk';
   if (protocol) {

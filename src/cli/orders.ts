@@ -1,16 +1,14 @@
 import type { Command } from 'commander';
-import type { paths } from '../../web/src/api-schema.js';
+import type { Order, Shipment } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, formatMoney, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, listPath } from './run.js';
 import { bodyFromFlags, type Json } from './ship-body.js';
-import { attachPrintRequest, type PrintPlan, type ShipPrintFlags } from './ship-print.js';
-import { reportShipment } from './ship.js';
-import { addressLine, contactName, parseWait, shipmentPath, type AddressView, type Shipment } from './shipments.js';
-
-/** An order as `GET /v1/orders/{id}` answers it (the types generated from the API's document). */
-export type Order = paths['/v1/orders/{id}']['get']['responses'][200]['content']['application/json']['data'];
+import { attachPrintRequest, type ShipPrintFlags } from './ship-print.js';
+import { fixRefusedHint, reportShipment } from './ship-report.js';
+import { addressLine, contactName, parseWait } from './shipment-records.js';
+import { shippingStation } from './station-settings.js';
 
 export const orderPath = (id: string) => `/v1/orders/${encodeURIComponent(id)}`;
 
@@ -26,9 +24,6 @@ function localMinute(iso: string): string {
   return `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${two(t.getHours())}:${two(t.getMinutes())}`;
 }
 
-/** A stored order's addresses have their house number: the API reads it from the street when none is given. */
-const orderAddressLine = (a: Order['destination_address']): string => addressLine(a as AddressView);
-
 function printOrder(o: Order): void {
   const cod = o.cash_on_delivery_amount != null ? formatMoney(o.cash_on_delivery_amount, o.cash_on_delivery_currency) : 'none';
   printRecord({
@@ -37,8 +32,8 @@ function printOrder(o: Order): void {
     ...(o.import_id ? { import: o.import_id } : {}),
     channel: o.shipping_channel_id ?? 'given when shipping', 'label format': o.label_format ?? 'pdf unless given when shipping', COD: cod,
     ...(o.shipping_date ? { 'shipping date': o.shipping_date } : {}),
-    sender: `${contactName(o.sender_contact)} — ${orderAddressLine(o.origin_address)}`,
-    recipient: `${contactName(o.recipient_contact)} — ${orderAddressLine(o.destination_address)}`,
+    sender: o.sender_contact && o.origin_address ? `${contactName(o.sender_contact)} — ${addressLine(o.origin_address)}` : "the station's, when shipped",
+    recipient: `${contactName(o.recipient_contact)} — ${addressLine(o.destination_address)}`,
     'recipient contact': `${o.recipient_contact.email_address}, ${o.recipient_contact.phone_number}`,
     ...(o.label_comment ? { 'label comment': o.label_comment } : {}),
     created: o.created_at, updated: o.updated_at,
@@ -71,6 +66,7 @@ function parseWeight(text: string): Json {
 }
 
 interface ShipOrderFlags extends ShipPrintFlags {
+  station?: string;
   channel?: string;
   weight?: string[];
   parcel?: string[];
@@ -89,29 +85,29 @@ function shipBodyFromFlags(o: ShipOrderFlags): Json {
 }
 
 /**
- * Ships an order and reports its shipment as `packdesk ship` does. Run again (after a lost answer, or twice at once) it
- * ships nothing new: the API answers a shipped order with its shipment, and nothing prints again. No Idempotency-Key:
- * its stored answer would outlive the shipment once deleted or cancelled, when the order awaits to be shipped anew.
+ * Ships an order at this station and reports its shipment as `packdesk ship` does. Run again (after a lost answer, or
+ * twice at once) it ships nothing new: the API answers a shipped order with its shipment, and nothing prints again. No
+ * Idempotency-Key: its stored answer would outlive the shipment once deleted or cancelled, when the order awaits to be
+ * shipped anew.
  */
 async function shipOrder(client: ApiClient, id: string, o: ShipOrderFlags): Promise<void> {
   const wait = parseWait(o.wait);
   const body = shipBodyFromFlags(o);
   const order = (await client.get<{ data: Order }>(orderPath(id))).body.data;
+  const station = await shippingStation(client, o.station, o.json);
+  body.station = station.station;
   const headers: Record<string, string> = wait > 0 ? { prefer: `wait=${wait}` } : {};
-  const awaiting = order.status === 'awaiting';
-  // the default printer is that of the label format the shipment will have: the order's unless --format
-  if (awaiting && body.label_format === undefined && order.label_format) body.label_format = order.label_format;
-  let print: PrintPlan = awaiting ? await attachPrintRequest(client, body, o) : { notPrinted: `order ${order.id} was ${order.status}` };
+  // the printer is that of the label format the shipment will have: --format, else the order's, else the station's
+  if (body.label_format === undefined && order.label_format) body.label_format = order.label_format;
+  const notPrinted = order.status === 'awaiting' ? attachPrintRequest(body, o, station) : `order ${order.id} was ${order.status}`;
   const { body: answer } = await client.post<{ data: Shipment; message: string }>(`${orderPath(order.id)}/ship`, body, headers);
   const shipment = answer.data;
-  if (answer.message === ALREADY_SHIPPED) {
-    print = { notPrinted: `order ${order.id} was shipped before (print its label again with \`packdesk shipments print ${shipment.id}\`)` };
-    if (!o.json) process.stdout.write(`order ${order.id} was shipped before, as ${shipment.id}: nothing new was created\n`);
-  }
+  const shippedBefore = answer.message === ALREADY_SHIPPED;
+  if (shippedBefore && !o.json) process.stdout.write(`order ${order.id} was shipped before, as ${shipment.id}: nothing new was created\n`);
   await reportShipment(client, shipment, {
-    wait, out: o.out, json: o.json, print,
-    whenRefused: (s) => `Correct it through the API (PATCH ${shipmentPath(s.id)}); creation is then queued again. `
-      + `Or delete it: the order awaits again, to be corrected (PATCH ${orderPath(order.id)}) and shipped anew:\n`
+    wait, out: o.out, json: o.json, notPrinted,
+    ...(shippedBefore ? { printedBefore: `order ${order.id} was shipped before (print its label again with \`packdesk shipments print ${shipment.id}\`)` } : {}),
+    whenRefused: (s) => `${fixRefusedHint(s)}Or delete it: the order awaits again, to be corrected (PATCH ${orderPath(order.id)}) and shipped anew:\n`
       + `  packdesk shipments delete ${s.id}\n`,
   });
 }
@@ -168,15 +164,17 @@ export function registerOrderCommands(program: Command): void {
   orders.command('ship')
     .description('ship an order: create its shipment with the weighed parcels, save (and print) the label')
     .argument('<id>', 'order id (or_…)')
-    .option('--channel <id>', "shipping channel (ch_…; default: the order's)")
+    .option('--station <name>', "the station shipping it, whose settings fill in what the order leaves out and say what prints (default: the daemon's)")
+    .option('--channel <id>', "shipping channel (ch_…; default: the order's, else the station's)")
     .option('--weight <kg>', "a parcel of this weight in kg, e.g. 2.4 or 2,4, in the channel's default box (parcel_defaults); repeat for each (none: the order's parcels)", collect)
     .option('--parcel <KGxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2,4x40x30x20; repeat for each', collect)
-    .option('--format <format>', "label format: pdf, zpl or epl (default: the order's, else pdf)")
+    .option('--format <format>', "label format: pdf, zpl or epl (default: the order's, else the station's)")
     .option('--out <file>', 'where to save the label (default: <reference or id>.<ext> in the current directory)')
     .option('--wait <seconds>', 'how long to wait for the carrier (0-30)', String(DEFAULT_WAIT_SECONDS))
-    .option('--printer <id>', 'print the label on this printer (default: the default printer for the label format)')
-    .option('--copies <n>', 'label copies to print, 1-20 (default 1)')
-    .option('--no-print', 'only save the label, print nothing')
+    .option('--print', "print the label on the station's printer for its format, even where the station does not auto-print")
+    .option('--no-print', 'only save the label, print nothing (even where the station auto-prints)')
+    .option('--printer <id>', 'print the label on this printer (prn_…)')
+    .option('--copies <n>', "label copies to print, 1-20 (default: the station's)")
     .option('--json', 'print the shipment as JSON, with label_file {path, format, pages, size}, print_job, and not_printed (why) when nothing prints')
     .action(action(async (id: string, o: ShipOrderFlags) => {
       await shipOrder(ApiClient.fromConfig(), id, o);

@@ -1,27 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
+import type { PrintJob } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, listPath } from './run.js';
-
-/** A print job as the API answers it. */
-export interface PrintJob {
-  id: string;
-  kind: 'shipment_label' | 'test_label';
-  shipment_id: string | null;
-  printer_id: string;
-  format: string;
-  copies: number;
-  layout: string | null;
-  status: 'queued' | 'printing' | 'printed' | 'failed';
-  attempts: number;
-  error: string | null;
-  next_attempt_at: string | null;
-  expires_at: string;
-  created_at: string;
-  printed_at: string | null;
-}
 
 export const printJobPath = (id: string) => `/v1/print-jobs/${encodeURIComponent(id)}`;
 

@@ -1,27 +1,14 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApiClient, moveToDaemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
-import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
+import type { Printer, PrintJob } from './api-types.js';
+import { describePrintJob, failIfAnyFailed, parsePrintWait, waitForPrintJobs } from './print-jobs.js';
 import { action, listPath } from './run.js';
 
-/** A printer as the API answers it. */
-export interface Printer {
-  id: string;
-  station: string | null;
-  name: string;
-  uri: string;
-  formats: string[];
-  default_for: string[];
-  dpi: number;
-  status: 'ready' | 'offline' | 'unknown';
-  status_detail: ({ reachable: boolean; problems: string[]; message: string } & Record<string, unknown>) | null;
-  last_seen_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
 const FORMATS = ['zpl', 'epl', 'pdf'];
+const statusQueryOption = () => new Option('--status-query <mode>', "auto: ask a tcp:// ZPL printer Zebra's ~HS (paper out, head open) before and after each job; "
+  + 'none: a tcp:// printer that never answers ~HS (non-Zebra, print server) is only connected to').choices(['auto', 'none']);
 export const printerPath = (id: string) => `/v1/printers/${encodeURIComponent(id)}`;
 
 /** `--format zpl --format epl` or `--format zpl,epl`. */
@@ -44,7 +31,7 @@ function printPrinter(p: Printer): void {
   const { reachable: _r, problems, message: _m, protocol, ...facts } = detail;
   printRecord({
     id: p.id, name: p.name, station: p.station ?? 'any', uri: p.uri, formats: p.formats.join(', '), dpi: p.dpi, 'default for': p.default_for.join(', ') || '-',
-    status: describePrinterStatus(p), ...(problems.length ? { problems: problems.join(', ') } : {}),
+    status: describePrinterStatus(p), 'status query': p.status_query, ...(problems.length ? { problems: problems.join(', ') } : {}),
     ...(protocol ? { 'status from': String(protocol) } : {}),
     ...Object.fromEntries(Object.entries(facts).map(([k, v]) => [k.replace(/_/g, ' '), typeof v === 'boolean' ? (v ? 'yes' : 'no') : v])),
     'last seen': p.last_seen_at ?? 'never', created: p.created_at, updated: p.updated_at,
@@ -57,7 +44,13 @@ interface AddOptions {
   format?: string[];
   dpi?: string;
   default?: boolean;
+  statusQuery?: 'auto' | 'none';
   json?: boolean;
+}
+
+function parseDpi(dpi: string): number {
+  if (dpi !== '203' && dpi !== '300') throw new CliError('--dpi must be 203 or 300', EXIT.usage);
+  return Number(dpi);
 }
 
 /** `packdesk printers …`: label printers (raw socket, IPP, file) over the daemon's API. */
@@ -71,14 +64,35 @@ export function registerPrinterCommands(program: Command): void {
     .option('--format <format>', 'a format it takes: zpl, epl or pdf; repeat or separate with commas', collect)
     .option('--dpi <dpi>', 'print head resolution, 203 or 300: labels packdesk converts for it are drawn at it', '203')
     .option('--default', 'make it the default printer for its formats')
+    .addOption(statusQueryOption().default('auto'))
     .option('--json', 'print JSON')
     .action(action(async (o: AddOptions) => {
       const formats = parseFormats(o.format);
       if (formats.length === 0) throw new CliError('give at least one --format (zpl, epl or pdf)', EXIT.usage);
-      if (o.dpi !== '203' && o.dpi !== '300') throw new CliError('--dpi must be 203 or 300', EXIT.usage);
       const { body } = await ApiClient.fromConfig().post<{ data: Printer }>('/v1/printers', {
-        name: o.name, uri: o.uri, formats, dpi: Number(o.dpi), ...(o.default ? { default_for: formats } : {}),
+        name: o.name, uri: o.uri, formats, dpi: parseDpi(o.dpi ?? '203'), status_query: o.statusQuery, ...(o.default ? { default_for: formats } : {}),
       });
+      if (o.json) printJson(body.data);
+      else printPrinter(body.data);
+    }));
+
+  printers.command('update')
+    .description('change a printer: its name, URI, formats, dpi, or whether it is asked its status (its status is checked again when that changes)')
+    .argument('<id>', 'printer id (prn_…)')
+    .option('--name <name>', 'printer name, unique in the account')
+    .option('--uri <uri>', 'tcp://host:9100, ipp://…, ipps://… or file:///dir')
+    .option('--format <format>', 'the formats it takes (all of them): zpl, epl or pdf; repeat or separate with commas', collect)
+    .option('--dpi <dpi>', 'print head resolution, 203 or 300')
+    .addOption(statusQueryOption())
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: Omit<AddOptions, 'default'>) => {
+      const formats = parseFormats(o.format);
+      const patch = {
+        ...(o.name !== undefined ? { name: o.name } : {}), ...(o.uri !== undefined ? { uri: o.uri } : {}), ...(formats.length ? { formats } : {}),
+        ...(o.dpi !== undefined ? { dpi: parseDpi(o.dpi) } : {}), ...(o.statusQuery ? { status_query: o.statusQuery } : {}),
+      };
+      if (Object.keys(patch).length === 0) throw new CliError('give what to change: --name, --uri, --format, --dpi or --status-query', EXIT.usage);
+      const { body } = await ApiClient.fromConfig().patch<{ data: Printer }>(printerPath(id), patch);
       if (o.json) printJson(body.data);
       else printPrinter(body.data);
     }));
@@ -96,8 +110,10 @@ export function registerPrinterCommands(program: Command): void {
         return;
       }
       printTable(
-        ['id', 'name', 'station', 'uri', 'formats', 'default for', 'status', 'last seen'],
-        body.data.map((p) => [p.id, p.name, p.station ?? 'any', p.uri, p.formats.join(','), p.default_for.join(',') || '-', describePrinterStatus(p), p.last_seen_at ?? 'never']),
+        ['id', 'name', 'station', 'uri', 'formats', 'default for', 'status', 'status query', 'last seen'],
+        body.data.map((p) => [
+          p.id, p.name, p.station ?? 'any', p.uri, p.formats.join(','), p.default_for.join(',') || '-', describePrinterStatus(p), p.status_query, p.last_seen_at ?? 'never',
+        ]),
       );
       printPageFooter(body.meta);
     }));

@@ -1,46 +1,17 @@
 import type { Command } from 'commander';
+import type { Provider } from './api-types.js';
 import { ApiClient } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printRecord, printTable } from './output.js';
+import { describeProduct, fetchProviders, productsOfProvider, type Products } from './product-names.js';
 import { action } from './run.js';
 
-/** One key of a provider's settings schema, as `GET /v1/providers` describes it. */
-export interface ProviderSetting {
-  key: string;
-  type: 'string' | 'boolean' | 'integer' | 'number';
-  required: boolean;
-  secret: boolean;
-  description: string;
-  default?: string | number | boolean;
-  enum?: string[];
-  /** The carrier lists the values for the credentials. */
-  listed?: boolean;
-}
-
-export interface ProviderView {
-  code: string;
-  name: string;
-  regions: string[];
-  label_formats: string[];
-  cash_on_delivery: boolean;
-  multi_parcel: boolean;
-  max_parcels: number;
-  cancel: boolean;
-  /** Why a capability is off, by its name. */
-  unavailable_because: { cancel?: string };
-  settings: ProviderSetting[];
-}
-
 /** `cancel` of a provider or channel view: yes, or no with the reason the API gives. */
-export function describeCancel(capabilities: Pick<ProviderView, 'cancel' | 'unavailable_because'>): string {
+export function describeCancel(capabilities: Pick<Provider, 'cancel' | 'unavailable_because'>): string {
   return capabilities.cancel ? 'yes' : `no: ${capabilities.unavailable_because.cancel ?? 'not offered'}`;
 }
 
-export async function fetchProviders(client: ApiClient): Promise<ProviderView[]> {
-  return (await client.get<{ data: ProviderView[] }>('/v1/providers')).body.data;
-}
-
-export function findProviderOrFail(providers: ProviderView[], code: string): ProviderView {
+export function findProviderOrFail(providers: Provider[], code: string): Provider {
   const found = providers.find((p) => p.code === code);
   if (!found) throw new CliError(`unknown provider ${code} (one of ${providers.map((p) => p.code).join(', ')})`, EXIT.notFound);
   return found;
@@ -49,7 +20,7 @@ export function findProviderOrFail(providers: ProviderView[], code: string): Pro
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
 /** One row per provider, narrow enough for 100 columns: long region lists wrap (`providers show` has the rest). */
-function printProviderTable(providers: ProviderView[]): void {
+function printProviderTable(providers: Provider[]): void {
   printTable(
     ['code', 'name', 'regions', 'labels', 'COD', 'parcels', 'cancel'],
     providers.map((p) => [
@@ -59,7 +30,7 @@ function printProviderTable(providers: ProviderView[]): void {
   );
 }
 
-function printProviderDetail(p: ProviderView): void {
+function printProviderDetail(p: Provider, products: Products): void {
   printRecord({
     code: p.code, name: p.name, regions: p.regions.join(', '), 'label formats': p.label_formats.join(', '),
     COD: yesNo(p.cash_on_delivery), 'multi-parcel': p.multi_parcel ? `yes (max ${p.max_parcels})` : 'no',
@@ -70,9 +41,13 @@ function printProviderDetail(p: ProviderView): void {
     ['key', 'type', 'required', 'secret', 'default', 'description'],
     p.settings.map((s) => [
       s.key, s.type, yesNo(s.required), yesNo(s.secret), s.default,
-      s.enum ? `${s.description} (one of ${s.enum.join(', ')})` : s.description,
+      s.enum ? `${s.description} (one of ${s.enum.map((v) => (s.key === products.settingKey ? describeProduct(v, products) : v)).join(', ')})` : s.description,
     ]),
   );
+  const named = Object.keys(products.names);
+  if (named.length === 0) return;
+  process.stdout.write('\nproducts\n');
+  for (const code of named) process.stdout.write(`  ${describeProduct(code, products)}\n`);
 }
 
 /** `packdesk providers` (= `providers list`) and `packdesk providers show CODE`. */
@@ -101,6 +76,6 @@ export function registerProviderCommands(program: Command): void {
     .action(action(async (code: string, _o: { json?: boolean }, cmd: Command) => {
       const provider = findProviderOrFail(await fetchProviders(ApiClient.fromConfig()), code);
       if (cmd.optsWithGlobals<{ json?: boolean }>().json) printJson(provider);
-      else printProviderDetail(provider);
+      else printProviderDetail(provider, productsOfProvider(provider));
     }));
 }

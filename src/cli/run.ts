@@ -23,6 +23,19 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | 
   };
 }
 
+/**
+ * A reader that stopped reading (`packdesk status | head -1`) ends the command quietly with exit 0, as it ends other
+ * Unix tools; Node would throw EPIPE from the next write instead.
+ */
+export function endQuietlyWhenOutputCloses(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(EXIT.ok);
+    });
+  }
+}
+
 /** Any error as a CliError: validation errors of the local store are usage errors, its 404s not found. */
 export function toCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;

@@ -1,26 +1,25 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
 import { isLabelFormat, LABEL_FORMATS } from '../domain/labels.js';
 import { splitFullName } from '../domain/names.js';
 import { usualCurrency } from '../domain/reference-data.js';
 import { configPath } from '../paths.js';
+import type { Address, Contact } from './api-types.js';
 import { CliError, EXIT } from './exit-codes.js';
-import type { AddressView, ContactView } from './shipments.js';
+import { collect } from './output.js';
 
 /** The creation body of `POST /v1/shipments` while `packdesk ship` assembles it: loose JSON until the API judges it. */
 export type Json = Record<string, unknown>;
 
 /** The sender of every shipment from this desk: `sender_contact` and `origin_address`. */
 export interface Sender {
-  contact: ContactView;
-  address: AddressView;
+  contact: Contact;
+  address: Address;
 }
 
-export interface ShipFlags {
-  fromJson?: string;
-  channel?: string;
-  format?: string;
-  reference?: string;
+/** The flags of a shipment's recipient, address, parcels and cash on delivery: `ship`'s, and `shipments update`'s. */
+export interface RecipientFlags {
   recipientName?: string;
   recipientCompany?: string;
   recipientEmail?: string;
@@ -34,11 +33,56 @@ export interface ShipFlags {
   parcel?: string[];
   cod?: string;
   codCurrency?: string;
+}
+
+export interface ShipFlags extends RecipientFlags {
+  fromJson?: string;
+  channel?: string;
+  format?: string;
+  reference?: string;
   senderJson?: string;
+  station?: string;
   out?: string;
   wait: string;
   allowDuplicateReference?: boolean;
   json?: boolean;
+}
+
+/** Text flags that set one field of the recipient's contact or address: the flag, its option key, and the field. */
+const TEXT_FIELD_FLAGS = [
+  { flag: '--recipient-company', key: 'recipientCompany', field: 'recipient_contact.company_name' },
+  { flag: '--recipient-email', key: 'recipientEmail', field: 'recipient_contact.email_address' },
+  { flag: '--recipient-phone', key: 'recipientPhone', field: 'recipient_contact.phone_number' },
+  { flag: '--street', key: 'street', field: 'destination_address.street_name' },
+  { flag: '--house-number', key: 'houseNumber', field: 'destination_address.house_number' },
+  { flag: '--city', key: 'city', field: 'destination_address.city_name' },
+  { flag: '--postal-code', key: 'postalCode', field: 'destination_address.postal_code' },
+] as const satisfies readonly { flag: string; key: keyof RecipientFlags; field: string }[];
+
+/** The flag that sets a field the API or a carrier named (`destination_address.postal_code` → `--postal-code`). */
+export function flagOfField(path: string): string | undefined {
+  if (/^recipient_contact\.(first_name|last_name|name)$/.test(path)) return '--recipient-name';
+  if (path === 'destination_address.country_code') return '--country';
+  if (path.startsWith('parcels')) return '--parcel';
+  if (path.startsWith('cash_on_delivery')) return path.endsWith('currency') ? '--cod-currency' : '--cod';
+  return TEXT_FIELD_FLAGS.find((f) => f.field === path)?.flag;
+}
+
+/** Adds the recipient, address, parcel and COD flags to a command. */
+export function addRecipientFlags(command: Command): Command {
+  return command
+    .option('--recipient-name <name>', 'recipient "First Last"')
+    .option('--recipient-company <name>', 'recipient company')
+    .option('--recipient-email <email>', 'recipient e-mail')
+    .option('--recipient-phone <phone>', 'recipient phone: international (+420 602 333 444), or national for the destination country (602 333 444)')
+    .option('--street <street>', 'destination street')
+    .option('--house-number <number>', 'destination house number')
+    .option('--city <city>', 'destination city')
+    .option('--postal-code <code>', 'destination postal code')
+    .option('--country <code>', 'destination country, ISO 3166-1 alpha-2 (default CZ)')
+    .option('--parcel <KGxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2.5x30x20x10 or 2,5x30x20x10; repeat for each', collect)
+    .option('--cod <amount>', 'cash on delivery amount, e.g. 1249.90 or "1 249,90"')
+    .option('--cod-currency <code>', 'cash on delivery currency (default: that of the destination country, e.g. CZK)');
 }
 
 export const DEFAULT_COUNTRY = 'CZ';
@@ -92,36 +136,44 @@ export function bodyFromFlags(o: ShipFlags): Json {
     body.label_format = format;
   }
   if (o.reference !== undefined) body.reference_number = o.reference;
-
-  const contact = objectAt(body, 'recipient_contact');
-  if (o.recipientName !== undefined) {
-    delete contact.first_name;
-    delete contact.last_name;
-    Object.assign(contact, splitFullName(o.recipientName));
-  }
-  if (o.recipientCompany !== undefined) contact.company_name = o.recipientCompany;
-  if (o.recipientEmail !== undefined) contact.email_address = o.recipientEmail;
-  if (o.recipientPhone !== undefined) contact.phone_number = o.recipientPhone;
-  if (Object.keys(contact).length > 0) body.recipient_contact = contact;
-
-  const address = objectAt(body, 'destination_address');
-  if (o.street !== undefined) address.street_name = o.street;
-  if (o.houseNumber !== undefined) address.house_number = o.houseNumber;
-  if (o.city !== undefined) address.city_name = o.city;
-  if (o.postalCode !== undefined) address.postal_code = o.postalCode;
-  if (o.country !== undefined) address.country_code = o.country.toUpperCase();
-  if (Object.keys(address).length > 0) body.destination_address = address;
-
-  if (o.parcel?.length) body.parcels = o.parcel.map((p) => parseParcel(p));
-  if (o.cod !== undefined) body.cash_on_delivery_amount = parseCodAmount(o.cod);
-  if (o.codCurrency !== undefined) body.cash_on_delivery_currency = o.codCurrency.toUpperCase();
+  layRecipientFlags(body, o);
   if (o.senderJson !== undefined) applySender(body, readSender(o.senderJson, '--sender-json'));
   return body;
 }
 
-/** Fills what the unattended form leaves to defaults: label format pdf, country CZ, the COD currency of the country. */
+/**
+ * Lays the recipient, address, parcel and COD flags over `body` (its recipient_contact and destination_address
+ * keep what the flags leave alone) and answers the top-level keys they set.
+ */
+export function layRecipientFlags(body: Json, o: RecipientFlags): string[] {
+  const set = new Set<string>();
+  const groups: Record<string, Json> = { recipient_contact: objectAt(body, 'recipient_contact'), destination_address: objectAt(body, 'destination_address') };
+  const assign = (path: string, value: unknown) => {
+    const [group, field] = path.split('.') as [string, string];
+    groups[group]![field] = value;
+    set.add(group);
+  };
+  if (o.recipientName !== undefined) {
+    delete groups.recipient_contact!.first_name;
+    delete groups.recipient_contact!.last_name;
+    for (const [field, value] of Object.entries(splitFullName(o.recipientName))) assign(`recipient_contact.${field}`, value);
+  }
+  for (const { key, field } of TEXT_FIELD_FLAGS) if (o[key] !== undefined) assign(field, o[key]);
+  if (o.country !== undefined) assign('destination_address.country_code', o.country.toUpperCase());
+  for (const group of set) body[group] = groups[group];
+
+  const put = (key: string, value: unknown) => {
+    body[key] = value;
+    set.add(key);
+  };
+  if (o.parcel?.length) put('parcels', o.parcel.map((p) => parseParcel(p)));
+  if (o.cod !== undefined) put('cash_on_delivery_amount', parseCodAmount(o.cod));
+  if (o.codCurrency !== undefined) put('cash_on_delivery_currency', o.codCurrency.toUpperCase());
+  return [...set];
+}
+
+/** Fills what the unattended form leaves to defaults: country CZ, the COD currency of the country (the station gives the label format). */
 export function applyDefaults(body: Json): void {
-  body.label_format ??= 'pdf';
   const address = objectAt(body, 'destination_address');
   if (!filled(address.country_code)) {
     address.country_code = DEFAULT_COUNTRY;
@@ -142,12 +194,12 @@ export function applySender(body: Json, sender: Sender): void {
   body.origin_address = sender.address;
 }
 
-/** What the interactive form would have to ask for (the API judges the values themselves). */
-export function missingForShipment(body: Json): string[] {
+/** What the interactive form would have to ask for (the API judges the values themselves); the station may give the channel. */
+export function missingForShipment(body: Json, stationChannel: string | null): string[] {
   const contact = objectAt(body, 'recipient_contact');
   const address = objectAt(body, 'destination_address');
   const missing: string[] = [];
-  if (!filled(body.shipping_channel_id)) missing.push('channel');
+  if (!filled(body.shipping_channel_id) && !stationChannel) missing.push('channel');
   if (!filled(contact.company_name) && !filled(contact.last_name)) missing.push('recipient name');
   if (!filled(contact.email_address)) missing.push('recipient e-mail');
   if (!filled(contact.phone_number)) missing.push('recipient phone');
@@ -156,7 +208,10 @@ export function missingForShipment(body: Json): string[] {
   return missing;
 }
 
-/** `$XDG_CONFIG_HOME/packdesk/sender.json` (default `~/.config/packdesk/sender.json`), beside the CLI config. */
+/**
+ * `$XDG_CONFIG_HOME/packdesk/sender.json` (default `~/.config/packdesk/sender.json`), beside the CLI config: where
+ * `packdesk ship` kept its sender before stations had settings, now read once to move it to the daemon.
+ */
 export function senderPath(): string {
   return join(dirname(configPath()), 'sender.json');
 }
@@ -166,19 +221,6 @@ export function readSender(file: string, flag: string): Sender {
   if (!isObject(parsed.contact) || !isObject(parsed.address)) {
     throw new CliError(`${flag} ${file} must hold {"contact": {...}, "address": {...}} (sender_contact and origin_address)`, EXIT.usage);
   }
-  return { contact: parsed.contact as unknown as ContactView, address: parsed.address as unknown as AddressView };
+  return { contact: parsed.contact as unknown as Contact, address: parsed.address as unknown as Address };
 }
 
-/** The sender stored by an earlier interactive run, if any. */
-export function storedSender(): Sender | undefined {
-  const path = senderPath();
-  return existsSync(path) ? readSender(path, 'stored sender') : undefined;
-}
-
-export function saveSender(sender: Sender): string {
-  const path = senderPath();
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, JSON.stringify(sender, null, 2) + '\n', { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return path;
-}

@@ -1,52 +1,58 @@
 import type { Command } from 'commander';
+import type { LabelFormat, PrintJob, Shipment, StationView } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { printJson } from './output.js';
-import { describePrintJob, failIfAnyFailed, parseCopies, parsePrintWait, waitForPrintJobs, type PrintJob } from './print-jobs.js';
-import { printerPath, type Printer } from './printers.js';
+import { describePrintJob, failIfAnyFailed, parseCopies, parsePrintWait, waitForPrintJobs } from './print-jobs.js';
 import { action } from './run.js';
+import { isObject, type Json } from './ship-body.js';
 
-/** Printing flags of `packdesk ship`. */
+/** Printing flags of `packdesk ship` and `packdesk orders ship`. */
 export interface ShipPrintFlags {
   printer?: string;
   copies?: string;
-  /** false with `--no-print`. */
+  /** true with `--print`, false with `--no-print`, else undefined: the station decides. */
   print?: boolean;
 }
 
 /** How long `ship` waits to tell whether the label printed (a printer that cannot print says so at its first attempt). */
 export const SHIP_PRINT_WAIT_SECONDS = 15;
 
-/** Where the label of a new shipment prints, or why nothing prints (`--no-print`, no default printer for the format). */
-export type PrintPlan = { printer: Printer; notPrinted?: undefined } | { printer?: undefined; notPrinted: string };
-
 /**
- * Puts `print` into a creation body: `--printer`, or the account's default printer for the label format (none: no
- * printing, and the plan says why). `--no-print` removes any.
+ * The one printing rule of `ship` and `orders ship`: without printing flags the station decides — the daemon prints
+ * when the station auto-prints, on the station's printer for the label format, and tells so in the record's
+ * `print_plan`. `--printer` prints there; `--print` or `--copies` on the station's printer for the format even when it
+ * does not auto-print; `--no-print` nowhere. Sets `print` in the body and answers why nothing prints, for a record
+ * whose print_plan is null.
  */
-export async function attachPrintRequest(client: ApiClient, body: Record<string, unknown>, flags: ShipPrintFlags): Promise<PrintPlan> {
+export function attachPrintRequest(body: Json, flags: ShipPrintFlags, station: StationView): string {
   if (flags.print === false) {
-    delete body.print;
-    return { notPrinted: '--no-print was given' };
+    body.print = null;
+    return '--no-print was given';
   }
   const copies = flags.copies !== undefined ? parseCopies(flags.copies) : undefined;
-  const given = body.print as { printer_id?: string; copies?: number } | null | undefined;
-  const format = typeof body.label_format === 'string' ? body.label_format : 'pdf';
-  let printer: Printer | undefined;
-  if (flags.printer) {
-    printer = (await client.get<{ data: Printer }>(`${printerPath(flags.printer)}?refresh=false`)).body.data;
-  } else if (given?.printer_id) {
-    printer = (await client.get<{ data: Printer }>(`${printerPath(given.printer_id)}?refresh=false`)).body.data;
-  } else {
-    printer = (await client.get<Page<Printer>>(`/v1/printers?default_for=${encodeURIComponent(format)}&per_page=1`)).body.data[0];
+  const given = isObject(body.print) ? body.print : undefined;
+  if (flags.printer !== undefined || flags.print === true || copies !== undefined) {
+    const format = (body.label_format ?? station.effective.label_format) as LabelFormat;
+    const printerId = flags.printer ?? (typeof given?.printer_id === 'string' ? given.printer_id : station.effective.printers[format]);
+    if (!printerId) {
+      body.print = null;
+      return `no printer for ${format.toUpperCase()} at station ${station.station} `
+        + `(give --printer, or set one: packdesk stations set --printer ${format}=prn_…)`;
+    }
+    body.print = { printer_id: printerId, copies: copies ?? (typeof given?.copies === 'number' ? given.copies : station.effective.copies) };
+    return '';
   }
-  if (!printer) {
-    return {
-      notPrinted: `no printer is the default for ${format} labels `
-        + `(give --printer, or make one the default: packdesk printers default prn_… --format ${format})`,
-    };
-  }
-  body.print = { printer_id: printer.id, copies: copies ?? given?.copies ?? 1 };
-  return { printer };
+  if (body.print === null) return 'the body asks for no printing (print: null)';
+  return `station ${station.station} does not print labels on creation `
+    + '(auto-print is off: give --print, or turn it on with packdesk stations set --auto-print on)';
+}
+
+/** What printing a shipment came to, from its print_plan: the printer it goes to, or why nothing prints. */
+export function printTarget(shipment: Pick<Shipment, 'print_plan'>, notPrinted: string): { printer: string; notPrinted?: undefined } | { printer?: undefined; notPrinted: string } {
+  const plan = shipment.print_plan;
+  if (plan === null) return { notPrinted };
+  if (plan.printer_id === null) return { notPrinted: plan.reason ?? 'the daemon chose no printer' };
+  return { printer: plan.printer_name ?? plan.printer_id };
 }
 
 /** The print job of a created shipment, once its first attempt settled (or after `seconds`). */

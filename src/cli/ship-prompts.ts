@@ -5,19 +5,13 @@ import { MAX_PARCELS } from '../domain/shipment-input.js';
 import type { ApiClient, Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { formatMoney } from './output.js';
-import { fetchProviders, type ProviderView } from './providers.js';
+import type { Channel, Provider, StationView } from './api-types.js';
+import { channelProduct, fetchProviders, productsOf } from './product-names.js';
 import {
   DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, type Json, type Sender,
 } from './ship-body.js';
 
 /** The questions of `packdesk ship` on a terminal: only what the flags did not already give. */
-
-interface ChannelItem {
-  id: string;
-  name: string;
-  provider: string;
-  status: string;
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -100,20 +94,27 @@ async function completePhone(who: string, contact: Json, address: Json): Promise
 
 /** The desk's sender, asked once; the caller stores it. */
 export async function promptSender(): Promise<Sender> {
-  process.stdout.write('No sender stored yet: who sends these parcels? (asked once, then kept for every shipment)\n');
+  process.stdout.write('No sender at this station yet: who sends these parcels? (asked once, then kept on the daemon for every station)\n');
   const contact = await askContact('Sender', {}, true);
   const address = await askAddress('Sender', {});
   await completePhone('Sender', contact, address);
   return { contact: contact as unknown as Sender['contact'], address: address as unknown as Sender['address'] };
 }
 
-async function pickChannel(client: ApiClient): Promise<ChannelItem> {
+/** `PPL (ppl, PRIV — PPL Parcel CZ Private)`: a channel as the packer picks it, with the product it ships. */
+async function describeChannel(client: ApiClient, channel: Channel): Promise<string> {
+  const product = channelProduct(channel.settings, await productsOf(client, channel.provider));
+  return `${channel.name} (${channel.provider}${product ? `, ${product}` : ''})`;
+}
+
+/** The active channels to choose from, the station's first and chosen by default. */
+async function pickChannel(client: ApiClient, stationChannel: string | null): Promise<Channel> {
   const { select } = await prompts();
-  const { body } = await client.get<Page<ChannelItem>>('/v1/shipping-channels?status=active&per_page=100');
+  const { body } = await client.get<Page<Channel>>('/v1/shipping-channels?status=active&per_page=100');
   if (body.data.length === 0) throw new CliError('no active shipping channel: add one with `packdesk channels add`', EXIT.failure);
+  const choices = await Promise.all(body.data.map(async (c) => ({ value: c.id, name: await describeChannel(client, c), description: c.id })));
   const id = await select({
-    message: 'Shipping channel',
-    choices: body.data.map((c) => ({ value: c.id, name: `${c.name} (${c.provider})`, description: c.id })),
+    message: 'Shipping channel', choices, default: body.data.some((c) => c.id === stationChannel) ? stationChannel! : undefined,
   });
   return body.data.find((c) => c.id === id)!;
 }
@@ -146,28 +147,39 @@ async function askParcels(): Promise<Json[]> {
 export interface GivenFlags {
   format: boolean;
   cod: boolean;
-  reference: boolean;
 }
 
-/** Completes a creation body on a terminal: channel, label format, recipient, address, parcels, COD and reference. */
-export async function promptShipment(client: ApiClient, start: Json, given: GivenFlags): Promise<Json> {
+/** The first question of `packdesk ship` on a terminal: the reference the packer scans or types (optional). */
+export async function promptReference(): Promise<string | undefined> {
+  const { input } = await prompts();
+  return (await input({ message: 'Reference, e.g. the order number: scan or type it (optional)' })).trim() || undefined;
+}
+
+/** A creation body completed on a terminal, and the channel it ships with as people read it. */
+export interface PromptedShipment {
+  body: Json;
+  channel: string;
+}
+
+/**
+ * Completes a creation body on a terminal: channel and label format (the station's by default), recipient, address,
+ * parcels and COD.
+ */
+export async function promptShipment(client: ApiClient, start: Json, station: StationView, given: GivenFlags): Promise<PromptedShipment> {
   const { confirm, input, select } = await prompts();
   const body: Json = { ...start };
-  let provider: ProviderView | undefined;
-  const providers = await fetchProviders(client);
-  if (typeof body.shipping_channel_id === 'string' && body.shipping_channel_id !== '') {
-    const { body: channel } = await client.get<{ data: ChannelItem }>(`/v1/shipping-channels/${encodeURIComponent(body.shipping_channel_id)}`);
-    provider = providers.find((p) => p.code === channel.data.provider);
-  } else {
-    const channel = await pickChannel(client);
-    body.shipping_channel_id = channel.id;
-    provider = providers.find((p) => p.code === channel.provider);
-  }
+  const channelId = text(body.shipping_channel_id);
+  const channel = channelId
+    ? (await client.get<{ data: Channel }>(`/v1/shipping-channels/${encodeURIComponent(channelId)}`)).body.data
+    : await pickChannel(client, station.effective.shipping_channel_id);
+  body.shipping_channel_id = channel.id;
+  const provider: Provider | undefined = (await fetchProviders(client)).find((p) => p.code === channel.provider);
 
   if (!given.format && body.label_format === undefined) {
     const formats = provider?.label_formats.length ? provider.label_formats : ['pdf'];
+    const preferred = formats.includes(station.effective.label_format) ? station.effective.label_format : formats.includes('pdf') ? 'pdf' : formats[0];
     body.label_format = formats.length === 1 ? formats[0] : await select({
-      message: 'Label format', choices: formats.map((f) => ({ value: f })), default: formats.includes('pdf') ? 'pdf' : formats[0],
+      message: 'Label format', choices: formats.map((f) => ({ value: f })), default: preferred,
     });
   }
 
@@ -190,16 +202,11 @@ export async function promptShipment(client: ApiClient, start: Json, given: Give
       })).trim().toUpperCase();
     }
   }
-
-  if (!given.reference && body.reference_number == null) {
-    const reference = (await input({ message: 'Reference, e.g. the order number (optional)' })).trim();
-    if (reference) body.reference_number = reference;
-  }
-  return body;
+  return { body, channel: await describeChannel(client, channel) };
 }
 
 /** A few lines that say what is about to be created, then a yes/no. */
-export async function confirmShipment(body: Json, parcelsLine: string): Promise<boolean> {
+export async function confirmShipment(body: Json, channel: string, parcelsLine: string): Promise<boolean> {
   const { confirm } = await prompts();
   const contact = asObject(body.recipient_contact);
   const address = asObject(body.destination_address);
@@ -208,7 +215,8 @@ export async function confirmShipment(body: Json, parcelsLine: string): Promise<
     ? `, COD ${formatMoney(body.cash_on_delivery_amount, text(body.cash_on_delivery_currency))}` : '';
   process.stdout.write(
     `\nTo:      ${who}${text(contact.phone_number) ? ` (${String(contact.phone_number)})` : ''}, ${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}\n`
-    + `Parcels: ${parcelsLine}${cod}\nLabel:   ${String(body.label_format)}${body.reference_number ? `, reference ${String(body.reference_number)}` : ''}\n\n`,
+    + `Parcels: ${parcelsLine}${cod}\nChannel: ${channel}\n`
+    + `Label:   ${String(body.label_format)}${body.reference_number ? `, reference ${String(body.reference_number)}` : ''}\n\n`,
   );
   return confirm({ message: 'Create the shipment?', default: true });
 }

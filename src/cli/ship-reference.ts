@@ -1,6 +1,6 @@
 import type { ApiClient, Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
-import type { ShipmentSummary } from './shipments.js';
+import type { ShipmentSummary } from './api-types.js';
 
 /** Pages of search results read to find a reference: a reference of an order rarely matches more than a few. */
 const MAX_SEARCH_PAGES = 10;

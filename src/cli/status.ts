@@ -1,33 +1,10 @@
 import type { Command } from 'commander';
+import type { Account, DaemonSeen, Health } from './api-types.js';
 import { ApiClient } from './client.js';
 import { clientConfig } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { printJson, printRecord, printTable } from './output.js';
 import { action } from './run.js';
-
-interface Health {
-  status: string;
-  version: string;
-  store: string;
-  workers: Record<string, string>;
-}
-
-interface Daemon {
-  station: string;
-  host: string;
-  pid: number;
-  version: string;
-  started_at: string;
-  seen_at: string;
-}
-
-interface Account {
-  id: string;
-  name: string;
-  plan: string;
-  rate_limit: { requests_per_minute: number } | null;
-  created_at: string;
-}
 
 /** `GET /healthz` without the API key; a degraded daemon answers 503 with the same body, which is still worth showing. */
 async function fetchHealth(url: string): Promise<Health> {
@@ -67,7 +44,7 @@ export function registerStatusCommand(program: Command): void {
       }
       const client = ApiClient.fromConfig();
       const [{ body }, { body: seen }] = await Promise.all([
-        client.get<{ data: Account }>('/v1/account'), client.get<{ data: Daemon[] }>('/v1/daemons'),
+        client.get<{ data: Account }>('/v1/account'), client.get<{ data: DaemonSeen[] }>('/v1/daemons'),
       ]);
       const account = body.data;
       if (o.json) {

@@ -1,43 +1,12 @@
 import type { Command } from 'commander';
+import type { TrackingParcel, TrackingParcelSummary } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, listPath, parsePositiveInt } from './run.js';
 
-export interface StatusUpdateView {
-  id: string;
-  status: string;
-  carrier_status: { code: string; text: string | null };
-  location: string | null;
-  description: string | null;
-  timestamp: string;
-}
-
-/** A tracking parcel as `GET /v1/tracking-parcels/{id}` answers it (lists leave out `status_updates`). */
-export interface TrackingParcelView {
-  id: string;
-  tracking_number: string;
-  shipping_channel_id: string;
-  shipment_id: string | null;
-  origin: 'external' | 'shipment';
-  status: string;
-  recipient_name: string | null;
-  recipient_email: string | null;
-  recipient_phone: string | null;
-  check_delay_hours: number;
-  max_checks: number;
-  checks_done: number;
-  next_check_at: string | null;
-  last_checked_at: string | null;
-  external_data: Record<string, unknown>;
-  tracking_url: string | null;
-  created_at: string;
-  updated_at: string;
-  status_updates?: StatusUpdateView[];
-}
-
 const trackingPath = (id: string) => `/v1/tracking-parcels/${encodeURIComponent(id)}`;
 
-function printTrackingParcel(p: TrackingParcelView): void {
+function printTrackingParcel(p: TrackingParcel | TrackingParcelSummary): void {
   printRecord({
     id: p.id, 'tracking number': p.tracking_number, status: p.status, channel: p.shipping_channel_id,
     ...(p.shipment_id ? { shipment: p.shipment_id } : {}),
@@ -50,7 +19,7 @@ function printTrackingParcel(p: TrackingParcelView): void {
     'tracking url': p.tracking_url,
     created: p.created_at, updated: p.updated_at,
   });
-  if (!p.status_updates) return;
+  if (!('status_updates' in p)) return;
   process.stdout.write('\nstatus updates (newest first)\n');
   printTable(
     ['time', 'status', 'carrier code', 'carrier text', 'location'],
@@ -92,7 +61,7 @@ export function registerTrackCommands(program: Command): void {
     .option('--max-checks <n>', 'checks before tracking stops (1-1000, default 20)')
     .option('--json', 'print JSON')
     .action(action(async (number: string, o: AddOptions) => {
-      const { body } = await ApiClient.fromConfig().post<{ data: TrackingParcelView }>('/v1/tracking-parcels', {
+      const { body } = await ApiClient.fromConfig().post<{ data: TrackingParcel }>('/v1/tracking-parcels', {
         tracking_number: number, shipping_channel_id: o.channel,
         ...(o.recipientName !== undefined ? { recipient_name: o.recipientName } : {}),
         ...(o.recipientEmail !== undefined ? { recipient_email: o.recipientEmail } : {}),
@@ -113,7 +82,7 @@ export function registerTrackCommands(program: Command): void {
     .option('--per-page <n>', 'tracking parcels per page (1-100)')
     .option('--json', 'print the whole API answer ({data, meta, links})')
     .action(action(async (o: ListOptions) => {
-      const { body } = await ApiClient.fromConfig().get<Page<TrackingParcelView>>(listPath('/v1/tracking-parcels', { status: o.status, shipping_channel_id: o.channel, search: o.search }, o));
+      const { body } = await ApiClient.fromConfig().get<Page<TrackingParcelSummary>>(listPath('/v1/tracking-parcels', { status: o.status, shipping_channel_id: o.channel, search: o.search }, o));
       if (o.json) {
         printJson(body);
         return;
@@ -130,7 +99,7 @@ export function registerTrackCommands(program: Command): void {
     .argument('<id>', 'tracking parcel id (tp_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().get<{ data: TrackingParcelView }>(trackingPath(id));
+      const { body } = await ApiClient.fromConfig().get<{ data: TrackingParcel }>(trackingPath(id));
       if (o.json) printJson(body.data);
       else printTrackingParcel(body.data);
     }));
@@ -140,7 +109,7 @@ export function registerTrackCommands(program: Command): void {
     .argument('<id>', 'tracking parcel id (tp_…)')
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: { json?: boolean }) => {
-      const { body } = await ApiClient.fromConfig().post<{ data: TrackingParcelView }>(`${trackingPath(id)}/refresh`);
+      const { body } = await ApiClient.fromConfig().post<{ data: TrackingParcel }>(`${trackingPath(id)}/refresh`);
       if (o.json) printJson(body.data);
       else printTrackingParcel(body.data);
     }));

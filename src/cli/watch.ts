@@ -1,27 +1,12 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { IMPORT_TARGETS } from '../imports/orders.js';
+import type { ImportRecord, WatchedFolder } from './api-types.js';
 import { ApiClient, moveToDaemonStation, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { channelOrOnlyActive, readMappingFlag, type ImportRecord } from './import-records.js';
+import { channelOrOnlyActive, readMappingFlag } from './import-records.js';
 import { printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { action, listPath } from './run.js';
-
-/** A watched folder as the API answers it. */
-interface WatchedFolder {
-  id: string;
-  station: string | null;
-  path: string;
-  shipping_channel_id: string;
-  label_format: string;
-  printer_id: string | null;
-  mapping: string | Record<string, unknown> | null;
-  target: string;
-  status: 'active' | 'paused';
-  folders: Record<'in' | 'processing' | 'done' | 'failed' | 'out', string>;
-  created_at: string;
-  updated_at: string;
-}
 
 const folderPath = (id: string) => `/v1/watched-folders/${encodeURIComponent(id)}`;
 

@@ -1,38 +1,10 @@
 import type { Command } from 'commander';
+import type { DeliveryLog, WebhookSubscription as Subscription } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { collect, printJson, printPageFooter, printRecord, printTable } from './output.js';
 import { revealSecret } from '../services/webhooks.js';
 import { action, DATABASE_OPTION, listPath, withStore, type StoreFlags } from './run.js';
-
-interface Subscription {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  status: string;
-  secret: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface DeliveryLog {
-  id: string;
-  webhook_subscription_id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  status: string;
-  url: string;
-  request_headers: Record<string, string>;
-  request_body: string;
-  response_status: number | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  error_message: string | null;
-  next_retry_at: string | null;
-  created_at: string;
-}
 
 const subscriptionPath = (id: string) => `/v1/webhook-subscriptions/${encodeURIComponent(id)}`;
 

@@ -49,13 +49,14 @@ function searchTextOf(draft: OrderDraft): string {
   return words.filter((w) => typeof w === 'string' && w !== '').join(' ').toLowerCase();
 }
 
-/** A stored draft has its parties: the schema requires them of an order. */
-type StoredDraft = OrderDraft & Pick<ShipmentBody, 'sender_contact' | 'recipient_contact' | 'origin_address' | 'destination_address'>;
+/** A stored draft has its recipient: the schema requires it of an order; the sender may wait for the packing station's. */
+type StoredDraft = OrderDraft & Pick<ShipmentBody, 'recipient_contact' | 'destination_address'>;
 
 export function presentOrder(row: OrderRow) {
   const draft = row.draft as StoredDraft;
   return {
     ...draft,
+    sender_contact: draft.sender_contact ?? null, origin_address: draft.origin_address ?? null,
     shipping_channel_id: draft.shipping_channel_id ?? null, label_format: draft.label_format ?? null, parcels: draft.parcels ?? [],
     cash_on_delivery_amount: draft.cash_on_delivery_amount ?? null, cash_on_delivery_currency: draft.cash_on_delivery_currency ?? null,
     id: row.id, status: row.status, reference_number: row.referenceNumber, shipment_id: row.shipmentId, import_id: row.importId,

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
@@ -227,6 +227,8 @@ describe('packdesk completion', () => {
       }
       expect(zsh).toContain("    'shipments list|--channel') printf '%s\\n' ids:channels ;;");
       expect(zsh).toContain("    'shipments show|0') printf '%s\\n' ids:shipments ;;");
+      expect(zsh).toContain("    'stations set|0') printf '%s\\n' ids:stations ;;");
+      expect(zsh).toContain("    'stations set|--clear') printf '%s\\n' 'words:sender_contact origin_address shipping_channel_id label_format printers printers.pdf printers.zpl printers.epl copies auto_print box_presets' ;;");
       expect(zsh).toContain('packdesk completion ids ${1#ids:} --describe');
     });
 
@@ -258,6 +260,9 @@ describe('packdesk completion', () => {
       expect(channels.stdout).toBe(`${ids.channel}\tPPL (ppl)\n`);
       const shipments = await runCliInProcess(['completion', 'ids', 'shipments', '--describe'], env);
       expect(shipments.stdout).toMatch(new RegExp(`^${ids.shipment}\\tORDER-7001 [a-z_]+\\n$`));
+      // stations by name, the daemon's own said so
+      const stations = await runCliInProcess(['completion', 'ids', 'stations', '--describe'], env);
+      expect(stations.stdout).toBe(`${hostname()}\tthis daemon's\n`);
     });
 
     it('prints nothing and exits 0 without a configured key, and after a second of a daemon that does not answer', async () => {

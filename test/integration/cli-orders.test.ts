@@ -117,7 +117,7 @@ describe('packdesk orders: the packer works through the order queue against a re
     const tracking = /^parcel 1\s+(\d{11})$/m.exec(shipped.stdout)?.[1];
     expect(tracking).toBeDefined();
     expect(shipped.stdout).toContain(`${out}  (pdf, 1 page`);
-    expect(shipped.stdout).toMatch(/^not printed: no printer is the default for pdf labels/m);
+    expect(shipped.stdout).toMatch(/^not printed: station \S+ does not print labels on creation/m);
     expect(await decodePdfBarcodes(readFileSync(out))).toEqual([[tracking]]);
 
     const order = await station.cliJson<Order>(['orders', 'show', orders.jan.id, '--json']);

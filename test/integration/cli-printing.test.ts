@@ -103,7 +103,10 @@ describe('packdesk printers, jobs, shipments print and ship printing against a r
     expect((await station.cliJson<Printer>(['printers', 'show', folderPrinter.id, '--json', '--cached'])).default_for).toEqual(['pdf']);
   });
 
-  it('ship prints the label on the default printer for its format, once', async () => {
+  it("ship prints the label on the station's printer for its format (the default one), once, where the station auto-prints", async () => {
+    const quiet = await station.cli(shipFlags('SHIP-QUIET-1'));
+    expect(quiet.stdout).toMatch(/^not printed: station \S+ does not print labels on creation \(auto-print is off/m);
+    expect((await station.cli(['stations', 'set', '--auto-print', 'on'])).code).toBe(0);
     zebra.clear();
     const result = await station.cli(shipFlags('SHIP-PRINT-1'));
     expect(result.code, result.stderr).toBe(0);
@@ -186,5 +189,29 @@ describe('packdesk printers, jobs, shipments print and ship printing against a r
     const removed = await station.cli(['printers', 'remove', folderPrinter.id]);
     expect(removed.stdout).toBe(`removed ${folderPrinter.id}\n`);
     expect((await station.cli(['printers', 'show', folderPrinter.id])).code).toBe(3);
+  });
+
+  it('printers add --status-query none for a printer that never answers ~HS; printers update sets it, and auto shows the hint', async () => {
+    const silent = await startZebra({}, false);
+    try {
+      const added = await station.cliJson<Printer & { status_query: string }>([
+        'printers', 'add', '--name', 'Generic ZPL', '--uri', silent.uri, '--format', 'zpl', '--status-query', 'none', '--json',
+      ]);
+      expect(added).toMatchObject({ status_query: 'none', status: 'ready', status_detail: { protocol: 'connect_only' } });
+      const shown = await station.cli(['printers', 'show', added.id]);
+      expect(shown.stdout).toMatch(/^status query\s+none$/m);
+      expect((await station.cli(['printers', 'list'])).stdout).toMatch(/status query/);
+      expect((await station.cli(['printers', 'add', '--name', 'Never', '--uri', silent.uri, '--format', 'zpl', '--status-query', 'never'])).code).toBe(2);
+
+      const asked = await station.cli(['printers', 'update', added.id, '--status-query', 'auto']);
+      expect(asked.code, asked.stderr).toBe(0);
+      expect(asked.stdout).toMatch(/^status query\s+auto$/m);
+      expect(asked.stdout).toContain(`did not answer ~HS within 3 s; if it is not a Zebra, set status_query none (packdesk printers update ${added.id} --status-query none)`);
+      expect((await station.cli(['printers', 'update', added.id])).code).toBe(2);
+      expect((await station.cli(['printers', 'update', added.id, '--status-query', 'none'])).stdout).toMatch(/^status\s+ready$/m);
+      expect((await station.cli(['printers', 'remove', added.id])).code).toBe(0);
+    } finally {
+      await silent.stop();
+    }
   });
 });

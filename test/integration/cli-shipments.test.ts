@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../src/cli/client.js';
 import { previewShipmentLabel } from '../../src/cli/label-preview.js';
@@ -85,8 +85,8 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(result.stdout).toContain('2 pages');
     expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(result.stdout + result.stderr).not.toContain(station.apiKey);
-    // this station has no printer: ship says that nothing printed, and why
-    expect(result.stdout).toMatch(/^not printed: no printer is the default for pdf labels \(give --printer, or make one the default: /m);
+    // this station does not auto-print: ship says that nothing printed, and why
+    expect(result.stdout).toMatch(/^not printed: station \S+ does not print labels on creation \(auto-print is off: give --print, /m);
   });
 
   it('ship refuses a reference shipped before unless --allow-duplicate-reference; nothing is created meanwhile', async () => {
@@ -120,7 +120,7 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(shipped).toMatchObject({
       status: 'created', cash_on_delivery_amount: 1249.9, cash_on_delivery_currency: 'CZK',
       recipient_contact: { phone_number: '+420602333444' }, print_job: null,
-      not_printed: expect.stringContaining('no printer is the default for pdf labels'),
+      not_printed: expect.stringContaining('does not print labels on creation'),
     });
     expect(shipped.parcels.map((p) => p.weight_amount)).toEqual([2.5, 1, 2.4]);
     const shown = await station.cli(['shipments', 'show', shipped.id]);
@@ -182,17 +182,12 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(existsSync(join(tmp, 'file-1.pdf'))).toBe(true);
   });
 
-  it('ship takes the sender stored in $XDG_CONFIG_HOME/packdesk/sender.json, and without any sender exits 2', async () => {
-    const cfg = join(tmp, 'cfg-with-sender');
-    mkdirSync(join(cfg, 'packdesk'), { recursive: true });
-    writeFileSync(join(cfg, 'packdesk', 'sender.json'), JSON.stringify(SENDER));
-    const withoutFlag = shipFlags('STORED-1', ['--out', join(tmp, 'stored.pdf'), '--json']).filter((a, i, all) => a !== '--sender-json' && all[i - 1] !== '--sender-json');
-    const shipped = await station.cliJson<Shipment>(withoutFlag, { ...station.env, XDG_CONFIG_HOME: cfg });
-    expect(shipped).toMatchObject({ status: 'created', sender_contact: SENDER.contact });
-
+  it('ship without a sender anywhere (no --sender-json, none at the station) exits 2 and says how to store one', async () => {
+    const withoutFlag = shipFlags('NO-SENDER-1').filter((a, i, all) => a !== '--sender-json' && all[i - 1] !== '--sender-json');
     const none = await station.cli(withoutFlag, { ...station.env, XDG_CONFIG_HOME: join(tmp, 'cfg-empty') });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('--sender-json');
+    expect(none.stderr).toContain('packdesk stations set --account --sender-json FILE');
+    expect(none.stdout).toBe('');
   });
 
   it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
@@ -280,6 +275,43 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     const deleted = await station.cli(['shipments', 'delete', id!]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect((await station.cli(['shipments', 'show', id!])).code).toBe(3);
+  });
+
+  it('shipments update fixes a shipment the carrier refused in place: the same shipment is created, one for its reference', async () => {
+    const refused = await station.cli(shipFlags('FIX-ME', ['--postal-code', '79999', '--out', join(tmp, 'fix-me.pdf')]));
+    expect(refused.code).toBe(1);
+    const id = /shipment (sh_\w+) was not created/.exec(refused.stdout)![1]!;
+    expect(refused.stdout).toContain(`packdesk shipments update ${id} --postal-code …`);
+    const waiting = await station.cliJson<ListBody<{ id: string; needs_attention: boolean }>>(['shipments', 'list', '--needs-attention', '--json']);
+    expect(waiting.data.map((s) => s.id)).toContain(id);
+    expect((await station.cli(['shipments', 'show', id])).stdout).toMatch(/^status\s+pending, needs attention$/m);
+
+    // corrected wrongly again: refused again, with the carrier's field error, still the one shipment
+    const again = await station.cli(['shipments', 'update', id, '--postal-code', '79999', '--city', 'Brno']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^ {2}destination_address\.postal_code: /m);
+
+    const fixed = await station.cli(['shipments', 'update', id, '--postal-code', '60200', '--recipient-phone', '602 333 445', '--out', join(tmp, 'fixed.pdf')]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(new RegExp(`^shipment\\s+${id}$`, 'm'));
+    expect(fixed.stdout).toMatch(/^status\s+created$/m);
+    expect(readFileSync(join(tmp, 'fixed.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const shown = await station.cliJson<Shipment>(['shipments', 'show', id, '--json']);
+    expect(shown).toMatchObject({ status: 'created', destination_address: { postal_code: '60200', city_name: 'Brno' }, recipient_contact: { phone_number: '+420602333445', email_address: 'rehor@example.cz' } });
+    const sameReference = await station.cliJson<ListBody<{ id: string; reference_number: string }>>(['shipments', 'list', '--search', 'FIX-ME', '--json']);
+    expect(sameReference.data.filter((s) => s.reference_number === 'FIX-ME').map((s) => s.id)).toEqual([id]);
+    const nothing = await station.cli(['shipments', 'update', id]);
+    expect(nothing.code).toBe(2);
+  });
+
+  it('ship and shipments show name the carrier\'s product beside its code', async () => {
+    const shipped = await station.cli(shipFlags('PRODUCT-1', ['--cod', '100', '--out', join(tmp, 'product-1.pdf')]));
+    expect(shipped.code, shipped.stderr).toBe(0);
+    expect(shipped.stdout).toMatch(/^product\s+PRID — PPL Parcel CZ Private - dobírka$/m);
+    const id = /shipment\s+(sh_\w+)/.exec(shipped.stdout)![1]!;
+    expect((await station.cli(['shipments', 'show', id])).stdout).toMatch(/^product\s+PRID — PPL Parcel CZ Private - dobírka$/m);
+    // scripts keep the code alone
+    expect((await station.cliJson<Shipment>(['shipments', 'show', id, '--json'])).product).toBe('PRID');
   });
 
   it('ship without a recipient e-mail exits 1 with the API field error on stderr', async () => {

@@ -1,8 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { runCli, startStation, type Env, type Station } from '../helpers/cli.js';
+import { CLI, runCli, runShell, startStation, type Env, type Station } from '../helpers/cli.js';
 
 const MASK = '••••••••';
 const DHL_SECRET = 'dhl-secret-Zq81-never-shown';
@@ -38,7 +40,7 @@ describe('packdesk CLI against a real daemon', () => {
   let channelA: Channel;
 
   beforeAll(async () => {
-    station = await startStation();
+    station = await startStation({ ppl: true });
     const { dataDir, localEnv } = station;
     accountB = (await station.cliJson<{ account_id: string }>(['accounts', 'create', '--name', 'Second shop', '--data-dir', dataDir, '--json'], localEnv)).account_id;
     const keyB = await station.cliJson<{ api_key: string }>(['keys', 'create', '--account', accountB, '--data-dir', dataDir, '--json'], localEnv);
@@ -76,6 +78,54 @@ describe('packdesk CLI against a real daemon', () => {
     expect(session.data.account.id).toBe(station.init.account_id);
     const text = await station.cli(['desk', '--no-open']);
     expect(text.stdout).toMatch(/^Open the desk in a browser: http:\/\/127\.0\.0\.1:\d+\/desk\/login\?token=/);
+  });
+
+  it('desk on a machine where no browser opens says it printed the link, and "opened" only when a browser took it', async () => {
+    const bin = join(station.tmp, 'bin-desk');
+    mkdirSync(bin, { recursive: true });
+    const opener = (script: string) => {
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\n${script}\n`);
+      chmodSync(join(bin, 'xdg-open'), 0o755);
+    };
+    const { CI: _ci, DISPLAY: _display, WAYLAND_DISPLAY: _wayland, ...desktop } = station.env;
+    const env = (extra: Env) => ({ ...desktop, PATH: `${bin}:${station.env.PATH}`, ...extra });
+
+    // xdg-open as it ends on a desktop without a browser: exit 3, "no method available for opening"
+    opener('exit 3');
+    const failed = await station.cli(['desk'], env({ DISPLAY: ':0' }));
+    expect(failed.code, failed.stderr).toBe(0);
+    expect(failed.stdout).toMatch(/^No browser opened \(xdg-open could not open a browser \(exit 3\)\), so here is the link to open in one: http:\/\/127\.0\.0\.1:\d+\/desk\/login\?token=/);
+    expect(failed.stdout).not.toContain('Opened');
+
+    // a server without a graphical session: nothing is tried at all
+    const tried = join(station.tmp, 'xdg-open-ran');
+    opener(`touch '${tried}'`);
+    const headless = await station.cli(['desk'], env({}));
+    expect(headless.stdout).toMatch(/^No browser here \(no graphical session \(DISPLAY and WAYLAND_DISPLAY are unset\)\), so here is the link to open in one: http/);
+    expect(existsSync(tried)).toBe(false);
+
+    opener('exit 0');
+    const opened = await station.cli(['desk'], env({ DISPLAY: ':0' }));
+    expect(opened.stdout).toMatch(/^Opened the desk in your browser: http/);
+  });
+
+  it('a reader that stops reading ends a command quietly with exit 0: `packdesk status | head -1`, no EPIPE trace', async () => {
+    // the reader is gone before the command writes its first line
+    const child = spawn(process.execPath, [CLI, 'status'], { env: station.env, cwd: station.desk, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+    const [code] = await once(child, 'close') as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+
+    // as typed in a shell: `head -n 1` reads the first line of 75 KB (more than a pipe holds) and goes
+    const err = join(station.tmp, 'epipe.err');
+    const status = join(station.tmp, 'epipe.code');
+    const shell = await runShell(`( '${process.execPath}' '${CLI}' completion fish 2>'${err}'; echo $? >'${status}' ) | head -n 1`, station.env, station.desk);
+    expect(shell.stdout).toBe("# packdesk completion for fish, written by `packdesk completion fish`.\n");
+    expect(readFileSync(err, 'utf8')).toBe('');
+    expect(readFileSync(status, 'utf8').trim()).toBe('0');
   });
 
   it('status --json reports the daemon, its health, the account of the key and the daemons on its store', async () => {
@@ -129,6 +179,46 @@ describe('packdesk CLI against a real daemon', () => {
     expect(list.data.map((c) => c.id)).toContain(channelA.id);
     expect(list.meta).toMatchObject({ current_page: 1, per_page: 20, total: 1 });
     expect(JSON.stringify(list)).not.toContain(DHL_SECRET);
+  });
+
+  it("channels add exits 1 with the carrier's reason when the carrier refuses the settings, and says when the carrier could not be reached", async () => {
+    const ppl = ['--provider', 'ppl', '--setting', 'clientSecret=s3cret'];
+    const refused = await station.cli(['channels', 'add', '--name', 'PPL refused', ...ppl, '--setting', 'clientId=bad-client', '--setting', `baseUrl=${station.pplUrl}`]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^status\s+error$/m);
+    expect(refused.stderr).toMatch(/^packdesk: the carrier refused the channel's settings: PPL refused the credentials/);
+    const json = await station.cli(['channels', 'add', '--name', 'PPL refused 2', ...ppl, '--setting', 'clientId=bad-client', '--setting', `baseUrl=${station.pplUrl}`, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'error' });
+    expect(Object.keys((JSON.parse(json.stderr) as { errors: Record<string, string[]> }).errors)).toEqual(['settings.clientSecret']);
+
+    const unreachable = await station.cli(['channels', 'add', '--name', 'PPL not reached', ...ppl, '--setting', 'clientId=c1', '--setting', 'baseUrl=http://127.0.0.1:9']);
+    expect(unreachable.code, unreachable.stderr).toBe(0);
+    const id = /^id\s+(ch_\w+)$/m.exec(unreachable.stdout)![1]!;
+    expect(unreachable.stdout).toContain(`The carrier could not be reached, so the settings are not checked yet: ${id} is saved as pending_validation.`);
+    expect(unreachable.stdout).toContain(`packdesk channels validate ${id}`);
+  });
+
+  it('providers show and channels show name the carrier products beside their codes', async () => {
+    const provider = await station.cli(['providers', 'show', 'ppl']);
+    expect(provider.code).toBe(0);
+    expect(provider.stdout).toMatch(/^products\n {2}PRIV — PPL Parcel CZ Private\n {2}PRID — PPL Parcel CZ Private - dobírka\n/m);
+    const channel = await station.cliJson<Channel>([
+      'channels', 'add', '--name', 'PPL business', '--provider', 'ppl', '--setting', 'clientId=c1', '--setting', 'clientSecret=s3cret',
+      '--setting', `baseUrl=${station.pplUrl}`, '--setting', 'productType=BUSS', '--json',
+    ]);
+    const shown = await station.cli(['channels', 'show', channel.id]);
+    expect(shown.stdout).toMatch(/^product\s+BUSS — PPL Parcel CZ Business$/m);
+    expect(shown.stdout).toContain('productType=BUSS — PPL Parcel CZ Business');
+    expect((await station.cliJson<Channel>(['channels', 'show', channel.id, '--json'])).settings.productType).toBe('BUSS');
+  });
+
+  it('channels list ends its output with a newline: a table, none, and JSON', async () => {
+    for (const args of [['channels', 'list'], ['channels', 'list', '--provider', 'gls'], ['channels', 'list', '--json']]) {
+      const listed = await station.cli(args);
+      expect(listed.code, args.join(' ')).toBe(0);
+      expect(listed.stdout, args.join(' ')).toMatch(/[^\n]\n$/);
+    }
   });
 
   it('channels add with an unknown setting key fails and names settings.<key>', async () => {

@@ -47,6 +47,7 @@ describe('station settings and the shift lead’s shipments list', () => {
 
   it('keeps the account’s sender as people write it, and a station’s own values over it', async () => {
     const account = ok(await a.request('PUT', '/v1/station-settings', {
+      label_format: null, copies: null, auto_print: null, printers: null,
       sender_contact: { name: 'Sklad Praha s.r.o.', company_name: 'Sklad Praha s.r.o.', email_address: 'sklad@example.cz', phone_number: '601 111 222' },
       origin_address: { street_name: 'Skladová 12', city_name: 'Praha', postal_code: '110 00', country_code: 'cz' },
       shipping_channel_id: channel,
@@ -56,7 +57,9 @@ describe('station settings and the shift lead’s shipments list', () => {
       sender_contact: { phone_number: '+420601111222' }, origin_address: { street_name: 'Skladová', house_number: '12', postal_code: '11000', country_code: 'CZ' },
       shipping_channel_id: channel, label_format: null, printers: null,
     });
-    const station = ok(await a.request('PUT', '/v1/stations/desk-1/settings', { label_format: 'zpl', printers: { zpl: zebraId }, auto_print: true, copies: 2 }));
+    const station = ok(await a.request('PUT', '/v1/stations/desk-1/settings', {
+      label_format: 'zpl', printers: { zpl: zebraId, epl: null }, auto_print: true, copies: 2, sender_contact: null, shipping_channel_id: null,
+    }));
     expect(station).toMatchObject({
       station: 'desk-1',
       settings: { label_format: 'zpl', printers: { zpl: zebraId }, auto_print: true, copies: 2, sender_contact: null, shipping_channel_id: null },
@@ -106,6 +109,11 @@ describe('station settings and the shift lead’s shipments list', () => {
     });
     await d.runJobs();
     expect((await jobsOf(shipped.id)).map((j) => j.printer_id)).toEqual([zebraId]);
+    // a reprint goes to the station's printer for the format too
+    expect(ok<{ printer_id: string }>(await a.request('POST', `/v1/shipments/${shipped.id}/print`, { station: 'desk-1' }), 202).printer_id).toBe(zebraId);
+    const elsewhere = await a.request('POST', `/v1/shipments/${shipped.id}/print`, { station: 'returns-desk' });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.json().errors.printer_id[0]).toMatch(/station returns-desk has no printer for zpl labels/);
 
     // what the body says wins over the station; `print: null` prints nothing
     const asked = ok<Record<string, unknown> & { id: string }>(await a.request('POST', '/v1/shipments', { ...bare('ST-2'), station: 'desk-1', label_format: 'pdf', print: null }), 201);
@@ -124,11 +132,19 @@ describe('station settings and the shift lead’s shipments list', () => {
     expect(Object.keys(none.json().errors).sort()).toEqual(['label_format', 'origin_address', 'sender_contact', 'shipping_channel_id']);
   });
 
-  it('ships a queued order at a station', async () => {
-    const { shipping_channel_id: _c, label_format: _f, ...order } = shipmentBody('unused', { reference_number: 'ST-ORDER' });
-    const queued = ok<{ id: string }>(await a.request('POST', '/v1/orders', order), 201);
-    const shipped = ok<Record<string, unknown>>(await a.request('POST', `/v1/orders/${queued.id}/ship`, { station: 'desk-1', parcels: [{ weight_amount: 2.4, length_dimension: 30, width_dimension: 20, height_dimension: 10 }] }));
-    expect(shipped).toMatchObject({ shipping_channel_id: channel, label_format: 'zpl', print_plan: { printer_name: 'Zebra' }, parcels: [{ weight_amount: 2.4 }] });
+  it('ships a queued order at a station, the order leaving the sender to it', async () => {
+    const order = bare('ST-ORDER');
+    const queued = ok<{ id: string; sender_contact: unknown; origin_address: unknown }>(await a.request('POST', '/v1/orders', order), 201);
+    expect(queued).toMatchObject({ sender_contact: null, origin_address: null });
+    const parcels = [{ weight_amount: 2.4, length_dimension: 30, width_dimension: 20, height_dimension: 10 }];
+    const nowhere = await a.request('POST', `/v1/orders/${queued.id}/ship`, { shipping_channel_id: channel, parcels });
+    expect(nowhere.statusCode).toBe(422); // no station, no sender
+    expect(Object.keys(nowhere.json().errors).sort()).toEqual(['origin_address', 'sender_contact']);
+    const shipped = ok<Record<string, unknown>>(await a.request('POST', `/v1/orders/${queued.id}/ship`, { station: 'desk-1', parcels }));
+    expect(shipped).toMatchObject({
+      shipping_channel_id: channel, label_format: 'zpl', print_plan: { printer_name: 'Zebra' }, parcels: [{ weight_amount: 2.4 }],
+      sender_contact: { company_name: 'Sklad Praha s.r.o.' },
+    });
   });
 
   it('marks what the carrier refused as needing attention, and a fix creates the same shipment', async () => {

@@ -681,7 +681,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Print the shipment's merged label (on the given printer, or the default for its format) */
+        /** Print the shipment's merged label (on the given printer, or the station's printer for its format) */
         post: operations["printShipmentLabel"];
         delete?: never;
         options?: never;
@@ -1959,6 +1959,11 @@ export interface operations {
                                 minimum?: number;
                                 /** @description Largest integer or number value */
                                 maximum?: number;
+                            }[];
+                            /** @description The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's */
+                            products: {
+                                code: string;
+                                name: string;
                             }[];
                         }[];
                         message: string;
@@ -6087,7 +6092,7 @@ export interface operations {
                                 email_address: string;
                                 /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
-                            };
+                            } | null;
                             /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
@@ -6110,7 +6115,7 @@ export interface operations {
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
-                            };
+                            } | null;
                             destination_address: {
                                 /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
@@ -6252,17 +6257,6 @@ export interface operations {
                     /** @description The channel to ship with, if known already; else given when shipping */
                     shipping_channel_id?: string;
                     /** @description company_name, or first_name and last_name (or name), is required */
-                    sender_contact: {
-                        company_name?: string;
-                        first_name?: string;
-                        last_name?: string;
-                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
-                        name?: string;
-                        email_address: string;
-                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
-                        phone_number: string;
-                    };
-                    /** @description company_name, or first_name and last_name (or name), is required */
                     recipient_contact: {
                         company_name?: string;
                         first_name?: string;
@@ -6272,18 +6266,6 @@ export interface operations {
                         email_address: string;
                         /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
-                    };
-                    origin_address: {
-                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
-                        street_name: string;
-                        /** @description Empty: read from street_name by the country's convention */
-                        house_number?: string;
-                        apartment_number?: string;
-                        city_name: string;
-                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
-                        postal_code: string;
-                        /** @description ISO 3166-1 alpha-2 */
-                        country_code: string;
                     };
                     destination_address: {
                         /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
@@ -6331,6 +6313,30 @@ export interface operations {
                     cash_on_delivery_currency?: string | null;
                     /** @description YYYY-MM-DD, default today */
                     shipping_date?: string;
+                    /** @description company_name, or first_name and last_name (or name) (default: the packing station's, when the order is shipped) */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description Where the carrier picks up (default: the packing station's, when the order is shipped) */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -6372,7 +6378,7 @@ export interface operations {
                                 email_address: string;
                                 /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
-                            };
+                            } | null;
                             /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
@@ -6395,7 +6401,7 @@ export interface operations {
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
-                            };
+                            } | null;
                             destination_address: {
                                 /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
@@ -6610,7 +6616,7 @@ export interface operations {
                                 email_address: string;
                                 /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
-                            };
+                            } | null;
                             /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
@@ -6633,7 +6639,7 @@ export interface operations {
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
-                            };
+                            } | null;
                             destination_address: {
                                 /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
@@ -6818,7 +6824,7 @@ export interface operations {
                                 email_address: string;
                                 /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
-                            };
+                            } | null;
                             /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
@@ -6841,7 +6847,7 @@ export interface operations {
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
-                            };
+                            } | null;
                             destination_address: {
                                 /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
@@ -7001,17 +7007,6 @@ export interface operations {
                     /** @description The channel to ship with, if known already; else given when shipping */
                     shipping_channel_id?: string;
                     /** @description company_name, or first_name and last_name (or name), is required */
-                    sender_contact?: {
-                        company_name?: string;
-                        first_name?: string;
-                        last_name?: string;
-                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
-                        name?: string;
-                        email_address: string;
-                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
-                        phone_number: string;
-                    };
-                    /** @description company_name, or first_name and last_name (or name), is required */
                     recipient_contact?: {
                         company_name?: string;
                         first_name?: string;
@@ -7021,18 +7016,6 @@ export interface operations {
                         email_address: string;
                         /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                         phone_number: string;
-                    };
-                    origin_address?: {
-                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
-                        street_name: string;
-                        /** @description Empty: read from street_name by the country's convention */
-                        house_number?: string;
-                        apartment_number?: string;
-                        city_name: string;
-                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
-                        postal_code: string;
-                        /** @description ISO 3166-1 alpha-2 */
-                        country_code: string;
                     };
                     destination_address?: {
                         /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
@@ -7080,6 +7063,30 @@ export interface operations {
                     cash_on_delivery_currency?: string | null;
                     /** @description YYYY-MM-DD, default today */
                     shipping_date?: string;
+                    /** @description company_name, or first_name and last_name (or name) (default: the packing station's, when the order is shipped) */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description Where the carrier picks up (default: the packing station's, when the order is shipped) */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -7121,7 +7128,7 @@ export interface operations {
                                 email_address: string;
                                 /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
                                 phone_number: string;
-                            };
+                            } | null;
                             /** @description company_name, or first_name and last_name (or name), is required */
                             recipient_contact: {
                                 company_name?: string;
@@ -7144,7 +7151,7 @@ export interface operations {
                                 postal_code: string;
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
-                            };
+                            } | null;
                             destination_address: {
                                 /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                                 street_name: string;
@@ -11696,8 +11703,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Default: the account's default printer for the label format */
+                    /** @description Default: the station's printer for the label format (its settings, else the account's default printer for it) */
                     printer_id?: string | null;
+                    /** @description Whose printers: default the daemon's station */
+                    station?: string;
                     /** @default 1 */
                     copies?: number;
                     /**

@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { dhlAdapter } from './adapter.js';
 import { DHL_BASE_URLS } from './client.js';
-import { DHL_TRACKING } from './codes.js';
+import { DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { dhlShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseDhlProblem, parseTrackedShipments, type DhlCreatedBody, type DhlProblem } from './response.js';
@@ -32,6 +32,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: dhlAdapter,
   trackingCodes: DHL_TRACKING,
+  products: DHL_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createDhlEmulator),

@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { dhlPlAdapter } from './adapter.js';
 import { DHL_PL_BASE_URLS } from './client.js';
-import { DHL_PL_TRACKING } from './codes.js';
+import { DHL_PL_PRODUCTS, DHL_PL_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { dhlPlCreateRequest } from './request.js';
 import { parseCreated, parseRefusal, parseTracking } from './response.js';
@@ -39,6 +39,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: dhlPlAdapter,
   trackingCodes: DHL_PL_TRACKING,
+  products: DHL_PL_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createDhlPlEmulator),

@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { dpdAdapter } from './adapter.js';
 import { DPD_BASE_URLS } from './client.js';
-import { DPD_BU_CODES, DPD_TRACKING } from './codes.js';
+import { DPD_BU_CODES, DPD_PRODUCTS, DPD_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { dpdShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseDpdErrors, parseTrackingAnswers, type DpdCreatedBody } from './response.js';
@@ -43,6 +43,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: dpdAdapter,
   trackingCodes: DPD_TRACKING,
+  products: DPD_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createDpdEmulator),

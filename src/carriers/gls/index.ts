@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { glsAdapter } from './adapter.js';
 import { GLS_BASE_URLS } from './client.js';
-import { GLS_TRACKING } from './codes.js';
+import { GLS_PRODUCTS, GLS_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { glsPrintLabelsRequest } from './request.js';
 import { parseCreated, parseRefusal, parseTracking, type GlsAnswer, type GlsLabelsAnswer, type GlsParcelStatusesAnswer } from './response.js';
@@ -38,6 +38,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: glsAdapter,
   trackingCodes: GLS_TRACKING,
+  products: GLS_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createGlsEmulator),

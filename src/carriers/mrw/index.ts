@@ -2,7 +2,7 @@ import { SoapFault } from '../soap.js';
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { mrwAdapter } from './adapter.js';
 import { MRW_BASE_URLS } from './client.js';
-import { MRW_TRACKING } from './codes.js';
+import { MRW_SERVICES, MRW_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { mrwCreateRequest } from './request.js';
 import { bultoNumbers, parseGetEnviosBody, parseRefusal, parseTransmEnvioBody, soapBodyOf, trackResults } from './response.js';
@@ -47,6 +47,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: mrwAdapter,
   trackingCodes: MRW_TRACKING,
+  products: MRW_SERVICES,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createMrwEmulator),

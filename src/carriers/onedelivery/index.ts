@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { onedeliveryAdapter } from './adapter.js';
 import { ONEDELIVERY_BASE_URLS } from './client.js';
-import { ONEDELIVERY_TRACKING } from './codes.js';
+import { ONEDELIVERY_PRODUCTS, ONEDELIVERY_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { onedeliveryPackageRequest } from './request.js';
 import {
@@ -43,6 +43,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: onedeliveryAdapter,
   trackingCodes: ONEDELIVERY_TRACKING,
+  products: ONEDELIVERY_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createOnedeliveryEmulator),

@@ -1,7 +1,7 @@
 import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { posteItalianeAdapter } from './adapter.js';
 import { POSTE_BASE_URLS } from './client.js';
-import { POSTE_TRACKING } from './codes.js';
+import { POSTE_PRODUCTS, POSTE_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { posteCreateRequest } from './request.js';
 import { parseCreated, parseRefusal, parseTracking, type PosteCreateAnswer, type PosteGatewayError, type PosteTrackAnswer } from './response.js';
@@ -37,6 +37,7 @@ export const provider: ProviderDefinition = {
   ],
   adapter: posteItalianeAdapter,
   trackingCodes: POSTE_TRACKING,
+  products: POSTE_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createPosteItalianeEmulator),

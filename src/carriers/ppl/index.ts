@@ -2,7 +2,7 @@ import type { CarrierMappers, ProviderDefinition } from '../types.js';
 import { pplAdapter } from './adapter.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
 import { PPL_BASE_URLS } from './client.js';
-import { PPL_TRACKING } from './codes.js';
+import { PPL_PRODUCTS, PPL_TRACKING } from './codes.js';
 import { pplBatchRequest } from './request.js';
 import { parseBatchStatus, parseProblem, parseTrackedShipments, type PplTrackedShipment, type ProblemDetails } from './response.js';
 import { pplSettings } from './settings.js';
@@ -25,6 +25,7 @@ export const provider: ProviderDefinition = {
   docs: ['https://ppl-cpl-api-en.apidog.io', 'https://github.com/bohemicastudio/ppl-myapi'],
   adapter: pplAdapter,
   trackingCodes: PPL_TRACKING,
+  products: PPL_PRODUCTS,
   mappers,
   demo,
   emulator: () => import('./emulator.js').then((m) => m.createPplEmulator),

@@ -4,13 +4,13 @@ import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import { renderTestLabel } from '../../labels/test-label.js';
-import { accounts, labels, printJobs } from '../../store/schema.js';
+import { accounts, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { JOBS_QUEUED } from '../jobs.js';
 import { owned } from '../ownership.js';
-import { getShipmentRow, type ShipmentRow } from '../shipments/records.js';
-import { defaultPrinterFor, getPrinterRow, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
+import type { ShipmentRow } from '../shipments/records.js';
+import { getPrinterRow, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
 import { announce } from '../notices.js';
 
 export type PrintJobRow = typeof printJobs.$inferSelect;
@@ -110,34 +110,6 @@ export async function queuePrintOnCreate(ctx: ServiceContext, shipment: Shipment
     return;
   }
   await queuePrintJob(ctx, { accountId: shipment.accountId, printerId: printer.id, shipmentId: shipment.id, format: shipment.labelFormat, copies: request.copies ?? 1 });
-}
-
-export interface ShipmentPrintBody {
-  printer_id?: string | null;
-  copies?: number;
-  layout?: 'a4' | null;
-}
-
-/** `POST /v1/shipments/{id}/print`: queues the stored label on the given printer or the default for its format. */
-export async function printShipmentLabel(ctx: ServiceContext, accountId: string, shipmentId: string, body: ShipmentPrintBody, errors = new FieldErrorCollector()): Promise<PrintJobView> {
-  // checked and queued in one transaction: the shipment cannot be cancelled, nor the printer changed, in between
-  return presentPrintJob(await ctx.store.transaction(async () => {
-    const shipment = await getShipmentRow(ctx, accountId, shipmentId);
-    const label = await ctx.db.select({ format: labels.format }).from(labels).where(eq(labels.shipmentId, shipmentId)).get();
-    if (!label) throw new ValidationError({ shipment_id: [`has no label yet (status ${shipment.status}); ask again once it is created, or give "print" when creating it`] }, `Shipment ${shipmentId} has no label yet.`);
-    if (shipment.status === 'cancelled') throw new ValidationError({ shipment_id: ['is cancelled: its label is void'] }, `Shipment ${shipmentId} is cancelled.`);
-    if (body.layout === 'a4' && label.format !== 'pdf') errors.add('layout', 'the a4 layout is for pdf labels only');
-    let printerId = body.printer_id ?? undefined;
-    if (!printerId) {
-      printerId = (await defaultPrinterFor(ctx, accountId, label.format))?.id;
-      if (!printerId) errors.add('printer_id', `is required: this account has no default printer for ${label.format} labels`);
-    }
-    const printer = printerId ? await checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: body.copies }, label.format, errors, '') : undefined;
-    errors.throwIfAny();
-    return queuePrintJob(ctx, {
-      accountId, printerId: printer!.id, shipmentId, format: label.format, copies: body.copies ?? 1, layout: body.layout ?? null,
-    });
-  }));
 }
 
 /** `POST /v1/printers/{id}/test`: one test label per format the printer takes (or those asked for). */

@@ -1,12 +1,41 @@
 import { eq } from 'drizzle-orm';
 import type { PrintFormat } from '../../../printers/index.js';
-import { FieldErrorCollector } from '../../domain/errors.js';
+import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { mergeLabels } from '../../labels/index.js';
 import { labels, shipments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
+import { getShipmentRow } from '../shipments/records.js';
 import { effectiveStationSettings } from '../station-settings.js';
 import { checkPrintRequest, presentPrintJob, queuePrintJob, type PrintJobView } from './print-jobs.js';
 import type { PrinterRow } from './printers.js';
+
+export interface ShipmentPrintBody {
+  printer_id?: string | null;
+  copies?: number;
+  layout?: 'a4' | null;
+  /** Whose printer for the label's format, when no printer_id: default the daemon's station. */
+  station?: string;
+}
+
+/** `POST /v1/shipments/{id}/print`: queues the stored label on the given printer or the default for its format. */
+export async function printShipmentLabel(ctx: ServiceContext, accountId: string, shipmentId: string, body: ShipmentPrintBody, errors = new FieldErrorCollector()): Promise<PrintJobView> {
+  // checked and queued in one transaction: the shipment cannot be cancelled, nor the printer changed, in between
+  return presentPrintJob(await ctx.store.transaction(async () => {
+    const shipment = await getShipmentRow(ctx, accountId, shipmentId);
+    const label = await ctx.db.select({ format: labels.format }).from(labels).where(eq(labels.shipmentId, shipmentId)).get();
+    if (!label) throw new ValidationError({ shipment_id: [`has no label yet (status ${shipment.status}); ask again once it is created, or give "print" when creating it`] }, `Shipment ${shipmentId} has no label yet.`);
+    if (shipment.status === 'cancelled') throw new ValidationError({ shipment_id: ['is cancelled: its label is void'] }, `Shipment ${shipmentId} is cancelled.`);
+    if (body.layout === 'a4' && label.format !== 'pdf') errors.add('layout', 'the a4 layout is for pdf labels only');
+    const station = body.station ?? ctx.station;
+    const printerId = body.printer_id ?? (await effectiveStationSettings(ctx, accountId, station)).printers[label.format];
+    if (!printerId) errors.add('printer_id', `is required: station ${station} has no printer for ${label.format} labels`);
+    const printer = printerId ? await checkPrintRequest(ctx, accountId, { printer_id: printerId, copies: body.copies }, label.format, errors, '') : undefined;
+    errors.throwIfAny();
+    return queuePrintJob(ctx, {
+      accountId, printerId: printer!.id, shipmentId, format: label.format, copies: body.copies ?? 1, layout: body.layout ?? null,
+    });
+  }));
+}
 
 export interface BatchPrintBody {
   shipment_ids: string[];
