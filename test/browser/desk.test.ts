@@ -55,6 +55,7 @@ describe('the packing desk in a browser', () => {
   const fill = async (fields: Record<string, string>) => {
     for (const [name, value] of Object.entries(fields)) await page.fill(`[name="${name}"]`, value);
   };
+  const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name);
 
   beforeAll(async () => {
     expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
@@ -81,6 +82,12 @@ describe('the packing desk in a browser', () => {
     channelId = channel.body.data.id;
     const printer = await api(keys.full, 'POST', '/v1/printers', { name: 'Zebra at the desk', uri: zebra.uri, formats: ['zpl'], default_for: ['zpl'] });
     expect(printer.status, JSON.stringify(printer.body)).toBe(201);
+    // the sender and pickup address every station of the account ships from
+    const settings = await api(keys.full, 'PUT', '/v1/station-settings', {
+      sender_contact: { company_name: 'Sklad Brno s.r.o.', email_address: 'sklad@example.cz', phone_number: '+420601111222' },
+      origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     desk = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
     page = await desk.newPage();
@@ -118,19 +125,19 @@ describe('the packing desk in a browser', () => {
   it('ships a 2-parcel COD order: the API\'s field messages beside the inputs, progress, the label preview, then Print sends the bytes once', async () => {
     await page.goto(url('/#/ship'));
     await page.waitForSelector('select[name="shipping_channel_id"] option', { state: 'attached' });
+    // a reference nobody sent yet: the recipient's fields open for typing, the sender is the station's
+    await page.fill('input[name="reference_number"]', 'DESK-1001');
+    await page.press('input[name="reference_number"]', 'Enter');
+    await expect.poll(focused, WAIT).toBe('recipient_contact.first_name');
     await fill({
-      reference_number: 'DESK-1001',
       'recipient_contact.first_name': 'Řehoř', 'recipient_contact.last_name': 'Šťastný',
       'recipient_contact.email_address': 'rehor@example.cz', 'recipient_contact.phone_number': '12',
       'destination_address.street_name': 'Údolní', 'destination_address.house_number': '5', 'destination_address.city_name': 'Brno',
       'destination_address.postal_code': '60200', 'destination_address.country_code': 'CZ',
-      'parcels.0.weight_amount': '2,4', 'parcels.0.length_dimension': '30', 'parcels.0.width_dimension': '20', 'parcels.0.height_dimension': '10',
       cash_on_delivery_amount: '1 249,90', cash_on_delivery_currency: 'CZK',
-      'sender_contact.company_name': 'Sklad Brno s.r.o.', 'sender_contact.email_address': 'sklad@example.cz', 'sender_contact.phone_number': '+420601111222',
-      'origin_address.street_name': 'Skladová', 'origin_address.house_number': '12', 'origin_address.city_name': 'Praha',
-      'origin_address.postal_code': '11000', 'origin_address.country_code': 'CZ',
+      'parcels.0.weight_amount': '2,4', 'parcels.0.length_dimension': '30', 'parcels.0.width_dimension': '20', 'parcels.0.height_dimension': '10',
+      parcel_count: '2',
     });
-    await page.click('button[name="add_parcel"]');
     await fill({ 'parcels.1.weight_amount': '-1', 'parcels.1.length_dimension': '40', 'parcels.1.width_dimension': '30', 'parcels.1.height_dimension': '20' });
     await page.selectOption('select[name="label_format"]', 'zpl');
     await page.click('button[name="ship"]');
@@ -150,17 +157,21 @@ describe('the packing desk in a browser', () => {
     const shipments = (await api(keys.full, 'GET', '/v1/shipments?search=DESK-1001')).body.data as unknown as { id: string }[];
     expect(shipments).toHaveLength(1);
     shipmentId = shipments[0]!.id;
-    const shipment = (await api(keys.full, 'GET', `/v1/shipments/${shipmentId}`)).body.data as unknown as { cash_on_delivery_amount: number; parcels: { tracking_number: string; weight_amount: number }[] };
+    const shipment = (await api(keys.full, 'GET', `/v1/shipments/${shipmentId}`)).body.data as unknown as { cash_on_delivery_amount: number; parcels: { tracking_number: string; weight_amount: number }[]; sender_contact: { company_name: string } };
     expect(shipment.cash_on_delivery_amount).toBe(1249.9);
     expect(shipment.parcels.map((p) => p.weight_amount)).toEqual([2.4, 3.1]);
+    expect(shipment.sender_contact.company_name).toBe('Sklad Brno s.r.o.');
     trackingNumbers = shipment.parcels.map((p) => p.tracking_number);
     expect(await page.locator('.created').textContent()).toContain(trackingNumbers[0]);
 
+    // the station does not print on its own: the label waits for Print, on the account's default ZPL printer
+    expect(await page.locator('.print-status').textContent()).toBe('Not printed: auto-print is off.');
     expect(await page.locator('select[name="printer"] option:checked').textContent()).toBe('Zebra at the desk');
     await page.click('button[name="print"]');
     await expect.poll(() => zebra.labelBytes().toString('latin1').match(/\^XA/g)?.length, WAIT).toBe(2);
     await expect.poll(async () => (await api(keys.full, 'GET', `/v1/print-jobs?shipment_id=${shipmentId}`)).body.data, WAIT)
       .toMatchObject([{ status: 'printed' }]);
+    await expect.poll(() => page.locator('.print-status').textContent(), WAIT).toBe('Printed on Zebra at the desk');
     // printed once: one label per parcel, whose barcodes are the tracking numbers
     expect(await decodeZplBarcodes(zebra.labelBytes().toString('utf8'))).toEqual(trackingNumbers.map((n) => [n]));
   });
@@ -171,15 +182,15 @@ describe('the packing desk in a browser', () => {
     await page.press('input[name="reference_number"]', 'Enter');
     // the form still holds the order just shipped: wait for the lookup to say it filled the form
     await expect.poll(() => page.locator('form .notice').textContent(), WAIT).toContain('Filled from shipment DESK-1001');
-    expect(await page.inputValue('[name="recipient_contact.last_name"]')).toBe('Šťastný');
-    expect(await page.inputValue('[name="cash_on_delivery_amount"]')).toBe('1249.90');
+    expect(await page.locator('.recipient [data-name="recipient"]').textContent()).toBe('Řehoř Šťastný');
+    expect(await page.locator('.recipient .cod').textContent()).toBe('Cash on delivery: 1249.90 CZK');
     expect(await page.locator('[name="parcels.1.weight_amount"]').inputValue()).toBe('3.1');
-    // Enter moved on to the next field, as a scanner's Enter should
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('shipping_channel_id');
-    expect(await page.locator('.warning').textContent()).toContain('Order DESK-1001 was shipped before (created)');
+    // Enter moved on to the weight, as a scanner's Enter should
+    expect(await focused()).toBe('parcels.0.weight_amount');
+    expect(await page.locator('.warning').textContent()).toContain('Order DESK-1001 was shipped before (Created)');
     confirming = false;
-    await page.click('button[name="ship"]');
-    await expect.poll(() => asked.at(-1), WAIT).toBe('Order DESK-1001 was shipped before (created). Ship it again?');
+    await page.keyboard.press('F9');
+    await expect.poll(() => asked.at(-1), WAIT).toBe('Order DESK-1001 was shipped before (Created). Ship it again?');
     confirming = true;
     expect((await api(keys.full, 'GET', '/v1/shipments?search=DESK-1001')).body.data).toHaveLength(1);
   });
@@ -193,7 +204,18 @@ describe('the packing desk in a browser', () => {
     zebra.flags.paperOut = true;
     await expect.poll(() => printer.getAttribute('data-state'), { timeout: 10_000 }).toBe('paper_out');
     expect(await printer.locator('h2 .chip').textContent()).toBe('Paper out');
+    expect(await printer.locator('[data-name="problems"]').textContent()).toBe('paper out');
     await shoot('printers-paper-out');
+    // the printer's words in the desk's language, not as the printer said them
+    try {
+      await page.selectOption('header select', 'cs');
+      expect(await printer.locator('h2 .chip').textContent()).toBe('Došel papír');
+      expect(await printer.locator('[data-name="problems"]').textContent()).toBe('došel papír');
+      await page.selectOption('header select', 'pl');
+      expect(await printer.locator('[data-name="problems"]').textContent()).toBe('brak papieru');
+    } finally {
+      await page.selectOption('header select', 'en');
+    }
     zebra.flags.paperOut = false;
     await expect.poll(() => printer.getAttribute('data-state'), { timeout: 10_000 }).toBe('ready');
   });
@@ -218,7 +240,7 @@ describe('the packing desk in a browser', () => {
     await page.goto(url('/#/ship'));
     await page.fill('input[name="reference_number"]', 'DESK-1002');
     await page.press('input[name="reference_number"]', 'Enter');
-    await page.locator('form .notice').waitFor();
+    await expect.poll(() => page.locator('form .notice').textContent(), WAIT).toBe('No earlier order DESK-1002: fill it in.');
     await fill({
       'recipient_contact.first_name': 'Jan', 'recipient_contact.last_name': 'Novák', 'recipient_contact.email_address': 'jan@example.cz',
       'recipient_contact.phone_number': '+420603444555', 'destination_address.street_name': 'Masarykova', 'destination_address.house_number': '1',
@@ -320,7 +342,7 @@ describe('the packing desk in a browser', () => {
     await tablet.waitForSelector('header nav');
     expect(await tablet.locator('.banner').textContent()).toContain('jen pro čtení');
     expect(await tablet.locator('button[name="ship"]').count()).toBe(0);
-    expect(await tablet.locator('header nav a').allTextContents()).toEqual(['Odeslat', 'Zásilky', 'Tiskárny', 'Importy']);
+    expect(await tablet.locator('header nav a').allTextContents()).toEqual(['Odeslat', 'Zásilky', 'Stanoviště', 'Tiskárny', 'Importy']);
     await tablet.screenshot({ path: join(SCREENSHOTS, 'read-only-cs-tablet.png'), fullPage: true });
     const again = await browser.newContext();
     const second = await again.newPage();

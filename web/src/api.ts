@@ -4,6 +4,7 @@ import type { paths } from './api-schema';
 /** The desk's typed /v1 client (openapi-fetch over the types generated from GET /v1/openapi.json). */
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer R } ? Json<NonNullable<R>> : never;
 type DataOf<P extends keyof paths, M extends keyof paths[P]> = Json<paths[P][M] extends { responses: { 200: infer R } } ? R : paths[P][M] extends { responses: { 201: infer R } } ? R : never> extends { data: infer D } ? D : never;
 
 export type DeskSession = DataOf<'/v1/desk/session', 'get'>;
@@ -15,7 +16,15 @@ export type PrintJob = DataOf<'/v1/print-jobs', 'get'> extends Array<infer J> ? 
 export type TrackingParcel = DataOf<'/v1/tracking-parcels/{id}', 'get'>;
 export type WatchedFolder = DataOf<'/v1/watched-folders', 'get'> extends Array<infer F> ? F : never;
 export type ImportRecord = DataOf<'/v1/imports', 'get'> extends Array<infer I> ? I : never;
-export type CreateShipmentBody = paths['/v1/shipments']['post']['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
+export type Order = DataOf<'/v1/orders/{id}', 'get'>;
+export type StationView = DataOf<'/v1/stations/{name}/settings', 'get'>;
+export type StationSettings = BodyOf<'/v1/station-settings', 'put'>;
+export type Effective = StationView['effective'];
+export type BoxPreset = NonNullable<StationSettings['box_presets']>[number];
+export type LabelFormat = Shipment['label_format'];
+export type CreateShipmentBody = BodyOf<'/v1/shipments', 'post'>;
+export type PatchShipmentBody = BodyOf<'/v1/shipments/{id}', 'patch'>;
+export type ShipOrderBody = BodyOf<'/v1/orders/{id}/ship', 'post'>;
 
 /** A refused request, with the field paths of the error envelope (`parcels.0.weight_amount` → messages). */
 export class ApiError extends Error {
@@ -62,4 +71,9 @@ export async function call<T>(request: Promise<{ data?: T; error?: unknown; resp
 /** `call` for envelopes: the `data` inside. */
 export async function data<T>(request: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
   return (await call(request)).data;
+}
+
+/** What a failed action tells a person: the message and every field's messages. */
+export function errorText(err: unknown): string {
+  return err instanceof ApiError ? [err.message, ...Object.values(err.errors).flat()].join(' ') : (err as Error).message;
 }

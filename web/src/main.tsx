@@ -5,14 +5,16 @@ import { language, LANGUAGES, setLanguage, t, type Language } from './i18n';
 import { reachable, startLive, stopLive } from './live';
 import { Imports } from './pages/imports';
 import { Printers } from './pages/printers';
-import { ShipForm } from './pages/ship';
+import { ShipScreen } from './pages/ship';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { SignIn } from './pages/sign-in';
+import { StationPage } from './pages/station';
 import { useSignal } from './signal';
+import { loadStation, moveBrowserSender } from './station';
 import './desk.css';
 
-/** The route is the part after `#`: `/ship`, `/shipments`, `/shipments/sh_…`, `/printers`, `/imports`. */
+/** The route is the part after `#`: `/ship`, `/shipments`, `/shipments/sh_…`, `/station`, `/printers`, `/imports`. */
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/ship');
   useEffect(() => {
@@ -27,10 +29,11 @@ function Page({ route, session }: { route: string; session: DeskSession }) {
   const readOnly = session.scope === 'read_only';
   const shipment = /^\/shipments\/([\w-]+)$/.exec(route);
   if (shipment) return <ShipmentPage id={shipment[1]!} readOnly={readOnly} />;
-  if (route.startsWith('/shipments')) return <Shipments />;
+  if (route.startsWith('/shipments')) return <Shipments readOnly={readOnly} stationName={session.station} />;
+  if (route === '/station') return <StationPage readOnly={readOnly} stationName={session.station} />;
   if (route === '/printers') return <Printers readOnly={readOnly} />;
   if (route === '/imports') return <Imports />;
-  return <ShipForm readOnly={readOnly} />;
+  return <ShipScreen readOnly={readOnly} stationName={session.station} />;
 }
 
 function Desk() {
@@ -39,6 +42,13 @@ function Desk() {
   const online = useSignal(reachable);
   useSignal(language);
 
+  const signedIn = (found: DeskSession) => {
+    bindSession(found, signedOut);
+    setSession(found);
+    startLive();
+    const moved = found.scope === 'full' ? moveBrowserSender() : Promise.resolve();
+    void moved.then(() => loadStation(found.station)).catch(() => undefined);
+  };
   const signedOut = () => {
     stopLive();
     setSession(null);
@@ -46,10 +56,8 @@ function Desk() {
   const load = async () => {
     try {
       const found = (await call(api.GET('/v1/desk/session'))).data;
-      bindSession(found, signedOut);
-      setSession(found);
       reachable.set(true);
-      startLive();
+      signedIn(found);
     } catch (err) {
       if (err instanceof UnreachableError) {
         reachable.set(false);
@@ -61,7 +69,7 @@ function Desk() {
 
   if (session === undefined) return <main class="loading" aria-busy="true" />;
   if (session === null) {
-    return <SignIn onSignedIn={(s) => { bindSession(s, signedOut); setSession(s); startLive(); history.replaceState(null, '', '/#/ship'); }} />;
+    return <SignIn onSignedIn={(s) => { signedIn(s); history.replaceState(null, '', '/#/ship'); }} />;
   }
   const signOut = async () => {
     await call(api.DELETE('/v1/desk/session')).catch(() => undefined);
@@ -71,12 +79,15 @@ function Desk() {
     const here = route === to || route.startsWith(`${to}/`) || route.startsWith(`${to}?`);
     return <a href={`#${to}`} class={here ? 'active' : ''} aria-current={here ? 'page' : undefined}>{t(key)}</a>;
   };
+  // the ship screen fits the window: its columns scroll inside, the page never does
+  const fitted = !/^\/(shipments|station|printers|imports)/.test(route);
   return (
-    <>
+    <div class={fitted ? 'desk fitted' : 'desk'}>
       <header>
         <strong class="brand">packdesk</strong>
-        <nav>{link('/ship', 'nav.ship')}{link('/shipments', 'nav.shipments')}{link('/printers', 'nav.printers')}{link('/imports', 'nav.imports')}</nav>
+        <nav>{link('/ship', 'nav.ship')}{link('/shipments', 'nav.shipments')}{link('/station', 'nav.station')}{link('/printers', 'nav.printers')}{link('/imports', 'nav.imports')}</nav>
         <span class="account">{session.account.name}</span>
+        <span class="station-name" title={t('nav.station')}>{session.station}</span>
         <select aria-label="Language" value={language.get()} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
           {Object.entries(LANGUAGES).map(([code, name]) => <option value={code}>{name}</option>)}
         </select>
@@ -85,7 +96,7 @@ function Desk() {
       {!online && <p class="banner offline" role="status">{t('desk.offline')}</p>}
       {session.scope === 'read_only' && <p class="banner">{t('desk.readOnly')}</p>}
       <Page route={route} session={session} />
-    </>
+    </div>
   );
 }
 

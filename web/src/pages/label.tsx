@@ -1,11 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, call, data, type Printer, type Shipment } from '../api';
+import { api, call, data, errorText, type Printer, type Shipment } from '../api';
 import { t } from '../i18n';
 
 type Pictures = Array<{ parcel: number; content: string; mime_type: string }>;
 
-/** The label as it prints, a picture per parcel, with Print (default printer for the format, copies) and downloads. */
-export function LabelPreview({ shipment, printers, readOnly, printedOnCreate = false }: { shipment: Shipment; printers: Printer[]; readOnly: boolean; printedOnCreate?: boolean }) {
+interface Props {
+  shipment: Shipment;
+  printers: Printer[];
+  readOnly: boolean;
+  /** The printer Print starts on: the station's for the label format; else the account's default, else the first. */
+  preferredPrinterId?: string | null;
+  /** Whether the label was sent to a printer already (Print then says Reprint). */
+  printedOnCreate?: boolean;
+}
+
+/** The label as it prints, a picture per parcel, with Print (a printer that takes the format, copies) and downloads. */
+export function LabelPreview({ shipment, printers, readOnly, preferredPrinterId, printedOnCreate = false }: Props) {
   const [pictures, setPictures] = useState<Pictures>([]);
   const takes = printers.filter((p) => p.formats.includes(shipment.label_format));
   const [printerId, setPrinterId] = useState('');
@@ -13,27 +23,28 @@ export function LabelPreview({ shipment, printers, readOnly, printedOnCreate = f
   const [message, setMessage] = useState('');
 
   useEffect(() => {
+    setPictures([]);
     void call(api.GET('/v1/shipments/{id}/label', { params: { path: { id: shipment.id }, query: { format: 'png' } } }))
       .then((answer) => setPictures(((answer as { data: { images?: Pictures } }).data.images) ?? []))
       .catch((err: Error) => setMessage(err.message));
   }, [shipment.id]);
   useEffect(() => {
-    setPrinterId((current) => current || (takes.find((p) => p.default_for.includes(shipment.label_format)) ?? takes[0])?.id || '');
-  }, [printers, shipment.label_format]);
+    const preferred = takes.find((p) => p.id === preferredPrinterId) ?? takes.find((p) => p.default_for.includes(shipment.label_format)) ?? takes[0];
+    setPrinterId((current) => (takes.some((p) => p.id === current) ? current : preferred?.id ?? ''));
+  }, [printers, shipment.label_format, preferredPrinterId]);
 
   const print = async () => {
     try {
       await data(api.POST('/v1/shipments/{id}/print', { params: { path: { id: shipment.id } }, body: { printer_id: printerId, copies } }));
       setMessage(t('label.printed', { printer: takes.find((p) => p.id === printerId)?.name ?? printerId, copies }));
     } catch (err) {
-      setMessage(err instanceof ApiError ? Object.values(err.errors).flat().join('; ') || err.message : (err as Error).message);
+      setMessage(errorText(err));
     }
   };
 
   return (
     <section class="label">
-      <h2>{t('label.preview')}</h2>
-      <div class="pictures">
+      <div class="pictures" data-count={pictures.length}>
         {pictures.map((p) => (
           <figure><img src={`data:${p.mime_type};base64,${p.content}`} alt={t('label.parcel', { n: p.parcel })} /><figcaption>{t('label.parcel', { n: p.parcel })}</figcaption></figure>
         ))}

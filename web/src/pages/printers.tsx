@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, data, type Printer, type PrintJob } from '../api';
+import { api, data, errorText, type Printer, type PrintJob } from '../api';
 import { t, type WordKey } from '../i18n';
 import { onLive } from '../live';
-import { Chip, formatTime, printerState } from './parts';
+import { Chip, formatTime, printerProblems, printerState } from './parts';
 
 /** Each printer's state and its queued, printing and failed jobs, kept current by the desk's live events. */
 export function Printers({ readOnly }: { readOnly: boolean }) {
@@ -29,7 +29,7 @@ export function Printers({ readOnly }: { readOnly: boolean }) {
       setError('');
       await action();
     } catch (err) {
-      setError(err instanceof ApiError ? [err.message, ...Object.values(err.errors).flat()].join(' ') : (err as Error).message);
+      setError(errorText(err));
     }
   };
 
@@ -45,7 +45,7 @@ export function Printers({ readOnly }: { readOnly: boolean }) {
           <section class="printer" data-id={p.id} data-state={state}>
             <h2>{p.name} <Chip status={state} label={t(`state.${state}` as WordKey)} /></h2>
             <p class="hint">{p.uri} · {p.formats.join(', ').toUpperCase()}{p.last_seen_at ? ` · ${t('printers.lastSeen', { at: formatTime(p.last_seen_at) })}` : ''}</p>
-            {p.status_detail?.message && state !== 'ready' && <p class="warning">{p.status_detail.message}</p>}
+            {state !== 'ready' && <p class="warning" data-name="problems">{printerProblems(p)}</p>}
             {!readOnly && <button type="button" name="test" onClick={() => act(() => data(api.POST('/v1/printers/{id}/test', { params: { path: { id: p.id } }, body: {} })))}>{t('printers.test')}</button>}
             <h3>{t('printers.queue')}</h3>
             {queue.length === 0 ? <p>{t('printers.noJobs')}</p> : (
@@ -54,7 +54,11 @@ export function Printers({ readOnly }: { readOnly: boolean }) {
                   {queue.map((j) => (
                     <tr data-job={j.id} data-status={j.status}>
                       <td><Chip status={j.status} /></td>
-                      <td>{j.shipment_id ? <a href={`#/shipments/${j.shipment_id}`}>{j.shipment_id}</a> : j.id}</td>
+                      <td>
+                        {(j.shipment_ids?.length ?? 0) > 1
+                          ? t('printers.labels', { n: j.shipment_ids!.length })
+                          : j.shipment_id ? <a href={`#/shipments/${j.shipment_id}`}>{j.shipment_id}</a> : j.id}
+                      </td>
                       <td>{j.format.toUpperCase()} ×{j.copies}</td>
                       <td>{formatTime(j.created_at)}</td>
                       <td class="error">{j.error ?? ''}</td>

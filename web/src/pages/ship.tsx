@@ -1,309 +1,247 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, call, data, type Channel, type CreateShipmentBody, type Printer, type Shipment } from '../api';
-import { t } from '../i18n';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, data, errorText, type Shipment } from '../api';
+import { useChannels, usePrinters } from '../hooks';
+import { statusWord, t } from '../i18n';
 import { onLive } from '../live';
+import { useSignal } from '../signal';
+import { loadStation, station } from '../station';
+import { Parcels } from './parcels';
 import { Field } from './parts';
-import { LabelPreview } from './label';
+import { RecipientCard, type Recipient } from './recipient-card';
+import {
+  correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, newDraft, orderChangeBody, RECIPIENT_PATHS, shipOrderBody,
+  type Draft, type Settled,
+} from './ship-draft';
+import { isRefused, ShipResult, type Outcome } from './ship-result';
 
-interface ParcelInput { weight: string; length: string; width: string; height: string }
-interface Party { company_name: string; first_name: string; last_name: string; email_address: string; phone_number: string }
-interface Address { street_name: string; house_number: string; city_name: string; postal_code: string; country_code: string }
-interface Draft {
-  reference_number: string; channel: string; label_format: 'pdf' | 'zpl' | 'epl';
-  recipient: Party; destination: Address; sender: Party; origin: Address;
-  parcels: ParcelInput[]; cod_amount: string; cod_currency: string;
-}
-/** The desk's own settings, kept in this browser: printing on create, the printer and copies. */
-interface DeskSettings { printOnCreate: boolean; printerId: string; copies: number }
-
-const emptyParty = (): Party => ({ company_name: '', first_name: '', last_name: '', email_address: '', phone_number: '' });
-const emptyAddress = (country = 'CZ'): Address => ({ street_name: '', house_number: '', city_name: '', postal_code: '', country_code: country });
-const emptyParcel = (): ParcelInput => ({ weight: '', length: '', width: '', height: '' });
 const DRAFT = 'packdesk.draft';
-const SENDER = 'packdesk.sender';
-const SETTINGS = 'packdesk.settings';
+const WEIGHT = /^parcels\.(\d+)\.weight_amount$/;
 
-function stored<T>(storage: Storage, key: string, fallback: T): T {
+function storedDraft(): Draft | null {
   try {
-    const text = storage.getItem(key);
-    return text ? { ...fallback, ...(JSON.parse(text) as T) } : fallback;
+    return JSON.parse(sessionStorage.getItem(DRAFT) ?? 'null') as Draft | null;
   } catch {
-    return fallback;
+    return null;
   }
 }
 
-function newDraft(): Draft {
-  const sender = stored(localStorage, SENDER, { sender: emptyParty(), origin: emptyAddress() });
-  return {
-    reference_number: '', channel: '', label_format: 'pdf', recipient: emptyParty(), destination: emptyAddress(sender.origin.country_code),
-    sender: sender.sender, origin: sender.origin, parcels: [emptyParcel()], cod_amount: '', cod_currency: '',
-  };
-}
-
-/** `1 249,90` and `2,4` as people type them: spaces (also non-breaking) dropped, a decimal comma read as a point. */
-function decimal(text: string): number | undefined {
-  const cleaned = text.replace(/[\s\u00a0]/g, '').replace(',', '.');
-  if (cleaned === '') return undefined;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : Number.NaN;
-}
-
-const party = (p: Party) => Object.fromEntries(Object.entries(p).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])) as NonNullable<CreateShipmentBody['sender_contact']>;
-
-function bodyOf(draft: Draft, settings: DeskSettings): CreateShipmentBody {
-  const cod = decimal(draft.cod_amount);
-  return {
-    shipping_channel_id: draft.channel, label_format: draft.label_format, reference_number: draft.reference_number.trim() || null,
-    recipient_contact: party(draft.recipient), destination_address: draft.destination, sender_contact: party(draft.sender), origin_address: draft.origin,
-    parcels: draft.parcels.map((p) => ({
-      // an empty field is left out: the channel's parcel_defaults fill it
-      weight_amount: decimal(p.weight), length_dimension: decimal(p.length), width_dimension: decimal(p.width), height_dimension: decimal(p.height),
-    })),
-    ...(cod !== undefined ? { cash_on_delivery_amount: cod, cash_on_delivery_currency: draft.cod_currency.trim().toUpperCase() || null } : {}),
-    ...(settings.printOnCreate && settings.printerId ? { print: { printer_id: settings.printerId, copies: settings.copies } } : {}),
-  };
-}
-
-const partyOf = (c: Shipment['recipient_contact']): Party => ({
-  company_name: c.company_name ?? '', first_name: c.first_name ?? '', last_name: c.last_name ?? '', email_address: c.email_address, phone_number: c.phone_number,
-});
-const addressOf = (a: Shipment['destination_address']): Address => ({
-  street_name: a.street_name, house_number: a.house_number ?? '', city_name: a.city_name, postal_code: a.postal_code, country_code: a.country_code,
-});
-
-type Outcome = { kind: 'working' } | { kind: 'done'; shipment: Shipment } | { kind: 'invalid'; message: string };
-
-export function ShipForm({ readOnly }: { readOnly: boolean }) {
-  const [draft, setDraft] = useState<Draft>(() => stored(sessionStorage, DRAFT, newDraft()));
-  const [settings, setSettings] = useState<DeskSettings>(() => stored(localStorage, SETTINGS, { printOnCreate: false, printerId: '', copies: 1 }));
-  const [channels, setChannels] = useState<Channel[]>([]);
-  const [printers, setPrinters] = useState<Printer[]>([]);
+/**
+ * Scan, weigh, ship: the scan field loads the awaiting order with that reference (or fills a new shipment from the
+ * newest earlier one), Enter in the weight ships (F9 or Ctrl+Enter from anywhere), and the result column beside the
+ * form shows the label and where it printed, or the carrier's refusal to fix in place (the same shipment, corrected).
+ */
+export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stationName: string }) {
+  const view = useSignal(station);
+  const effective = view?.effective ?? null;
+  const channels = useChannels(true);
+  const printers = usePrinters();
+  const [draft, setDraft] = useState<Draft>(() => storedDraft() ?? newDraft(''));
+  const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [notice, setNotice] = useState('');
   const [shippedBefore, setShippedBefore] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  /** The field to focus once the change that reveals it is on the screen. */
+  const [focus, setFocus] = useState<string | null>('reference_number');
   const idempotencyKey = useRef<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
 
-  useEffect(() => {
-    void data(api.GET('/v1/shipping-channels', { params: { query: { per_page: 100 } } })).then((list) => {
-      const active = list.filter((c) => c.status === 'active');
-      setChannels(active);
-      setDraft((d) => (d.channel || !active[0] ? d : { ...d, channel: active[0].id }));
-    }).catch(() => undefined);
-    void data(api.GET('/v1/printers', { params: { query: { per_page: 100 } } })).then(setPrinters).catch(() => undefined);
-  }, []);
+  useEffect(() => void loadStation(stationName).catch(() => undefined), [stationName]);
   useEffect(() => sessionStorage.setItem(DRAFT, JSON.stringify(draft)), [draft]);
-  useEffect(() => localStorage.setItem(SETTINGS, JSON.stringify(settings)), [settings]);
+  useLayoutEffect(() => {
+    if (!focus) return;
+    const field = form.current?.querySelector<HTMLInputElement>(`[name="${focus}"]`);
+    field?.focus();
+    field?.select?.();
+    setFocus(null);
+  }, [focus]);
 
   // a shipment the carrier had not finished when the answer came: the live events say when it changes
-  const waitingId = outcome?.kind === 'done' && outcome.shipment.status === 'pending' ? outcome.shipment.id : null;
+  const waitingId = outcome.kind === 'shipment' && outcome.shipment.status === 'pending' && !outcome.shipment.failure ? outcome.shipment.id : null;
   useEffect(() => {
     if (!waitingId) return undefined;
     return onLive((kind, id) => {
-      if ((kind === 'shipment' && id === waitingId) || kind === 'ready') {
-        void data(api.GET('/v1/shipments/{id}', { params: { path: { id: waitingId } } })).then((s) => setOutcome({ kind: 'done', shipment: s }));
-      }
+      if ((kind === 'shipment' && id === waitingId) || kind === 'ready') void data(api.GET('/v1/shipments/{id}', { params: { path: { id: waitingId } } })).then(answered);
     });
   }, [waitingId]);
 
+  const channelIds = channels.map((c) => c.id);
+  const settled = (d: Draft): Settled => ({
+    ...d, channel: d.channel || effective?.shipping_channel_id || channelIds[0] || '', label_format: d.label_format || effective?.label_format || 'pdf',
+  });
   const edit = (change: (d: Draft) => Draft) => {
     idempotencyKey.current = null; // a changed form is a new request
     setDraft(change);
   };
-  const text = (value: string, set: (v: string) => void) => ({ value, onInput: (e: Event) => set((e.currentTarget as HTMLInputElement).value), disabled: readOnly });
-  const partyField = (which: 'recipient' | 'sender', key: keyof Party) =>
-    text(draft[which][key], (v) => edit((d) => ({ ...d, [which]: { ...d[which], [key]: v } })));
-  const addressField = (which: 'destination' | 'origin', key: keyof Address) =>
-    text(draft[which][key], (v) => edit((d) => ({ ...d, [which]: { ...d[which], [key]: key === 'country_code' ? v.toUpperCase() : v } })));
+  const country = effective?.origin_address?.country_code ?? 'CZ';
 
-  /** Fills the order from the newest earlier shipment with this reference (an imported order is one too). */
-  const lookUp = async () => {
+  /** Loads what the scanned reference names: an awaiting order, else the newest earlier shipment, else nothing yet. */
+  const scan = async () => {
     const reference = draft.reference_number.trim();
-    setShippedBefore(null);
     if (!reference) return;
+    idempotencyKey.current = null;
+    setOutcome({ kind: 'idle' });
+    setErrors({});
+    setShippedBefore(null);
     try {
-      const list = await data(api.GET('/v1/shipments', { params: { query: { search: reference, per_page: 20 } } }));
-      const earlier = list.find((s) => s.reference_number === reference);
-      if (!earlier) {
-        setNotice(t('ship.notFound', { ref: reference }));
+      const orders = await data(api.GET('/v1/orders', { params: { query: { search: reference, status: 'awaiting', per_page: 100 } } }));
+      const order = orders.find((o) => o.reference_number === reference);
+      if (order) {
+        setDraft(draftOfOrder(order));
+        setNotice(t('ship.fromOrder', { ref: reference }));
+        setEditing(false);
+        setFocus('parcels.0.weight_amount');
         return;
       }
-      const s = await data(api.GET('/v1/shipments/{id}', { params: { path: { id: earlier.id } } }));
-      edit((d) => ({
-        ...d, channel: channels.some((c) => c.id === s.shipping_channel_id) ? s.shipping_channel_id : d.channel,
-        recipient: partyOf(s.recipient_contact), destination: addressOf(s.destination_address),
-        sender: partyOf(s.sender_contact), origin: addressOf(s.origin_address),
-        parcels: s.parcels.map((p) => ({ weight: String(p.weight_amount), length: String(p.length_dimension), width: String(p.width_dimension), height: String(p.height_dimension) })),
-        cod_amount: s.cash_on_delivery_amount == null ? '' : s.cash_on_delivery_amount.toFixed(2), cod_currency: s.cash_on_delivery_currency ?? '',
-      }));
-      setNotice(t('ship.filledFrom', { ref: reference, date: new Date(s.created_at).toLocaleDateString() }));
-      if (s.status !== 'pending' && s.status !== 'cancelled') setShippedBefore(s.status);
+      const summaries = await data(api.GET('/v1/shipments', { params: { query: { search: reference, per_page: 20 } } }));
+      const newest = summaries.find((s) => s.reference_number === reference);
+      if (!newest) {
+        setDraft(newDraft(reference, country));
+        setNotice(t('ship.notFound', { ref: reference }));
+        setEditing(true);
+        setFocus('recipient_contact.first_name');
+        return;
+      }
+      const earlier = await data(api.GET('/v1/shipments/{id}', { params: { path: { id: newest.id } } }));
+      if (isRefused(earlier)) {
+        setDraft(draftOfRefused(earlier));
+        setNotice(t('ship.refusedBefore', { ref: reference }));
+        answered(earlier);
+        return;
+      }
+      setDraft(draftOfEarlier(earlier, channelIds));
+      setNotice(t('ship.filledFrom', { ref: reference, date: new Date(earlier.created_at).toLocaleDateString() }));
+      if (earlier.status !== 'pending' && earlier.status !== 'cancelled') setShippedBefore(earlier.status);
+      setEditing(false);
+      setFocus('parcels.0.weight_amount');
     } catch (err) {
-      setNotice(err instanceof Error ? err.message : String(err));
+      setNotice(errorText(err));
     }
   };
 
-  /** Enter moves to the next field, as at a desk with a scanner; in the reference it first fills a known order. */
-  const onKeyDown = (event: KeyboardEvent) => {
-    const target = event.target as HTMLElement;
-    if (event.key !== 'Enter' || target.tagName === 'BUTTON' || target.tagName === 'TEXTAREA') return;
-    event.preventDefault();
-    if ((target as HTMLInputElement).name === 'reference_number') void lookUp();
-    const fields = [...form.current!.querySelectorAll<HTMLElement>('input:not([disabled]), select:not([disabled])')];
-    const next = fields[fields.indexOf(target) + 1];
-    if (next) next.focus();
-    else form.current!.requestSubmit();
+  /** Shows the carrier's answer; a refusal opens the fields it names, the next Enter corrects the same shipment. */
+  const answered = (shipment: Shipment) => {
+    setOutcome({ kind: 'shipment', shipment });
+    if (isRefused(shipment)) {
+      const named = shipment.failure!.errors;
+      setDraft((d) => ({ ...d, shipment_id: shipment.id }));
+      setErrors(named);
+      if (Object.keys(named).some((path) => RECIPIENT_PATHS.test(path))) setEditing(true);
+      setFocus(Object.keys(named)[0] ?? 'parcels.0.weight_amount');
+    } else if (shipment.status !== 'pending') {
+      setErrors({});
+      setFocus('reference_number');
+    }
   };
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (shippedBefore && !window.confirm(t('ship.shippedBefore', { ref: draft.reference_number, status: shippedBefore }))) return;
+  const ship = async () => {
+    if (readOnly || outcome.kind === 'working') return;
+    const justShipped = outcome.kind === 'shipment' && outcome.shipment.status !== 'pending' ? outcome.shipment.status : null;
+    const before = shippedBefore ?? justShipped;
+    if (before && !window.confirm(t('ship.shippedBefore', { ref: draft.reference_number, status: statusWord(before) }))) return;
+    // shipping again what was shipped: a new shipment, never a change of the one made
+    const sent = settled(justShipped ? { ...draft, order_id: null, shipment_id: null } : draft);
     setErrors({});
     setOutcome({ kind: 'working' });
-    localStorage.setItem(SENDER, JSON.stringify({ sender: draft.sender, origin: draft.origin }));
-    idempotencyKey.current ??= crypto.randomUUID();
     try {
-      const created = await data(api.POST('/v1/shipments', {
-        body: bodyOf(draft, settings), headers: { 'Idempotency-Key': idempotencyKey.current, Prefer: 'wait=25' },
-      }));
-      idempotencyKey.current = null;
+      let shipment: Shipment;
+      if (sent.shipment_id) {
+        shipment = await data(api.PATCH('/v1/shipments/{id}', {
+          params: { path: { id: sent.shipment_id } }, body: correctionBody(sent), headers: { Prefer: 'wait=25' },
+        }));
+      } else if (sent.order_id) {
+        if (sent.order_changed) await data(api.PATCH('/v1/orders/{id}', { params: { path: { id: sent.order_id } }, body: orderChangeBody(sent) }));
+        shipment = await data(api.POST('/v1/orders/{id}/ship', {
+          params: { path: { id: sent.order_id } }, body: shipOrderBody(sent, stationName), headers: { Prefer: 'wait=25' },
+        }));
+      } else {
+        idempotencyKey.current ??= crypto.randomUUID();
+        shipment = await data(api.POST('/v1/shipments', {
+          body: createBody(sent, stationName), headers: { 'Idempotency-Key': idempotencyKey.current, Prefer: 'wait=25' },
+        }));
+        idempotencyKey.current = null;
+      }
       setShippedBefore(null);
-      setOutcome({ kind: 'done', shipment: created });
-      if (created.status === 'pending' && created.failure) setErrors(created.failure.errors);
+      answered(shipment);
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.errors).length > 0) {
         setErrors(err.errors);
         setOutcome({ kind: 'invalid', message: t('ship.invalid') });
-        requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('.invalid input, .invalid select')?.focus());
+        if (Object.keys(err.errors).some((path) => RECIPIENT_PATHS.test(path))) setEditing(true);
+        setFocus(Object.keys(err.errors)[0]!);
       } else {
-        setOutcome({ kind: 'invalid', message: (err as Error).message });
+        setOutcome({ kind: 'invalid', message: errorText(err) });
       }
     }
   };
 
-  const next = () => {
-    sessionStorage.removeItem(DRAFT);
-    setDraft((d) => ({ ...newDraft(), channel: d.channel, label_format: d.label_format }));
-    setOutcome(null);
-    setErrors({});
-    setNotice('');
-    requestAnimationFrame(() => form.current?.querySelector<HTMLInputElement>('input[name=reference_number]')?.focus());
+  // F9 and Ctrl+Enter ship from anywhere on the page
+  const latestShip = useRef(ship);
+  latestShip.current = ship;
+  useEffect(() => {
+    const shortcut = (event: KeyboardEvent) => {
+      if (event.key !== 'F9' && !(event.key === 'Enter' && (event.ctrlKey || event.metaKey))) return;
+      event.preventDefault();
+      void latestShip.current();
+    };
+    addEventListener('keydown', shortcut);
+    return () => removeEventListener('keydown', shortcut);
+  }, []);
+
+  /** Enter: in the scan field it loads the order; in a weight it moves to the next parcel's, after the last it ships. */
+  const onKeyDown = (event: KeyboardEvent) => {
+    const target = event.target as HTMLInputElement;
+    if (event.key !== 'Enter' || event.ctrlKey || event.metaKey || target.tagName === 'BUTTON' || target.tagName === 'A') return;
+    event.preventDefault();
+    if (target.name === 'reference_number') return void scan();
+    const weight = WEIGHT.exec(target.name);
+    if (weight) {
+      const next = Number(weight[1]) + 1;
+      return next < draft.parcels.length ? setFocus(`parcels.${next}.weight_amount`) : void ship();
+    }
+    const fields = [...form.current!.querySelectorAll<HTMLElement>('input:not([disabled]), select:not([disabled])')];
+    const next = fields[fields.indexOf(target) + 1];
+    if (next) next.focus();
+    else void ship();
   };
 
-  const formatPrinters = printers.filter((p) => p.formats.includes(draft.label_format));
-  const shipment = outcome?.kind === 'done' ? outcome.shipment : null;
+  const recipient: Recipient = { recipient: draft.recipient, destination: draft.destination, cod_amount: draft.cod_amount, cod_currency: draft.cod_currency };
+  const shown = settled(draft);
   return (
     <main class="ship">
-      <form ref={form} onSubmit={submit} onKeyDown={onKeyDown} noValidate>
-        <h1>{t('ship.title')}</h1>
-        <div class="row">
-          <Field label="ship.reference" path="reference_number" errors={errors}>
-            <input name="reference_number" autofocus autocomplete="off" placeholder={t('ship.referenceHint')} {...text(draft.reference_number, (v) => edit((d) => ({ ...d, reference_number: v })))} onBlur={() => void lookUp()} />
-          </Field>
+      <form ref={form} class="ship-form" onSubmit={(e) => { e.preventDefault(); void ship(); }} onKeyDown={onKeyDown} noValidate>
+        <Field label="ship.reference" path="reference_number" errors={errors}>
+          <input
+            name="reference_number" class="scan" autofocus autocomplete="off" placeholder={t('ship.referenceHint')} value={draft.reference_number}
+            disabled={readOnly} onInput={(e) => edit((d) => ({ ...d, reference_number: e.currentTarget.value }))}
+          />
+        </Field>
+        {notice && <p class="notice" role="status">{notice}</p>}
+        {shippedBefore && <p class="warning" role="alert">{t('ship.shippedBefore', { ref: draft.reference_number, status: statusWord(shippedBefore) })}</p>}
+        <RecipientCard
+          value={recipient} editing={editing} onEdit={setEditing} errors={errors} readOnly={readOnly}
+          onChange={(next) => edit((d) => ({ ...d, ...next, order_changed: d.order_id !== null }))}
+        />
+        <Parcels parcels={draft.parcels} onChange={(parcels) => edit((d) => ({ ...d, parcels }))} presets={effective?.box_presets ?? []} errors={errors} readOnly={readOnly} />
+        <div class="row options">
           <Field label="ship.channel" path="shipping_channel_id" errors={errors}>
-            <select name="shipping_channel_id" value={draft.channel} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, channel: e.currentTarget.value }))}>
+            <select name="shipping_channel_id" value={shown.channel} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, channel: e.currentTarget.value }))}>
               {channels.map((c) => <option value={c.id}>{c.name} ({c.provider})</option>)}
             </select>
           </Field>
-        </div>
-        {notice && <p class="notice" role="status">{notice}</p>}
-        {shippedBefore && <p class="warning" role="alert">{t('ship.shippedBefore', { ref: draft.reference_number, status: shippedBefore })}</p>}
-        <fieldset>
-          <legend>{t('ship.recipient')}</legend>
-          <div class="row">
-            <Field label="ship.firstName" path="recipient_contact.first_name" errors={errors}><input name="recipient_contact.first_name" {...partyField('recipient', 'first_name')} /></Field>
-            <Field label="ship.lastName" path="recipient_contact.last_name" errors={errors}><input name="recipient_contact.last_name" {...partyField('recipient', 'last_name')} /></Field>
-            <Field label="ship.company" path="recipient_contact.company_name" errors={errors}><input name="recipient_contact.company_name" {...partyField('recipient', 'company_name')} /></Field>
-          </div>
-          <div class="row">
-            <Field label="ship.email" path="recipient_contact.email_address" errors={errors}><input name="recipient_contact.email_address" type="email" {...partyField('recipient', 'email_address')} /></Field>
-            <Field label="ship.phone" path="recipient_contact.phone_number" errors={errors}><input name="recipient_contact.phone_number" type="tel" {...partyField('recipient', 'phone_number')} /></Field>
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>{t('ship.address')}</legend>
-          <AddressFields prefix="destination_address" field={(k) => addressField('destination', k)} errors={errors} />
-        </fieldset>
-        <fieldset>
-          <legend>{t('ship.parcels')}</legend>
-          {draft.parcels.map((p, i) => (
-            <div class="row parcel" key={i}>
-              {(['weight', 'length', 'width', 'height'] as const).map((key) => {
-                const path = `parcels.${i}.${key === 'weight' ? 'weight_amount' : `${key}_dimension`}`;
-                return (
-                  <Field label={`ship.${key}`} path={path} errors={errors}>
-                    <input name={path} inputMode="decimal" {...text(p[key], (v) => edit((d) => ({ ...d, parcels: d.parcels.map((q, j) => (j === i ? { ...q, [key]: v } : q)) })))} />
-                  </Field>
-                );
-              })}
-              {draft.parcels.length > 1 && !readOnly && (
-                <button type="button" class="quiet" onClick={() => edit((d) => ({ ...d, parcels: d.parcels.filter((_, j) => j !== i) }))}>{t('ship.removeParcel')}</button>
-              )}
-            </div>
-          ))}
-          {!readOnly && <button type="button" class="quiet" name="add_parcel" onClick={() => edit((d) => ({ ...d, parcels: [...d.parcels, emptyParcel()] }))}>{t('ship.addParcel')}</button>}
-        </fieldset>
-        <fieldset>
-          <legend>{t('ship.cod')}</legend>
-          <div class="row">
-            <Field label="ship.codAmount" path="cash_on_delivery_amount" errors={errors}><input name="cash_on_delivery_amount" inputMode="decimal" {...text(draft.cod_amount, (v) => edit((d) => ({ ...d, cod_amount: v })))} /></Field>
-            <Field label="ship.codCurrency" path="cash_on_delivery_currency" errors={errors}><input name="cash_on_delivery_currency" maxLength={3} {...text(draft.cod_currency, (v) => edit((d) => ({ ...d, cod_currency: v.toUpperCase() })))} /></Field>
-          </div>
-        </fieldset>
-        <fieldset class="sender">
-          <legend>{t('ship.sender')}</legend>
-          <div class="row">
-            <Field label="ship.company" path="sender_contact.company_name" errors={errors}><input name="sender_contact.company_name" {...partyField('sender', 'company_name')} /></Field>
-            <Field label="ship.email" path="sender_contact.email_address" errors={errors}><input name="sender_contact.email_address" type="email" {...partyField('sender', 'email_address')} /></Field>
-            <Field label="ship.phone" path="sender_contact.phone_number" errors={errors}><input name="sender_contact.phone_number" type="tel" {...partyField('sender', 'phone_number')} /></Field>
-          </div>
-          <AddressFields prefix="origin_address" field={(k) => addressField('origin', k)} errors={errors} />
-        </fieldset>
-        <div class="row">
           <Field label="ship.format" path="label_format" errors={errors}>
-            <select name="label_format" value={draft.label_format} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, label_format: e.currentTarget.value as Draft['label_format'] }))}>
+            <select name="label_format" value={shown.label_format} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, label_format: e.currentTarget.value as Settled['label_format'] }))}>
               <option value="pdf">PDF</option><option value="zpl">ZPL</option><option value="epl">EPL</option>
             </select>
           </Field>
-          <label class="check">
-            <input type="checkbox" name="print_on_create" checked={settings.printOnCreate} disabled={readOnly} onChange={(e) => setSettings((s) => ({ ...s, printOnCreate: e.currentTarget.checked }))} />
-            {t('ship.printOnCreate')}
-          </label>
-          {settings.printOnCreate && (
-            <Field label="ship.printer" path="print.printer_id" errors={errors}>
-              <select name="print.printer_id" value={settings.printerId} onChange={(e) => setSettings((s) => ({ ...s, printerId: e.currentTarget.value }))}>
-                <option value="" />
-                {formatPrinters.map((p) => <option value={p.id}>{p.name}</option>)}
-              </select>
-            </Field>
+          {!readOnly && (
+            <button type="submit" class="primary" name="ship" disabled={outcome.kind === 'working'} title={t('ship.shortcut')}>
+              {draft.shipment_id ? t('ship.resubmit') : t('ship.submit')} <kbd>F9</kbd>
+            </button>
           )}
         </div>
-        {!readOnly && <button type="submit" class="primary" name="ship" disabled={outcome?.kind === 'working'}>{t('ship.submit')}</button>}
-        {outcome?.kind === 'working' && <p class="progress" role="status" aria-busy="true">{t('ship.working')}</p>}
-        {outcome?.kind === 'invalid' && <p class="error" role="alert">{outcome.message}</p>}
       </form>
-      {shipment && (
-        <section class="outcome" aria-live="polite">
-          {shipment.status === 'pending'
-            ? <p class={shipment.failure ? 'error' : 'progress'} role="status">{shipment.failure ? t('ship.refused', { message: shipment.failure.message }) : t('ship.pending')}</p>
-            : <p class="created" role="status">{t('ship.created', { numbers: shipment.parcels.map((p) => p.tracking_number).join(', ') })}</p>}
-          {shipment.has_label && <LabelPreview shipment={shipment} printers={printers} readOnly={readOnly} printedOnCreate={settings.printOnCreate && Boolean(settings.printerId)} />}
-          <button type="button" onClick={next}>{t('ship.another')}</button>
-        </section>
-      )}
+      <ShipResult outcome={outcome} errors={errors} printers={printers} effective={effective} stationName={stationName} readOnly={readOnly} />
     </main>
-  );
-}
-
-function AddressFields({ prefix, field, errors }: { prefix: string; field: (key: keyof Address) => Record<string, unknown>; errors: Record<string, string[]> }) {
-  const input = (key: keyof Address, label: Parameters<typeof Field>[0]['label']) => (
-    <Field label={label} path={`${prefix}.${key}`} errors={errors}><input name={`${prefix}.${key}`} {...field(key)} /></Field>
-  );
-  return (
-    <>
-      <div class="row">{input('street_name', 'ship.street')}{input('house_number', 'ship.house')}</div>
-      <div class="row">{input('city_name', 'ship.city')}{input('postal_code', 'ship.postal')}{input('country_code', 'ship.country')}</div>
-    </>
   );
 }

@@ -1,16 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, data, type Channel, type Printer, type Shipment, type TrackingParcel } from '../api';
+import { api, data, errorText, type Channel, type Shipment, type TrackingParcel } from '../api';
+import { usePrinters } from '../hooks';
 import { t } from '../i18n';
 import { onLive } from '../live';
+import { useSignal } from '../signal';
+import { station } from '../station';
+import { FixShipment } from './fix-shipment';
 import { LabelPreview } from './label';
 import { Chip, formatTime } from './parts';
+import { PrintStatus } from './print-status';
+import { isRefused } from './ship-result';
 
-/** One shipment: parcels, the tracking timeline (newest first, the carrier's codes), label, reprint, cancel, retry. */
+/**
+ * One shipment: parcels, the tracking timeline (newest first, the carrier's codes), label, where it printed, reprint,
+ * cancel, retry; a refused one shows its fields to correct, and sending them corrects this same shipment.
+ */
 export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }) {
   const [shipment, setShipment] = useState<Shipment | null>(null);
   const [channel, setChannel] = useState<Channel | null>(null);
   const [tracking, setTracking] = useState<TrackingParcel[]>([]);
-  const [printers, setPrinters] = useState<Printer[]>([]);
+  const printers = usePrinters();
+  const effective = useSignal(station)?.effective;
   const [error, setError] = useState('');
 
   const load = async () => {
@@ -32,7 +42,6 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
   useEffect(() => {
     if (channelId) void data(api.GET('/v1/shipping-channels/{id}', { params: { path: { id: channelId } } })).then(setChannel).catch(() => undefined);
   }, [channelId]);
-  useEffect(() => void data(api.GET('/v1/printers', { params: { query: { per_page: 100 } } })).then(setPrinters).catch(() => undefined), []);
   useEffect(() => onLive((kind, changed) => { if ((kind === 'shipment' && changed === id) || kind === 'ready') void load(); }), [id]);
 
   const act = async (action: () => Promise<unknown>) => {
@@ -41,7 +50,7 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
       await action();
       await load();
     } catch (err) {
-      setError(err instanceof ApiError ? [err.message, ...Object.values(err.errors).flat()].join(' ') : (err as Error).message);
+      setError(errorText(err));
     }
   };
   const cancel = () => window.confirm(t('shipment.cancelConfirm')) && act(() => data(api.POST('/v1/shipments/{id}/cancel', { params: { path: { id } } })));
@@ -53,7 +62,7 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
   return (
     <main class="shipment">
       <p><a href="#/shipments">← {t('shipment.back')}</a></p>
-      <h1>{shipment.reference_number ?? shipment.id} <Chip status={shipment.status} /></h1>
+      <h1>{shipment.reference_number ?? shipment.id} <Chip status={shipment.needs_attention ? 'needs_attention' : shipment.status} /></h1>
       <p>{shipment.recipient_contact.company_name ?? `${shipment.recipient_contact.first_name ?? ''} ${shipment.recipient_contact.last_name ?? ''}`}, {shipment.destination_address.street_name} {shipment.destination_address.house_number}, {shipment.destination_address.postal_code} {shipment.destination_address.city_name}</p>
       {shipment.failure && <p class="error" role="alert">{t('shipment.failure', { message: shipment.failure.message })}</p>}
       {error && <p class="error" role="alert">{error}</p>}
@@ -63,6 +72,7 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
           {(shipment.status === 'pending' || (shipment.status === 'created' && channel?.capabilities.cancel !== false)) && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
         </div>
       )}
+      {!readOnly && isRefused(shipment) && <FixShipment key={shipment.updated_at} shipment={shipment} onAnswer={setShipment} />}
       {!readOnly && shipment.status === 'created' && channel?.capabilities.cancel === false && (
         <p class="hint" data-name="cannot-cancel">{channel.capabilities.unavailable_because.cancel}</p>
       )}
@@ -84,7 +94,16 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
           ))}
         </ol>
       )}
-      {shipment.has_label && <LabelPreview shipment={shipment} printers={printers} readOnly={readOnly || shipment.status === 'cancelled'} printedOnCreate />}
+      {shipment.has_label && (
+        <>
+          <h2>{t('label.preview')}</h2>
+          <PrintStatus shipment={shipment} printers={printers} />
+          <LabelPreview
+            shipment={shipment} printers={printers} readOnly={readOnly || shipment.status === 'cancelled'} preferredPrinterId={effective?.printers[shipment.label_format]}
+            printedOnCreate={Boolean(shipment.printed_at ?? shipment.print_plan?.printer_id)}
+          />
+        </>
+      )}
     </main>
   );
 }

@@ -1,0 +1,110 @@
+import type { CreateShipmentBody, LabelFormat, Order, PatchShipmentBody, Shipment, ShipOrderBody } from '../api';
+import { readDecimal, showDecimal } from '../decimal';
+import { addressBody, addressOf, contactBody, emptyAddress, emptyParty, partyOf, type Address, type Party } from './party-fields';
+
+/** What the ship screen holds between the scan and the carrier's answer, and the bodies it sends. */
+
+export interface ParcelInput { weight: string; length: string; width: string; height: string }
+export interface Draft {
+  reference_number: string;
+  /** The awaiting order this ships (`POST /v1/orders/{id}/ship`); null for a new shipment. */
+  order_id: string | null;
+  /** The shipment the carrier refused, which this corrects (`PATCH /v1/shipments/{id}`). */
+  shipment_id: string | null;
+  /** Whether the packer changed the order's recipient, address or COD (sent to the order before shipping it). */
+  order_changed: boolean;
+  /** Empty: the station's (the order's own when it names one). */
+  channel: string;
+  label_format: LabelFormat | '';
+  recipient: Party;
+  destination: Address;
+  parcels: ParcelInput[];
+  cod_amount: string;
+  cod_currency: string;
+}
+
+/** A draft whose channel and label format are settled (the station's filled in). */
+export type Settled = Draft & { label_format: LabelFormat };
+
+export const emptyParcel = (): ParcelInput => ({ weight: '', length: '', width: '', height: '' });
+
+type ParcelRecord = { weight_amount?: number; length_dimension?: number; width_dimension?: number; height_dimension?: number };
+const parcelOf = (p: ParcelRecord): ParcelInput => ({
+  weight: showDecimal(p.weight_amount), length: showDecimal(p.length_dimension), width: showDecimal(p.width_dimension), height: showDecimal(p.height_dimension),
+});
+
+/** A new shipment with this reference, on the station's channel and label format. */
+export function newDraft(reference: string, country = 'CZ'): Draft {
+  return {
+    reference_number: reference, order_id: null, shipment_id: null, order_changed: false, channel: '', label_format: '',
+    recipient: emptyParty(), destination: emptyAddress(country), parcels: [emptyParcel()], cod_amount: '', cod_currency: '',
+  };
+}
+
+/** The recipient's side of a record: who, where, how many parcels of what, how much to collect. */
+type Filled = Pick<Order, 'recipient_contact' | 'destination_address' | 'cash_on_delivery_amount' | 'cash_on_delivery_currency'> & { parcels: ParcelRecord[] };
+function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | 'parcels' | 'cod_amount' | 'cod_currency'> {
+  return {
+    recipient: partyOf(record.recipient_contact), destination: addressOf(record.destination_address),
+    parcels: record.parcels.length > 0 ? record.parcels.map(parcelOf) : [emptyParcel()],
+    cod_amount: showDecimal(record.cash_on_delivery_amount, 2), cod_currency: record.cash_on_delivery_currency ?? '',
+  };
+}
+
+/** An awaiting order: its own channel and label format win over the station's. */
+export function draftOfOrder(order: Order): Draft {
+  return {
+    ...newDraft(order.reference_number ?? ''), ...filledFrom(order), order_id: order.id,
+    channel: order.shipping_channel_id ?? '', label_format: (order.label_format as LabelFormat | null) ?? '',
+  };
+}
+
+/** A new shipment filled from an earlier one with the same reference, on its channel while that still ships. */
+export function draftOfEarlier(earlier: Shipment, channels: string[]): Draft {
+  return { ...newDraft(earlier.reference_number ?? ''), ...filledFrom(earlier), channel: channels.includes(earlier.shipping_channel_id) ? earlier.shipping_channel_id : '' };
+}
+
+/** A refused shipment as the fields to correct. */
+export function draftOfRefused(shipment: Shipment): Draft {
+  return {
+    ...newDraft(shipment.reference_number ?? ''), ...filledFrom(shipment), shipment_id: shipment.id,
+    channel: shipment.shipping_channel_id, label_format: shipment.label_format,
+  };
+}
+
+/** An empty field is left out: the channel's parcel_defaults fill it. */
+const parcelsBody = (draft: Settled) => draft.parcels.map((p) => ({
+  weight_amount: readDecimal(p.weight), length_dimension: readDecimal(p.length), width_dimension: readDecimal(p.width), height_dimension: readDecimal(p.height),
+}));
+
+function codBody(draft: Settled) {
+  const amount = readDecimal(draft.cod_amount);
+  return amount === undefined
+    ? { cash_on_delivery_amount: null, cash_on_delivery_currency: null }
+    : { cash_on_delivery_amount: amount, cash_on_delivery_currency: draft.cod_currency.trim().toUpperCase() || null };
+}
+
+/** What the packer may change of an order or a refused shipment: who, where, how much to collect. */
+const recipientBody = (draft: Settled) => ({ recipient_contact: contactBody(draft.recipient), destination_address: addressBody(draft.destination), ...codBody(draft) });
+
+/** A new shipment at `station`: the daemon adds the station's sender, pickup address and auto-print. */
+export function createBody(draft: Settled, station: string): CreateShipmentBody {
+  return {
+    station, shipping_channel_id: draft.channel, label_format: draft.label_format, reference_number: draft.reference_number.trim() || null,
+    ...recipientBody(draft), parcels: parcelsBody(draft),
+  };
+}
+
+export const orderChangeBody = recipientBody;
+
+export function shipOrderBody(draft: Settled, station: string): ShipOrderBody {
+  return { station, parcels: parcelsBody(draft), shipping_channel_id: draft.channel, label_format: draft.label_format };
+}
+
+/** The corrected creation fields of a refused shipment. */
+export function correctionBody(draft: Settled): PatchShipmentBody {
+  return { shipping_channel_id: draft.channel, label_format: draft.label_format, ...recipientBody(draft), parcels: parcelsBody(draft) };
+}
+
+/** The fields a field path names open the recipient card. */
+export const RECIPIENT_PATHS = /^(recipient_contact|destination_address|cash_on_delivery_)/;
