@@ -90,6 +90,7 @@ const ON_POSTGRES = [
   'test/integration/channels.test.ts',
   'test/integration/conventions.test.ts',
   'test/integration/desk-sessions.test.ts',
+  'test/integration/dispatches.test.ts',
   'test/integration/file-places.test.ts',
   'test/integration/hostile-input.test.ts',
   'test/integration/import-counts.test.ts',

@@ -17,6 +17,7 @@ import { channelRoutes } from './routes/channels.js';
 import { deskRoutes } from './routes/desk.js';
 import { importRoutes } from './routes/imports.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
+import { dispatchRoutes } from './routes/dispatches.js';
 import { stationRoutes } from './routes/stations.js';
 import { daemonRoutes } from './routes/daemons.js';
 import { printJobRoutes } from './routes/print-jobs.js';
@@ -105,6 +106,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(channelRoutes(ctx));
   await app.register(shipmentRoutes(ctx));
   await app.register(orderRoutes(ctx));
+  await app.register(dispatchRoutes(ctx));
   await app.register(trackingParcelRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(printerRoutes(ctx));

@@ -59,9 +59,10 @@ export const TestPrintBody = Type.Object({
 
 export const PrintJobSchema = Type.Object({
   id: Type.String({ description: 'pj_…' }),
-  kind: Type.String({ enum: ['shipment_label', 'shipment_labels', 'test_label'], description: "shipment_labels: several shipments' labels merged into one job" }),
+  kind: Type.String({ enum: ['shipment_label', 'shipment_labels', 'test_label', 'dispatch_document'], description: "shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document" }),
   shipment_id: Nullable(Type.String()),
   shipment_ids: Type.Array(Type.String(), { description: 'The shipments whose labels the job prints' }),
+  dispatch_id: Nullable(Type.String({ description: 'The dispatch whose hand-over document the job prints' })),
   printer_id: Type.String(),
   format: FormatSchema,
   copies: Type.Integer(),

@@ -51,6 +51,9 @@ export const ProviderSchema = Type.Object({
   label_formats: Type.Array(Type.String({ enum: [...LABEL_FORMATS] }), { description: 'Every provider gives every format' }),
   ...CapabilityProperties,
   settings: Type.Array(SettingSchema),
+  dispatch: Type.Object({ close: Type.Boolean(), protocol: Type.Boolean(), pickup: Type.Boolean() }, {
+    description: "What the carrier does at the end-of-day hand-over (POST /v1/dispatches): close the day's shipments, give its protocol, book a courier; all false: packdesk's own hand-over list",
+  }),
   products: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }), {
     description: "The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's",
   }),
@@ -67,6 +70,7 @@ export function presentProvider(p: ProviderDefinition) {
       ...(s.minLength !== undefined ? { min_length: s.minLength } : {}), ...(s.maxLength !== undefined ? { max_length: s.maxLength } : {}),
       ...(s.minimum !== undefined ? { minimum: s.minimum } : {}), ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
     })),
+    dispatch: { ...(p.adapter.dispatch?.capabilities ?? { close: false, protocol: false, pickup: false }) },
     products: Object.entries(p.products ?? {}).map(([code, { name }]) => ({ code, name })),
   };
 }

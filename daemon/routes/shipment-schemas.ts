@@ -172,6 +172,7 @@ export const ShipmentSchema = Type.Object({
     copies: Nullable(Type.Integer()),
     reason: Nullable(Type.String({ description: 'Why nothing prints, e.g. "no printer for ZPL at station desk-1"' })),
   }, { description: 'What was asked to print once the label exists (null: nothing was)' })),
+  dispatch_id: Nullable(Type.String({ description: 'The end-of-day dispatch that handed it over to the carrier (dp_…)' })),
 });
 
 export const LabelPreviewSchema = Type.Object({

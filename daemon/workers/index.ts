@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
+import { HAND_OVER, handOverAtCarrier } from '../../src/services/dispatches.js';
 import { AuthorizationWorker } from './authorization-worker.js';
 import { ImportWorker, type ImportWorkerOptions } from './import-worker.js';
 import { PrintQueueWorker, type PrintQueueWorkerOptions } from './print-queue.js';
@@ -46,12 +47,19 @@ export function createWorkers(ctx: ServiceContext, options: {
     backoff: { baseMs: 5_000, capMs: 5 * 60_000, failuresToBlock: 2 }, leaseMs: 30_000,
     handle: (job) => createShipmentAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
   });
+  // the day's hand-overs, a channel at a time (each carries a whole day of a channel's shipments)
+  const handOvers = new JobWorker(ctx, {
+    name: 'dispatch_hand_over', kind: HAND_OVER, concurrency: 4, reservedSlots: 0,
+    groupLimits: () => ({ perLane: 1 }),
+    backoff: { baseMs: 5_000, capMs: 5 * 60_000, failuresToBlock: 2 }, leaseMs: 60_000,
+    handle: (job) => handOverAtCarrier(ctx, job.subjectId, job.attempts, job.maxAttempts),
+  });
   const tracking = new TrackingPoller(ctx, { ...DEFAULT_TRACKING_POLLER_OPTIONS, ...options.tracking });
   const printing = new PrintQueueWorker(ctx, options.printing);
   const authorizations = new AuthorizationWorker(ctx, 'channel_authorization');
   // the dispatcher runs last, so a test's runJobs() delivers the events the other workers just recorded
   const webhooks = new WebhookDispatcher(ctx, options.webhooks);
-  const all: BackgroundWorker[] = [shipments, tracking, printing, authorizations, webhooks];
+  const all: BackgroundWorker[] = [shipments, handOvers, tracking, printing, authorizations, webhooks];
   const imports = new ImportWorker(ctx, options.imports);
   const retention = new RetentionWorker(ctx, options.retention);
   // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)

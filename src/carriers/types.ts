@@ -111,8 +111,69 @@ export interface CarrierProgress {
   save(progress: Record<string, unknown>): Promise<void>;
 }
 
+/** What a carrier does when its parcels are handed over at the end of the day (`dispatch` of an adapter). */
+export interface DispatchCapabilities {
+  /** Confirms the day's shipments at the carrier (GLS Poland's pickup out of the preparing box); without it they never leave. */
+  close: boolean;
+  /** Gives the carrier's own hand-over document (protocol, manifest) to sign. */
+  protocol: boolean;
+  /** Books a courier for a date and time window. */
+  pickup: boolean;
+}
+
+/** A created shipment handed over in a dispatch, as the carrier knows it. */
+export interface ShipmentToDispatch {
+  providerShipmentId: string;
+  reference: string | null;
+  /** Its parcels in order: tracking number, and the carrier's own parcel id where creation gave one. */
+  parcels: { trackingNumber: string; carrierRef: string | null; weightKg: number }[];
+  cashOnDelivery: { amountMinor: number; currency: string } | null;
+}
+
+/** The courier asked for: a day and a window in the station's local time. */
+export interface PickupRequest {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** HH:MM. */
+  from: string;
+  to: string;
+}
+
+/** What the hand-over is for the carrier: the shipments, where they are picked up, and the courier if one is asked. */
+export interface DispatchForCarrier {
+  id: string;
+  shipments: ShipmentToDispatch[];
+  /** The sender and pickup address of the shipments (the first one's). */
+  sender: CarrierParty;
+  pickup: PickupRequest | null;
+}
+
+/** What the carrier answered to a hand-over. */
+export interface DispatchedAtCarrier {
+  /** The carrier's id of the close, protocol or pickup (GLS Poland's pickup id, DHL's dispatchConfirmationNumber …). */
+  carrierRef: string | null;
+  /** The carrier's own hand-over document (protocol, manifest), a PDF; packdesk prints its own list when absent. */
+  document?: Uint8Array;
+  /** The courier booked: the carrier's confirmation and the window it confirmed. */
+  pickup?: { confirmation: string; date: string; from: string; to: string };
+}
+
+/** A carrier's end-of-day operations; an adapter without it needs none (packdesk's own hand-over list serves). */
+export interface CarrierDispatcher {
+  capabilities: DispatchCapabilities;
+  /**
+   * Closes, gets the protocol and books the courier, as the carrier needs, exactly once: a step is saved in `progress`
+   * before the next, and a run after a crash finds what the carrier already did instead of doing it again.
+   */
+  handOver(dispatch: DispatchForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress }): Promise<DispatchedAtCarrier>;
+  /** Whether a shipment handed over can still be cancelled at the carrier (false: cancel answers 422). */
+  cancelAfterHandOver: boolean;
+}
+
 /** The I/O side of a provider. */
 export interface CarrierAdapter {
+  /** End-of-day hand-over at the carrier; absent where the carrier needs nothing (packdesk's hand-over list). */
+  dispatch?: CarrierDispatcher;
   /** Log in / fetch a token / make a cheap authenticated read with the channel's credentials. */
   validate(settings: ChannelSettings, ctx: CarrierContext): Promise<ValidationOutcome>;
   /** All parcels, COD and the requested label format → carrier ids, tracking numbers and label bytes. */

@@ -1,4 +1,4 @@
-/** Event names a webhook subscription can list (SPEC §4): the seed's nine, the shipment and order events and the test event. */
+/** Event names a webhook subscription can list (SPEC §4): the seed's nine, the shipment, order and dispatch events and the test event. */
 export const EVENT_TYPES = [
   'shipping_channel.created',
   'shipping_channel.updated',
@@ -16,10 +16,12 @@ export const EVENT_TYPES = [
   'order.created',
   'order.shipped',
   'order.cancelled',
+  'dispatch.created',
+  'dispatch.updated',
   'webhook.test',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The key under `data` in a payload: the resource's name. */
-export type ResourceName = 'shipping_channel' | 'shipment' | 'order' | 'tracking_parcel' | 'webhook';
+export type ResourceName = 'shipping_channel' | 'shipment' | 'order' | 'dispatch' | 'tracking_parcel' | 'webhook';

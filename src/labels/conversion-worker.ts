@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { convertLabel, previewLabel } from './convert.js';
+import { renderHandoverList } from './handover-list.js';
 import type { ConversionRequest, ConversionReply } from './conversions.js';
 
 /** The thread that renders labels, so a slow or hostile page never stalls the daemon's event loop. */
@@ -9,9 +10,9 @@ parentPort!.on('message', (request: ConversionRequest) => {
 
 async function answer(request: ConversionRequest): Promise<ConversionReply> {
   try {
-    const value = request.op === 'convert'
-      ? [await convertLabel(request.from, request.to, request.content, request.dpi)]
-      : await previewLabel(request.format, request.content, request.dpi);
+    const value = request.op === 'convert' ? [await convertLabel(request.from, request.to, request.content, request.dpi)]
+      : request.op === 'handover' ? [await renderHandoverList(request.list)]
+        : await previewLabel(request.format, request.content, request.dpi);
     // transferred buffers must own their memory: Buffer.from() may share Node's pool
     return { id: request.id, ok: true, value: value.map((b) => new Uint8Array(b)) };
   } catch (error) {

@@ -1,12 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type { LabelDpi, LabelFormat } from '../domain/labels.js';
 import { LabelFormatError } from './errors.js';
+import type { HandoverList } from './handover-list.js';
 import { executableAsset, singleExecutable } from '../runtime/shipped.js';
 
 /** What the conversion thread is asked (conversion-worker.ts). */
 export type ConversionRequest =
   | { id: number; op: 'convert'; from: LabelFormat; to: LabelFormat; content: Uint8Array; dpi: LabelDpi }
-  | { id: number; op: 'preview'; format: LabelFormat; content: Uint8Array; dpi: LabelDpi };
+  | { id: number; op: 'preview'; format: LabelFormat; content: Uint8Array; dpi: LabelDpi }
+  | { id: number; op: 'handover'; list: HandoverList };
 
 export type ConversionReply =
   | { id: number; ok: true; value: Uint8Array[] }
@@ -92,6 +94,12 @@ export async function convertLabelOffThread(from: LabelFormat, to: LabelFormat, 
 /** One PNG per label of a stored label file. */
 export function previewLabelOffThread(format: LabelFormat, content: Uint8Array, dpi: LabelDpi): Promise<Buffer[]> {
   return run({ op: 'preview', format, content, dpi });
+}
+
+/** A dispatch's hand-over list as a PDF, drawn in the thread: a day of hundreds of parcels never stalls the daemon. */
+export async function renderHandoverListOffThread(list: HandoverList): Promise<Buffer> {
+  const [pdf] = await run({ op: 'handover', list });
+  return pdf!;
 }
 
 /** Stops the conversion thread (it starts again on the next conversion). */

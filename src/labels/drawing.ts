@@ -42,15 +42,15 @@ export function eplString(value: string): string {
   return ascii.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
-/** Code 128 bars as filled rectangles, centred on a page `pageWidth` wide, ≤ `maxWidth`, with ≥ 10-module quiet zones. */
-export function drawCode128(page: PDFPage, value: string, box: { bottom: number; height: number; maxWidth: number }): void {
+/** Code 128 bars as filled rectangles, centred on a page `pageWidth` wide (or from `left`), ≤ `maxWidth`, with ≥ 10-module quiet zones. */
+export function drawCode128(page: PDFPage, value: string, box: { bottom: number; height: number; maxWidth: number; left?: number }): void {
   const [symbol] = bwipjs.raw('code128', value, {});
   if (!symbol || !('sbs' in symbol)) throw new Error(`cannot encode ${value} as Code 128`);
   const pattern = symbol.sbs;
   const modules = pattern.reduce((sum, w) => sum + w, 0);
   const pageWidth = page.getWidth();
   const module = Math.min(box.maxWidth / modules, pageWidth / (modules + 20));
-  let x = (pageWidth - module * modules) / 2;
+  let x = box.left ?? (pageWidth - module * modules) / 2;
   const black = rgb(0, 0, 0);
   pattern.forEach((width, i) => {
     // the pattern alternates bar, space, bar, … starting with a bar

@@ -136,6 +136,26 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   uniqueIndex('idempotency_keys_rowid').on(t.rowid),
 ]);
 
+export const dispatches = pgTable('dispatches', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  provider: text('provider').notNull(),
+  status: text('status', { enum: ['pending', 'dispatched', 'failed'] }).notNull(),
+  pickupRequest: text('pickup_request'),
+  pickup: text('pickup'),
+  printRequest: text('print_request'),
+  carrierRef: text('carrier_ref'),
+  document: bytea('document'),
+  documentSource: text('document_source', { enum: ['carrier', 'packdesk'] }),
+  failure: text('failure'),
+  attempts: int64('attempts').notNull(),
+  carrierProgress: text('carrier_progress'),
+  createdAt: int64('created_at').notNull(),
+  updatedAt: int64('updated_at').notNull(),
+  dispatchedAt: int64('dispatched_at'),
+}, (t) => [index('dispatches_account_created').on(t.accountId, t.createdAt), index('dispatches_channel_created').on(t.channelId, t.createdAt)]);
+
 export const stationSettings = pgTable('station_settings', {
   accountId: text('account_id').notNull().references(() => accounts.id),
   station: text('station').notNull(),
@@ -218,6 +238,7 @@ export const shipments = pgTable('shipments', {
   carrierProgress: text('carrier_progress'),
   cancelledAt: int64('cancelled_at'),
   printedAt: int64('printed_at'),
+  dispatchId: text('dispatch_id'),
   createdAt: int64('created_at').notNull(),
   updatedAt: int64('updated_at').notNull(),
 }, (t) => [
@@ -225,6 +246,7 @@ export const shipments = pgTable('shipments', {
   index('shipments_account_created').on(t.accountId, t.createdAt, t.seq),
   index('shipments_account_status_created').on(t.accountId, t.status, t.createdAt, t.seq),
   index('shipments_account_channel_created').on(t.accountId, t.channelId, t.createdAt, t.seq),
+  index('shipments_dispatch').on(t.dispatchId),
   index('shipments_channel_status').on(t.channelId, t.status),
 ]);
 
@@ -361,6 +383,7 @@ export const printJobs = pgTable('print_jobs', {
   copies: int64('copies').notNull(),
   content: bytea('content'),
   shipmentIds: text('shipment_ids'),
+  dispatchId: text('dispatch_id'),
   layout: text('layout'),
   status: text('status', { enum: ['queued', 'printing', 'printed', 'failed'] }).notNull(),
   attempts: int64('attempts').notNull(),

@@ -154,6 +154,34 @@ export const stationSettings = sqliteTable('station_settings', {
 }, (t) => [primaryKey({ columns: [t.accountId, t.station] })]);
 
 /**
+ * The end-of-day hand-over of a channel's created shipments (`dp_`): at the carrier whatever it needs (close,
+ * protocol, courier), as durable work with saved progress; then its document, the carrier's protocol or packdesk's list.
+ */
+export const dispatches = sqliteTable('dispatches', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  provider: text('provider').notNull(),
+  status: text('status', { enum: ['pending', 'dispatched', 'failed'] }).notNull(),
+  /** `{date, from, to}`: the courier asked for, or null. */
+  pickupRequest: text('pickup_request', { mode: 'json' }),
+  /** `{confirmation, date, from, to}`: the courier the carrier booked. */
+  pickup: text('pickup', { mode: 'json' }),
+  /** `{printer_id, copies}`: print the document once it exists. */
+  printRequest: text('print_request', { mode: 'json' }),
+  carrierRef: text('carrier_ref'),
+  /** The hand-over document, a PDF: the carrier's protocol, or packdesk's list. */
+  document: blob('document', { mode: 'buffer' }),
+  documentSource: text('document_source', { enum: ['carrier', 'packdesk'] }),
+  failure: text('failure', { mode: 'json' }),
+  attempts: integer('attempts').notNull(),
+  carrierProgress: text('carrier_progress', { mode: 'json' }),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+  dispatchedAt: integer('dispatched_at'),
+}, (t) => [index('dispatches_account_created').on(t.accountId, t.createdAt), index('dispatches_channel_created').on(t.channelId, t.createdAt)]);
+
+/**
  * An order waiting to be packed (`or_…`): what the shipment's creation input will be, as far as the shop or ERP knew
  * it. The packer ships it (weighed, on a channel) and it becomes `shipped` with its shipment; or it is `cancelled`.
  */
@@ -244,6 +272,8 @@ export const shipments = sqliteTable('shipments', {
   cancelledAt: integer('cancelled_at'),
   /** When a print job holding its label (alone or merged with others) first printed. */
   printedAt: integer('printed_at'),
+  /** The end-of-day dispatch that handed it over to the carrier. */
+  dispatchId: text('dispatch_id'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 }, (t) => [
@@ -251,6 +281,7 @@ export const shipments = sqliteTable('shipments', {
   index('shipments_account_created').on(t.accountId, t.createdAt, t.seq),
   index('shipments_account_status_created').on(t.accountId, t.status, t.createdAt, t.seq),
   index('shipments_account_channel_created').on(t.accountId, t.channelId, t.createdAt, t.seq),
+  index('shipments_dispatch').on(t.dispatchId),
   index('shipments_channel_status').on(t.channelId, t.status),
 ]);
 
@@ -401,6 +432,8 @@ export const printJobs = sqliteTable('print_jobs', {
   content: blob('content', { mode: 'buffer' }),
   /** JSON array: the shipments whose labels a merged job holds. */
   shipmentIds: text('shipment_ids', { mode: 'json' }).$type<string[]>(),
+  /** The dispatch whose hand-over document the job prints. */
+  dispatchId: text('dispatch_id'),
   /** `a4` for the office layout of a PDF label. */
   layout: text('layout'),
   status: text('status', { enum: ['queued', 'printing', 'printed', 'failed'] }).notNull(),

@@ -404,6 +404,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dispatches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List dispatches, newest first */
+        get: operations["listDispatches"];
+        put?: never;
+        /** Hand a channel's created shipments over to the carrier (close, protocol, courier as it needs) */
+        post: operations["createDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dispatches/waiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per channel, the created shipments no dispatch has handed over yet */
+        get: operations["listWaitingForDispatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dispatches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a dispatch with its shipments and totals */
+        get: operations["getDispatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dispatches/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a failed hand-over again */
+        post: operations["retryDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dispatches/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hand-over document: the carrier's protocol, or packdesk's hand-over list (PDF) */
+        get: operations["getDispatchDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tracking-parcels": {
         parameters: {
             query?: never;
@@ -1960,6 +2046,12 @@ export interface operations {
                                 /** @description Largest integer or number value */
                                 maximum?: number;
                             }[];
+                            /** @description What the carrier does at the end-of-day hand-over (POST /v1/dispatches): close the day's shipments, give its protocol, book a courier; all false: packdesk's own hand-over list */
+                            dispatch: {
+                                close: boolean;
+                                protocol: boolean;
+                                pickup: boolean;
+                            };
                             /** @description The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's */
                             products: {
                                 code: string;
@@ -4069,6 +4161,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -4481,6 +4575,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -4823,6 +4919,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -5290,6 +5388,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -5558,6 +5658,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -5811,6 +5913,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -7529,6 +7633,8 @@ export interface operations {
                                 /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
                                 reason: string | null;
                             } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
                         };
                         message: string;
                     };
@@ -7626,6 +7732,893 @@ export interface operations {
             };
             /** @description Validation errors */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDispatches: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                shipping_channel_id?: string;
+                status?: "pending" | "dispatched" | "failed";
+                created_from?: string;
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description dp_… */
+                            id: string;
+                            shipping_channel_id: string;
+                            provider: string;
+                            /**
+                             * @description pending: at the carrier now; dispatched: handed over, its document ready; failed: the carrier refused (see failure)
+                             * @enum {string}
+                             */
+                            status: "pending" | "dispatched" | "failed";
+                            /** @description What the carrier does at hand-over */
+                            capabilities: {
+                                close: boolean;
+                                protocol: boolean;
+                                pickup: boolean;
+                            };
+                            shipments: {
+                                id: string;
+                                reference_number: string | null;
+                                tracking_numbers: string[];
+                                cash_on_delivery_amount: number | null;
+                                cash_on_delivery_currency: string | null;
+                            }[];
+                            shipments_count: number;
+                            parcels_count: number;
+                            weight_kg: number;
+                            cash_on_delivery_totals: {
+                                currency: string;
+                                amount: number;
+                            }[];
+                            pickup_request: {
+                                /** @description YYYY-MM-DD, today or later */
+                                date: string;
+                                /** @description HH:MM, the station's local time */
+                                from: string;
+                                /** @description HH:MM, after from */
+                                to: string;
+                            } | null;
+                            /** @description The courier the carrier booked */
+                            pickup: {
+                                confirmation: string;
+                                date: string;
+                                from: string;
+                                to: string;
+                            } | null;
+                            /** @description The carrier's id of the close, protocol or pickup */
+                            carrier_ref: string | null;
+                            has_document: boolean;
+                            /**
+                             * @description carrier: the carrier's protocol; packdesk: packdesk's hand-over list
+                             * @enum {string|null}
+                             */
+                            document_source: "carrier" | "packdesk" | null;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            dispatched_at: string | null;
+                        }[];
+                        meta: {
+                            current_page: number;
+                            from: number | null;
+                            last_page: number;
+                            path: string;
+                            per_page: number;
+                            to: number | null;
+                            total: number;
+                        };
+                        links: {
+                            first: string;
+                            last: string;
+                            prev: string | null;
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    shipping_channel_id: string;
+                    /** @description Default: every created shipment of the channel not yet in a dispatch */
+                    shipment_ids?: string[];
+                    /** @description Book the carrier's courier for this window (where the carrier offers it) */
+                    pickup?: {
+                        /** @description YYYY-MM-DD, today or later */
+                        date: string;
+                        /** @description HH:MM, the station's local time */
+                        from: string;
+                        /** @description HH:MM, after from */
+                        to: string;
+                    } | null;
+                    /** @description Print the hand-over document once it exists */
+                    print?: {
+                        printer_id: string;
+                        /** @default 1 */
+                        copies?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description dp_… */
+                            id: string;
+                            shipping_channel_id: string;
+                            provider: string;
+                            /**
+                             * @description pending: at the carrier now; dispatched: handed over, its document ready; failed: the carrier refused (see failure)
+                             * @enum {string}
+                             */
+                            status: "pending" | "dispatched" | "failed";
+                            /** @description What the carrier does at hand-over */
+                            capabilities: {
+                                close: boolean;
+                                protocol: boolean;
+                                pickup: boolean;
+                            };
+                            shipments: {
+                                id: string;
+                                reference_number: string | null;
+                                tracking_numbers: string[];
+                                cash_on_delivery_amount: number | null;
+                                cash_on_delivery_currency: string | null;
+                            }[];
+                            shipments_count: number;
+                            parcels_count: number;
+                            weight_kg: number;
+                            cash_on_delivery_totals: {
+                                currency: string;
+                                amount: number;
+                            }[];
+                            pickup_request: {
+                                /** @description YYYY-MM-DD, today or later */
+                                date: string;
+                                /** @description HH:MM, the station's local time */
+                                from: string;
+                                /** @description HH:MM, after from */
+                                to: string;
+                            } | null;
+                            /** @description The courier the carrier booked */
+                            pickup: {
+                                confirmation: string;
+                                date: string;
+                                from: string;
+                                to: string;
+                            } | null;
+                            /** @description The carrier's id of the close, protocol or pickup */
+                            carrier_ref: string | null;
+                            has_document: boolean;
+                            /**
+                             * @description carrier: the carrier's protocol; packdesk: packdesk's hand-over list
+                             * @enum {string|null}
+                             */
+                            document_source: "carrier" | "packdesk" | null;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            dispatched_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Idempotency key reused with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWaitingForDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            shipping_channel_id: string;
+                            shipments_count: number;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description dp_… */
+                            id: string;
+                            shipping_channel_id: string;
+                            provider: string;
+                            /**
+                             * @description pending: at the carrier now; dispatched: handed over, its document ready; failed: the carrier refused (see failure)
+                             * @enum {string}
+                             */
+                            status: "pending" | "dispatched" | "failed";
+                            /** @description What the carrier does at hand-over */
+                            capabilities: {
+                                close: boolean;
+                                protocol: boolean;
+                                pickup: boolean;
+                            };
+                            shipments: {
+                                id: string;
+                                reference_number: string | null;
+                                tracking_numbers: string[];
+                                cash_on_delivery_amount: number | null;
+                                cash_on_delivery_currency: string | null;
+                            }[];
+                            shipments_count: number;
+                            parcels_count: number;
+                            weight_kg: number;
+                            cash_on_delivery_totals: {
+                                currency: string;
+                                amount: number;
+                            }[];
+                            pickup_request: {
+                                /** @description YYYY-MM-DD, today or later */
+                                date: string;
+                                /** @description HH:MM, the station's local time */
+                                from: string;
+                                /** @description HH:MM, after from */
+                                to: string;
+                            } | null;
+                            /** @description The courier the carrier booked */
+                            pickup: {
+                                confirmation: string;
+                                date: string;
+                                from: string;
+                                to: string;
+                            } | null;
+                            /** @description The carrier's id of the close, protocol or pickup */
+                            carrier_ref: string | null;
+                            has_document: boolean;
+                            /**
+                             * @description carrier: the carrier's protocol; packdesk: packdesk's hand-over list
+                             * @enum {string|null}
+                             */
+                            document_source: "carrier" | "packdesk" | null;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            dispatched_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    retryDispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description dp_… */
+                            id: string;
+                            shipping_channel_id: string;
+                            provider: string;
+                            /**
+                             * @description pending: at the carrier now; dispatched: handed over, its document ready; failed: the carrier refused (see failure)
+                             * @enum {string}
+                             */
+                            status: "pending" | "dispatched" | "failed";
+                            /** @description What the carrier does at hand-over */
+                            capabilities: {
+                                close: boolean;
+                                protocol: boolean;
+                                pickup: boolean;
+                            };
+                            shipments: {
+                                id: string;
+                                reference_number: string | null;
+                                tracking_numbers: string[];
+                                cash_on_delivery_amount: number | null;
+                                cash_on_delivery_currency: string | null;
+                            }[];
+                            shipments_count: number;
+                            parcels_count: number;
+                            weight_kg: number;
+                            cash_on_delivery_totals: {
+                                currency: string;
+                                amount: number;
+                            }[];
+                            pickup_request: {
+                                /** @description YYYY-MM-DD, today or later */
+                                date: string;
+                                /** @description HH:MM, the station's local time */
+                                from: string;
+                                /** @description HH:MM, after from */
+                                to: string;
+                            } | null;
+                            /** @description The courier the carrier booked */
+                            pickup: {
+                                confirmation: string;
+                                date: string;
+                                from: string;
+                                to: string;
+                            } | null;
+                            /** @description The carrier's id of the close, protocol or pickup */
+                            carrier_ref: string | null;
+                            has_document: boolean;
+                            /**
+                             * @description carrier: the carrier's protocol; packdesk: packdesk's hand-over list
+                             * @enum {string|null}
+                             */
+                            document_source: "carrier" | "packdesk" | null;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            dispatched_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDispatchDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10979,13 +11972,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11154,13 +12149,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11290,13 +12287,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11446,13 +12445,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11572,13 +12573,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";
@@ -11729,13 +12732,15 @@ export interface operations {
                             /** @description pj_… */
                             id: string;
                             /**
-                             * @description shipment_labels: several shipments' labels merged into one job
+                             * @description shipment_labels: several shipments' labels merged into one job; dispatch_document: a dispatch's hand-over document
                              * @enum {string}
                              */
-                            kind: "shipment_label" | "shipment_labels" | "test_label";
+                            kind: "shipment_label" | "shipment_labels" | "test_label" | "dispatch_document";
                             shipment_id: string | null;
                             /** @description The shipments whose labels the job prints */
                             shipment_ids: string[];
+                            /** @description The dispatch whose hand-over document the job prints */
+                            dispatch_id: string | null;
                             printer_id: string;
                             /** @enum {string} */
                             format: "pdf" | "zpl" | "epl";

@@ -25,9 +25,10 @@ export function presentPrintJob(row: PrintJobRow) {
   const waiting = row.status === 'queued' || (row.status === 'printing' && row.error !== null);
   return {
     id: row.id,
-    kind: row.shipmentIds ? 'shipment_labels' as const : row.content ? 'test_label' as const : 'shipment_label' as const,
+    kind: row.dispatchId ? 'dispatch_document' as const : row.shipmentIds ? 'shipment_labels' as const : row.content ? 'test_label' as const : 'shipment_label' as const,
     shipment_id: row.shipmentId,
     shipment_ids: row.shipmentIds ?? (row.shipmentId ? [row.shipmentId] : []),
+    dispatch_id: row.dispatchId,
     printer_id: row.printerId,
     format: row.format,
     copies: row.copies,
@@ -53,6 +54,8 @@ export interface QueuePrintInput {
   content?: Buffer | null;
   /** The shipments a merged job's content holds. */
   shipmentIds?: string[] | null;
+  /** The dispatch whose hand-over document the content is. */
+  dispatchId?: string | null;
   layout?: 'a4' | null;
   id?: string;
 }
@@ -65,7 +68,7 @@ export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput)
   const now = ctx.clock.now();
   const row: PrintJobRow = {
     id: input.id ?? ctx.ids('printJob'), accountId: input.accountId, shipmentId: input.shipmentId ?? null, printerId: input.printerId,
-    format: input.format, copies: input.copies, content: input.content ?? null, shipmentIds: input.shipmentIds ?? null, layout: input.layout ?? null, status: 'queued',
+    format: input.format, copies: input.copies, content: input.content ?? null, shipmentIds: input.shipmentIds ?? null, dispatchId: input.dispatchId ?? null, layout: input.layout ?? null, status: 'queued',
     attempts: 0, error: null, nextAttemptAt: now, expiresAt: now + PRINT_JOB_TTL_MS, leaseUntil: null, leaseOwner: null, createdAt: now, printedAt: null,
   };
   await ctx.db.insert(printJobs).values(row).run();

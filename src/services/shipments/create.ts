@@ -136,7 +136,7 @@ export async function createShipment(ctx: ServiceContext, accountId: string, giv
       id, seq: await nextShipmentSeq(ctx), accountId, status: 'pending', ...(await creationColumns(ctx, body, provider.code)),
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
-      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null,
+      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null, dispatchId: null,
       cancelledAt: null, createdAt: now, updatedAt: now,
     };
     await ctx.db.insert(shipments).values(row).run();

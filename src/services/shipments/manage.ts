@@ -7,6 +7,7 @@ import type { ChannelSettings } from '../../carriers/types.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
+import { cancelRefusedAfterHandOver } from '../dispatches.js';
 import { recordEvent } from '../events.js';
 import { cancelJob, findJob } from '../jobs.js';
 import {
@@ -158,6 +159,8 @@ export async function cancelShipment(ctx: ServiceContext, accountId: string, id:
       if (!provider.capabilities.cancel) throw new ValidationError({ provider: [unavailable] }, `Provider ${provider.code} cannot cancel shipments.`);
       throw new ValidationError({ shipping_channel_id: [unavailable] }, `Channel ${channel.name} cannot cancel shipments: ${unavailable}`);
     }
+    const handedOver = cancelRefusedAfterHandOver(row);
+    if (handedOver) throw new ValidationError({ dispatch_id: [handedOver] }, `Shipment ${id} ${handedOver}.`);
     const trackingNumbers = (await loadParcels(ctx, id)).map((p) => p.trackingNumber!).filter(Boolean);
     // a provider with the cancel capability has adapter.cancel (the registry checks it at start-up)
     await provider.adapter.cancel!({ providerShipmentId: row.providerShipmentId!, trackingNumbers }, settings, carrierContext(ctx, channel));

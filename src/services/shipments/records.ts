@@ -148,6 +148,7 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     cancelled_at: isoTimeOrNull(row.cancelledAt),
     printed_at: isoTimeOrNull(row.printedAt),
     print_plan: await presentPrintPlan(ctx, row.printRequest),
+    dispatch_id: row.dispatchId,
   };
 }
 

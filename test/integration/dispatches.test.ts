@@ -1,0 +1,103 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { decodePdfBarcodes } from '../helpers/barcodes.js';
+import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
+
+/** The end of the day: a channel's created shipments handed over in a dispatch, with a document the courier signs. */
+describe('dispatches: the end-of-day hand-over', () => {
+  let d: TestDaemon;
+  let emu: RunningEmulators;
+  let a: TestAccount;
+  let channel: string;
+  let folder: string;
+  let printerId: string;
+
+  const ok = <T = Record<string, unknown>>(res: { statusCode: number; body: string; json(): { data: T } }, status = 200): T => {
+    expect(res.statusCode, res.body).toBe(status);
+    return res.json().data;
+  };
+  const ship = async (reference: string, overrides: Record<string, unknown> = {}) => {
+    d.clock.advance(1);
+    const created = ok<{ id: string }>(await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: reference, ...overrides })), 201);
+    await d.runJobs();
+    return ok<{ id: string; status: string; parcels: { tracking_number: string }[] }>(await a.request('GET', `/v1/shipments/${created.id}`));
+  };
+  const eventsOf = async (id: string) => (await d.ctx.store.all<{ type: string }>('SELECT type FROM events WHERE resource_id = ? ORDER BY rowid', id)).map((e) => e.type);
+
+  beforeAll(async () => {
+    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    d = await startTestDaemon();
+    a = await d.account('End of day warehouse');
+    channel = await pplChannel(a, emu.urls.ppl!);
+    folder = mkdtempSync(join(tmpdir(), 'protocols-'));
+    printerId = ok<{ id: string }>(await a.request('POST', '/v1/printers', { name: 'Office', uri: pathToFileURL(folder).href, formats: ['pdf'] }), 201).id;
+  });
+  afterAll(async () => {
+    await d?.close();
+    await emu?.close();
+  });
+
+  it('hands over every created shipment of the channel once, with packdesk’s list whose barcodes are every parcel', async () => {
+    const shipped = [await ship('EOD-1'), await ship('EOD-2', { parcels: parcelsOf(2), cash_on_delivery_amount: 1249.9, cash_on_delivery_currency: 'CZK' }), await ship('EOD-3')];
+    expect(shipped.map((s) => s.status)).toEqual(['created', 'created', 'created']);
+    expect(ok<{ shipping_channel_id: string; shipments_count: number }[]>(await a.request('GET', '/v1/dispatches/waiting'))).toEqual([{ shipping_channel_id: channel, shipments_count: 3 }]);
+
+    const made = ok<{ id: string; status: string; shipments_count: number; parcels_count: number; capabilities: unknown }>(
+      await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, print: { printer_id: printerId } }), 201);
+    expect(made).toMatchObject({ status: 'pending', shipments_count: 3, parcels_count: 4, capabilities: { close: false, protocol: false, pickup: false } });
+    // nothing is left for a second dispatch of the channel
+    const again = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors.shipment_ids[0]).toMatch(/no created shipment of this channel waits/);
+
+    await d.runJobs();
+    const done = ok<Record<string, unknown>>(await a.request('GET', `/v1/dispatches/${made.id}`));
+    expect(done).toMatchObject({
+      status: 'dispatched', document_source: 'packdesk', has_document: true, weight_kg: 1.5 + 1 + 2 + 1.5,
+      cash_on_delivery_totals: [{ currency: 'CZK', amount: 1249.9 }],
+    });
+    expect(ok<{ dispatch_id: string }>(await a.request('GET', `/v1/shipments/${shipped[0]!.id}`)).dispatch_id).toBe(made.id);
+    expect(await eventsOf(made.id)).toEqual(['dispatch.created', 'dispatch.updated']);
+
+    const document = await a.request('GET', `/v1/dispatches/${made.id}/document`);
+    expect(document.headers['content-type']).toBe('application/pdf');
+    const numbers = shipped.flatMap((s) => s.parcels.map((p) => p.tracking_number));
+    expect((await decodePdfBarcodes(document.rawPayload)).flat().sort()).toEqual(numbers.sort());
+    // printed where asked, as the document itself
+    const jobs = ok<{ kind: string; dispatch_id: string; status: string }[]>(await a.request('GET', `/v1/print-jobs?printer_id=${printerId}`));
+    expect(jobs).toMatchObject([{ kind: 'dispatch_document', dispatch_id: made.id, status: 'printed' }]);
+    expect(readFileSync(join(folder, readdirSync(folder)[0]!)).equals(document.rawPayload)).toBe(true);
+    expect(ok<unknown[]>(await a.request('GET', '/v1/dispatches/waiting'))).toEqual([]);
+  });
+
+  it('takes the shipments named, refuses what it cannot hand over on its field, and a courier the carrier books none of', async () => {
+    const [first, second] = [await ship('EOD-4'), await ship('EOD-5')];
+    const pending = ok<{ id: string }>(await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'EOD-PENDING' })), 201);
+    const refused = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, shipment_ids: [first.id, pending.id, 'sh_missing'] });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors).sort()).toEqual(['shipment_ids.1', 'shipment_ids.2']);
+    const courier = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, pickup: { date: '2020-01-01', from: '14:00', to: '12:00' } });
+    expect(courier.statusCode).toBe(422);
+    expect(Object.keys(courier.json().errors).sort()).toEqual(['pickup', 'pickup.date', 'pickup.to']);
+    expect(courier.json().errors.pickup[0]).toMatch(/PPL takes no courier booking/);
+
+    const one = ok<{ shipments: { id: string }[] }>(await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, shipment_ids: [first.id] }), 201);
+    expect(one.shipments.map((s) => s.id)).toEqual([first.id]);
+    const named = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, shipment_ids: [first.id] });
+    expect(named.statusCode).toBe(422); // already in a dispatch
+    await d.runJobs();
+    // the rest waits for the next dispatch
+    const rest = ok<{ id: string; shipments: { id: string }[] }>(await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel }), 201);
+    expect(rest.shipments.map((s) => s.id)).toContain(second.id);
+    expect(rest.shipments.map((s) => s.id)).not.toContain(first.id);
+    expect(ok<{ id: string }[]>(await a.request('GET', `/v1/dispatches?shipping_channel_id=${channel}&per_page=100`)).length).toBeGreaterThanOrEqual(3);
+    const other = await d.account('Someone else');
+    expect((await other.request('GET', `/v1/dispatches/${rest.id}`)).statusCode).toBe(403);
+    expect((await other.request('POST', '/v1/dispatches', { shipping_channel_id: channel })).statusCode).toBe(422);
+  });
+});
