@@ -22,6 +22,7 @@ export const ChannelSchema = Type.Object({
   settings: Type.Object({}, { additionalProperties: true, description: 'Provider settings; secret values masked as ••••••••' }),
   capabilities: CapabilitiesSchema,
   parcel_defaults: Nullable(ParcelDefaultsSchema),
+  dispatch_at: Nullable(Type.String({ description: "HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand)" })),
   last_validated_at: Nullable(Timestamp),
   validation_error: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema })),
   created_at: Timestamp,
@@ -34,6 +35,7 @@ const CreateBody = Type.Object({
   settings: FreeObject,
   description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
+  dispatch_at: Type.Optional(Nullable(Type.String({ minLength: 5, maxLength: 5, description: "HH:MM: make the channel's dispatch then each day (the station's time zone)" }))),
 });
 
 const UpdateBody = Type.Object({
@@ -42,6 +44,7 @@ const UpdateBody = Type.Object({
   settings: Type.Optional(FreeObject),
   status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
   parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
+  dispatch_at: Type.Optional(Nullable(Type.String({ minLength: 5, maxLength: 5, description: "HH:MM: make the channel's dispatch then each day (the station's time zone)" }))),
 });
 
 export const AuthorizationSchema = Type.Object({

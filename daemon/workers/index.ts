@@ -4,6 +4,7 @@ import { JOBS_QUEUED } from '../../src/services/jobs.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
 import { HAND_OVER, handOverAtCarrier } from '../../src/services/dispatches.js';
+import { DispatchClockWorker } from './dispatch-clock.js';
 import { AuthorizationWorker } from './authorization-worker.js';
 import { ImportWorker, type ImportWorkerOptions } from './import-worker.js';
 import { PrintQueueWorker, type PrintQueueWorkerOptions } from './print-queue.js';
@@ -59,7 +60,8 @@ export function createWorkers(ctx: ServiceContext, options: {
   const authorizations = new AuthorizationWorker(ctx, 'channel_authorization');
   // the dispatcher runs last, so a test's runJobs() delivers the events the other workers just recorded
   const webhooks = new WebhookDispatcher(ctx, options.webhooks);
-  const all: BackgroundWorker[] = [shipments, handOvers, tracking, printing, authorizations, webhooks];
+  const dispatchClock = new DispatchClockWorker(ctx);
+  const all: BackgroundWorker[] = [shipments, dispatchClock, handOvers, tracking, printing, authorizations, webhooks];
   const imports = new ImportWorker(ctx, options.imports);
   const retention = new RetentionWorker(ctx, options.retention);
   // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)

@@ -8,6 +8,7 @@ import { resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
 import { shipments, shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
+import { checkTimeOfDay } from '../domain/time-of-day.js';
 import { grantAccess } from './channel-grants.js';
 import { changeChannelStatus, channelSettings, emitChannelEvent, getChannelRow, loadChannelRow, presentChannel, type ChannelRow, type ChannelStatus } from './channel-records.js';
 import { bindIdempotentResource } from './idempotency.js';
@@ -24,6 +25,7 @@ export interface CreateChannelInput {
   settings: unknown;
   description?: string | null;
   parcel_defaults?: ParcelDefaults | null;
+  dispatch_at?: string | null;
 }
 
 /** Stores a new channel (`pending_validation`) with its event, then validates it at once. */
@@ -41,12 +43,13 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
     settings = resolved.settings;
   }
   checkParcelDefaults(input.parcel_defaults, errors);
+  if (input.dispatch_at != null) checkTimeOfDay(input.dispatch_at, 'dispatch_at', errors);
   errors.throwIfAny();
   const now = ctx.clock.now();
   const row: ChannelRow = {
     id: ctx.ids('channel'), accountId, name: input.name.trim(), provider: provider!.code,
     description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
-    parcelDefaults: input.parcel_defaults ?? null,
+    parcelDefaults: input.parcel_defaults ?? null, dispatchAt: input.dispatch_at ?? null, autoDispatchedOn: null,
     lastValidatedAt: null, validationError: null, deletedAt: null, createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
@@ -85,6 +88,7 @@ export interface UpdateChannelInput {
   settings?: unknown;
   status?: string;
   parcel_defaults?: ParcelDefaults | null;
+  dispatch_at?: string | null;
 }
 
 export async function updateChannel(ctx: ServiceContext, accountId: string, id: string, input: UpdateChannelInput, schemaErrors?: FieldErrorCollector) {
@@ -100,6 +104,10 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
   if (input.parcel_defaults !== undefined) {
     checkParcelDefaults(input.parcel_defaults, errors);
     patch.parcelDefaults = input.parcel_defaults;
+  }
+  if (input.dispatch_at !== undefined) {
+    if (input.dispatch_at !== null) checkTimeOfDay(input.dispatch_at, 'dispatch_at', errors);
+    patch.dispatchAt = input.dispatch_at;
   }
   let settingsChanged = false;
   if (input.settings !== undefined) {

@@ -5,6 +5,7 @@ import type { CarrierProgress, DispatchCapabilities, PickupRequest } from '../ca
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { fromMinorUnits } from '../domain/money.js';
+import { checkTimeOfDay } from '../domain/time-of-day.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { renderHandoverListOffThread } from '../labels/index.js';
 import { accounts, dispatches, parcels, shipments, shippingChannels } from '../store/schema.js';
@@ -43,16 +44,14 @@ export interface DispatchBody {
   print?: { printer_id: string; copies?: number } | null;
 }
 
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function checkPickup(pickup: PickupRequest, provider: string, today: string, errors: FieldErrorCollector): void {
   if (!dispatchCapabilities(provider).pickup) errors.add('pickup', `${findProvider(provider)?.name ?? provider} takes no courier booking through its API: leave pickup out`);
   if (!DATE.test(pickup.date) || Number.isNaN(Date.parse(`${pickup.date}T00:00:00Z`))) errors.add('pickup.date', 'must be a date, YYYY-MM-DD');
   else if (pickup.date < today) errors.add('pickup.date', `is in the past (today is ${today})`);
-  if (!TIME.test(pickup.from)) errors.add('pickup.from', 'must be a time, HH:MM');
-  if (!TIME.test(pickup.to)) errors.add('pickup.to', 'must be a time, HH:MM');
-  else if (TIME.test(pickup.from) && pickup.to <= pickup.from) errors.add('pickup.to', 'must be after pickup.from');
+  const from = checkTimeOfDay(pickup.from, 'pickup.from', errors);
+  if (checkTimeOfDay(pickup.to, 'pickup.to', errors) && from && pickup.to <= pickup.from) errors.add('pickup.to', 'must be after pickup.from');
 }
 
 /**

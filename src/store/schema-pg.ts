@@ -47,6 +47,8 @@ export const shippingChannels = pgTable('shipping_channels', {
   status: text('status', { enum: ['pending_validation', 'authorization_required', 'active', 'error', 'inactive'] }).notNull(),
   settingsEnc: text('settings_enc').notNull(),
   parcelDefaults: text('parcel_defaults'),
+  dispatchAt: text('dispatch_at'),
+  autoDispatchedOn: text('auto_dispatched_on'),
   lastValidatedAt: int64('last_validated_at'),
   validationError: text('validation_error'),
   deletedAt: int64('deleted_at'),

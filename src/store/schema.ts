@@ -38,6 +38,10 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   settingsEnc: text('settings_enc').notNull(),
   /** What its parcels are when an order gives no weight or dimensions (src/domain/parcel-defaults.ts). */
   parcelDefaults: text('parcel_defaults', { mode: 'json' }).$type<ParcelDefaults>(),
+  /** HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself. */
+  dispatchAt: text('dispatch_at'),
+  /** The local day (YYYY-MM-DD) whose dispatch was made by the clock: one a day, whichever daemon makes it. */
+  autoDispatchedOn: text('auto_dispatched_on'),
   lastValidatedAt: integer('last_validated_at'),
   /** JSON `{message, errors}` or null. */
   validationError: text('validation_error'),

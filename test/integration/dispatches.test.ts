@@ -75,6 +75,30 @@ describe('dispatches: the end-of-day hand-over', () => {
     expect(ok<unknown[]>(await a.request('GET', '/v1/dispatches/waiting'))).toEqual([]);
   });
 
+  it('makes a channel’s dispatch by itself at its dispatch_at, once a day', async () => {
+    const own = await pplChannel(a, emu.urls.ppl!);
+    const local = (ms: number) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+    expect((await a.request('PATCH', `/v1/shipping-channels/${own}`, { dispatch_at: '25:00' })).statusCode).toBe(422);
+    const set = ok<{ dispatch_at: string }>(await a.request('PATCH', `/v1/shipping-channels/${own}`, { dispatch_at: local(d.clock.now() + 60_000) }));
+    expect(set.dispatch_at).toMatch(/^\d\d:\d\d$/);
+    await ship('CLOCK-1', { shipping_channel_id: own });
+    const ofChannel = async () => ok<{ id: string; shipments_count: number }[]>(await a.request('GET', `/v1/dispatches?shipping_channel_id=${own}`));
+    expect(await ofChannel()).toEqual([]); // not yet its time
+    d.clock.advance(2 * 60_000);
+    await d.runJobs();
+    const [made] = await ofChannel();
+    expect(made).toMatchObject({ shipments_count: 1 });
+    expect(ok<{ status: string }>(await a.request('GET', `/v1/dispatches/${made!.id}`)).status).toBe('dispatched');
+    // later the same day: what was shipped since waits for tomorrow's, or a dispatch by hand
+    await ship('CLOCK-2', { shipping_channel_id: own });
+    d.clock.advance(60 * 60_000);
+    await d.runJobs();
+    expect(await ofChannel()).toHaveLength(1);
+    d.clock.advance(24 * 3600_000);
+    await d.runJobs();
+    expect((await ofChannel()).map((x) => x.shipments_count)).toEqual([1, 1]);
+  });
+
   it('takes the shipments named, refuses what it cannot hand over on its field, and a courier the carrier books none of', async () => {
     const [first, second] = [await ship('EOD-4'), await ship('EOD-5')];
     const pending = ok<{ id: string }>(await a.request('POST', '/v1/shipments', shipmentBody(channel, { reference_number: 'EOD-PENDING' })), 201);

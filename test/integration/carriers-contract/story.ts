@@ -5,6 +5,7 @@ import type { ProviderDefinition } from '../../../src/carriers/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../../src/domain/labels.js';
 import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../../helpers/harness.js';
+import { pdfText } from '../../helpers/dispatch-adapter.js';
 import { parcelsOf } from '../../helpers/shipments.js';
 
 /**
@@ -62,6 +63,23 @@ function story(code: string, provider: ProviderDefinition): void {
     return get(res.json().data.id);
   };
   const numbersOf = (s: { parcels: { tracking_number: string }[] }) => s.parcels.map((p) => p.tracking_number);
+  /** Hands shipments over in a dispatch and runs it until it is no longer pending (past any backoff); the dispatch then. */
+  const handOver = async (ids: string[]) => {
+    const made = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, shipment_ids: ids });
+    expect(made.statusCode, made.body).toBe(201);
+    const dispatchOf = async () => (await a.request('GET', `/v1/dispatches/${made.json().data.id}`)).json().data;
+    for (let round = 0; round < 4 && (await dispatchOf()).status === 'pending'; round++) {
+      await d.runJobs();
+      d.clock.advance(5 * HOUR);
+    }
+    return dispatchOf();
+  };
+  /** A carrier that receives parcels only once the day is closed (GLS Poland) tracks them after their dispatch. */
+  const created = async (overrides: Record<string, unknown>) => {
+    const s = await create(overrides);
+    if (provider.adapter.dispatch?.capabilities.close) expect((await handOver([s.id])).status).toBe('dispatched');
+    return s;
+  };
   /** A channel on the emulator with the demo settings (and `extra`), authorized at the carrier where a person must approve; its state once validated. */
   const openChannel = async (name: string, extra: Record<string, unknown> = {}) => {
     const res = await a.request('POST', '/v1/shipping-channels', { name, provider: code, settings: { ...contract.settings, ...extra, baseUrl: emu.urls[code] } });
@@ -150,7 +168,7 @@ function story(code: string, provider: ProviderDefinition): void {
   });
 
   it.skipIf(provider.capabilities.trackingPerShipment)('tracks parcels to delivered and to returned by polling alone', async () => {
-    const s = await create({ parcels: parcelsOf(2), reference_number: 'TRACK-1' });
+    const s = await created({ parcels: parcelsOf(2), reference_number: 'TRACK-1' });
     const [n1, n2] = numbersOf(s) as [string, string];
     await control('POST', `parcels/${n1}/advance`, { to: 'delivered' });
     await control('POST', `parcels/${n2}/advance`, { to: 'returned' });
@@ -162,7 +180,7 @@ function story(code: string, provider: ProviderDefinition): void {
   });
 
   it.runIf(provider.capabilities.trackingPerShipment)('tracks a shipment whose parcels share its state to delivered by polling alone', async () => {
-    const s = await create({ parcels: parcelsOf(2), reference_number: 'TRACK-1' });
+    const s = await created({ parcels: parcelsOf(2), reference_number: 'TRACK-1' });
     await control('POST', `parcels/${numbersOf(s)[0]}/advance`, { to: 'delivered' });
     d.clock.advance(7 * HOUR);
     await d.runJobs();
@@ -174,7 +192,7 @@ function story(code: string, provider: ProviderDefinition): void {
   // only the statuses the carrier has codes for: SP Express, for one, has no pickup points
   const waiting = (['ready_for_pickup', 'on_hold'] as const).filter((t) => Object.values(provider.trackingCodes.codes).some((c) => c.status === t));
   it.each(waiting.map((t) => [t]))('tracks a parcel to %s in the carrier\'s own codes', async (target) => {
-    const s = await create({ reference_number: `TRACK-${target}` });
+    const s = await created({ reference_number: `TRACK-${target}` });
     await control('POST', `parcels/${numbersOf(s)[0]}/advance`, { to: target });
     d.clock.advance(7 * HOUR);
     await d.runJobs();
@@ -210,6 +228,21 @@ function story(code: string, provider: ProviderDefinition): void {
     const s = await get(id);
     expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
+  });
+
+  const handsOver = provider.adapter.dispatch?.capabilities;
+  it(`hands 3 shipments over at the end of the day through an error 500 (${handsOver && (handsOver.close || handsOver.protocol) ? "the carrier's close or protocol" : "packdesk's hand-over list"}), the document naming every parcel`, async () => {
+    const day = [await create({ reference_number: 'DAY-1' }), await create({ reference_number: 'DAY-2', parcels: parcelsOf(2) }), await create({ reference_number: 'DAY-3' })];
+    expect(day.map((s) => s.status)).toEqual(['created', 'created', 'created']);
+    await control('POST', 'faults', { mode: 'error500', count: 1 });
+    const dispatched = await handOver(day.map((s) => s.id));
+    expect(dispatched.status, JSON.stringify(dispatched.failure)).toBe('dispatched');
+    expect(dispatched.parcels_count).toBe(4);
+    const document = (await a.request('GET', `/v1/dispatches/${dispatched.id}/document`)).rawPayload;
+    const numbers = day.flatMap(numbersOf).sort();
+    // packdesk's list carries a barcode a parcel; a carrier's protocol lists the numbers as text
+    if (dispatched.document_source === 'packdesk') expect((await decodePdfBarcodes(document)).flat().sort()).toEqual(numbers);
+    else for (const n of numbers) expect(pdfText(document)).toContain(n);
   });
 
   it('keeps a refused shipment pending with the failure on our field path; PATCH fixes it and it is created', async () => {

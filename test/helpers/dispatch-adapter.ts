@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import type {
+  CarrierParty, CarrierProgress, CreatedAtCarrier, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
+} from '../../src/carriers/types.js';
+
+/** Helpers for stories that drive a carrier's adapter directly: shipments of its demo, progress kept in memory, a PDF's text. */
+
+interface DemoContact { company_name?: string; first_name?: string; last_name?: string; email_address: string; phone_number: string }
+interface DemoAddress { street_name: string; house_number: string; apartment_number?: string; city_name: string; postal_code: string; country_code: string }
+
+function party(contact: DemoContact, address: DemoAddress): CarrierParty {
+  return {
+    companyName: contact.company_name ?? null, personName: [contact.first_name, contact.last_name].filter(Boolean).join(' ') || null,
+    email: contact.email_address, phone: contact.phone_number, street: address.street_name, houseNumber: address.house_number,
+    apartmentNumber: address.apartment_number ?? null, city: address.city_name, postalCode: address.postal_code, countryCode: address.country_code,
+  };
+}
+
+/** The provider's demo shipment (its `fixtures/contract.json` parties) with `parcels` parcels of 1, 2, 3 … kg, as the adapter takes it. */
+export function demoShipment(provider: ProviderDefinition, id: string, shippingDate: string, parcels = 1): ShipmentForCarrier {
+  const demo = provider.demo.shipment as Record<string, DemoContact & DemoAddress>;
+  return {
+    id, reference: `REF-${id}`, shippingDate, labelFormat: 'pdf',
+    sender: party(demo.sender_contact!, demo.origin_address!), recipient: party(demo.recipient_contact!, demo.destination_address!),
+    parcels: Array.from({ length: parcels }, (_, i) => ({ parcelType: 'package', weightKg: 1 + i, lengthCm: 30, widthCm: 20, heightCm: 10 })),
+    cashOnDelivery: null, labelComment: null,
+  };
+}
+
+/** What a dispatch hands the carrier of a shipment `createShipment` created. */
+export function toDispatch(s: ShipmentForCarrier, created: CreatedAtCarrier): ShipmentToDispatch {
+  return {
+    providerShipmentId: created.providerShipmentId, reference: s.reference, cashOnDelivery: s.cashOnDelivery,
+    parcels: created.parcels.map((p, i) => ({ trackingNumber: p.trackingNumber, carrierRef: p.carrierRef ?? null, weightKg: s.parcels[i]!.weightKg })),
+  };
+}
+
+/** Progress kept in memory, as the store keeps it between attempts; `failSave` makes the next save matching it throw once. */
+export function memoryProgress(): CarrierProgress & { state: Record<string, unknown> | null; failSave(when: (saved: Record<string, unknown>) => boolean): void } {
+  let failing: ((saved: Record<string, unknown>) => boolean) | undefined;
+  const progress = {
+    state: null as Record<string, unknown> | null,
+    load: () => progress.state,
+    save: async (saved: Record<string, unknown>) => {
+      if (failing?.(saved)) {
+        failing = undefined;
+        throw new Error('the process died before the progress was stored');
+      }
+      progress.state = saved;
+    },
+    failSave: (when: (saved: Record<string, unknown>) => boolean) => {
+      failing = when;
+    },
+  };
+  return progress;
+}
+
+/** The text of a PDF, as `pdftotext` reads it (layout kept, so a line reads as printed). */
+export function pdfText(pdf: Uint8Array): string {
+  const read = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
+  if (read.error) throw read.error;
+  if (read.status !== 0) throw new Error(`pdftotext: ${read.stderr}`);
+  return read.stdout;
+}
