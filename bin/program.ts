@@ -3,6 +3,7 @@ import { registerAccountCommands } from '../src/cli/accounts.js';
 import { registerChannelCommands } from '../src/cli/channels.js';
 import { registerCompletionCommand } from '../src/cli/completion.js';
 import { registerDeskCommand } from '../src/cli/desk.js';
+import { registerDispatchCommands } from '../src/cli/dispatches.js';
 import { registerEmulateCommand } from '../src/cli/emulate.js';
 import { registerInitCommand } from '../src/cli/init.js';
 import { EXIT } from '../src/cli/exit-codes.js';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerPrinterCommands(program);
   registerPrintJobCommands(program);
   registerTrackCommands(program);
+  registerDispatchCommands(program);
   registerWatchCommands(program);
   registerImportCommands(program);
   registerEmulateCommand(program);

@@ -124,6 +124,7 @@ export const ShipmentDetailsSchema = Type.Object({
   provider: Type.String(),
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
   printed_at: Nullable(Timestamp),
+  dispatch_id: Nullable(Type.String({ description: 'The dispatch that handed it over (dp_…)' })),
 });
 
 export const ShipmentListItemSchema = Type.Object({

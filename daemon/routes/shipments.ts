@@ -28,13 +28,14 @@ const listFilters = {
   created_from: Type.Optional(Type.String({ format: 'date-time' })),
   created_to: Type.Optional(Type.String({ format: 'date-time' })),
   needs_attention: Type.Optional(Type.Boolean({ description: 'true: only shipments the carrier refused that nothing retries' })),
+  dispatched: Type.Optional(Type.Boolean({ description: 'false: only shipments no end-of-day dispatch has handed over yet; true: only those one has' })),
 };
 
-interface ListQuery { status?: string; shipping_channel_id?: string; search?: string; created_from?: string; created_to?: string; needs_attention?: boolean }
+interface ListQuery { status?: string; shipping_channel_id?: string; search?: string; created_from?: string; created_to?: string; needs_attention?: boolean; dispatched?: boolean }
 
 function filtersOf(q: ListQuery): ShipmentFilters {
   return {
-    status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search, needsAttention: q.needs_attention,
+    status: q.status as ShipmentStatus | undefined, channelId: q.shipping_channel_id, search: q.search, needsAttention: q.needs_attention, dispatched: q.dispatched,
     createdFrom: q.created_from ? Date.parse(q.created_from) : undefined, createdTo: q.created_to ? Date.parse(q.created_to) : undefined,
   };
 }

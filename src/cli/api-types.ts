@@ -55,6 +55,10 @@ export type ImportRecord = DataOf<'/v1/imports/{id}', 'get'>;
 export type ImportOrderResult = ItemOf<'/v1/imports/{id}/result'>;
 export type ImportRowError = ItemOf<'/v1/imports/{id}/errors'>;
 
+export type Dispatch = DataOf<'/v1/dispatches/{id}', 'get'>;
+export type CreateDispatchBody = BodyOf<'/v1/dispatches', 'post'>;
+export type WaitingForDispatch = ItemOf<'/v1/dispatches/waiting'>;
+
 export type DeskLoginLink = DataOf<'/v1/desk/login-links', 'post'>;
 
 export type AccountStationSettings = DataOf<'/v1/station-settings', 'get'>;

@@ -16,6 +16,7 @@ const LISTS: Record<IdKind, { path: string; filters?: Record<string, string>; id
   printers: { path: '/v1/printers' },
   orders: { path: '/v1/orders', filters: { status: 'awaiting' } },
   stations: { path: '/v1/stations', idField: 'station' },
+  dispatches: { path: '/v1/dispatches' },
 };
 
 interface Listed {
@@ -25,13 +26,14 @@ interface Listed {
   reference_number?: unknown;
   status?: unknown;
   station?: unknown;
+  shipping_channel_id?: unknown;
   this_daemon?: unknown;
   recipient_contact?: { company_name?: unknown; first_name?: unknown; last_name?: unknown };
 }
 
 /**
  * What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's name,
- * an order's reference and recipient, whether a station is the daemon's own.
+ * an order's reference and recipient, whether a station is the daemon's own, a dispatch's status and channel.
  */
 function describeItem(kind: IdKind, item: Listed): string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -40,7 +42,8 @@ function describeItem(kind: IdKind, item: Listed): string {
     : kind === 'shipments' ? [text(item.reference_number), text(item.status)]
       : kind === 'orders' ? [text(item.reference_number), text(recipient.company_name), text(recipient.first_name), text(recipient.last_name)]
         : kind === 'stations' ? [item.this_daemon === true ? "this daemon's" : '']
-          : [text(item.name)];
+          : kind === 'dispatches' ? [text(item.status), text(item.shipping_channel_id)]
+            : [text(item.name)];
   // one line, no tabs: the shells split on both
   return words.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
 }

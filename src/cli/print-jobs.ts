@@ -35,10 +35,14 @@ export async function waitForPrintJobs(client: ApiClient, jobs: PrintJob[], seco
   return current;
 }
 
+const JOB_KIND_NAMES: Record<PrintJob['kind'], string> = {
+  shipment_label: 'label', shipment_labels: 'labels', test_label: 'test label', dispatch_document: 'hand-over document',
+};
+
 /** One line per job: printed, failed (why), or still waiting (why, and when it is tried again). */
 export function describePrintJob(job: PrintJob, printerName?: string): string {
   const on = printerName ? ` on ${printerName}` : ` on ${job.printer_id}`;
-  const what = `${job.kind === 'test_label' ? 'test label' : 'label'} (${job.format}${job.copies > 1 ? `, ${job.copies} copies` : ''}, ${job.id})`;
+  const what = `${JOB_KIND_NAMES[job.kind]} (${job.format}${job.copies > 1 ? `, ${job.copies} copies` : ''}, ${job.id})`;
   if (job.status === 'printed') return `printed ${what}${on}`;
   if (job.status === 'failed') return `failed to print ${what}${on}: ${job.error ?? 'unknown error'} — retry with \`packdesk jobs retry ${job.id}\``;
   const why = job.error ? `: ${job.error}` : '';

@@ -6,6 +6,10 @@ export interface RecordedCall {
   method: string;
   /** Without the query. */
   path: string;
+  /** The SOAPAction header, unquoted: SOAP 1.1 carriers send every operation to one path and name it there. */
+  soapAction?: string;
+  /** The request's body, when the proxy records bodies: SOAP services with an empty SOAPAction name the operation only there. */
+  body?: string;
 }
 
 /** Sits between the daemon and an emulator, forwarding every call and recording it, so a test can count what a carrier was asked. */
@@ -15,12 +19,19 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function recordingProxy(target: string): Promise<RecordingProxy> {
+export async function recordingProxy(target: string, options: { bodies?: boolean } = {}): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const calls: RecordedCall[] = [];
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
-    calls.push({ method: req.method ?? 'GET', path: url.split('?')[0]! });
+    const soapAction = req.headers.soapaction;
+    const call: RecordedCall = { method: req.method ?? 'GET', path: url.split('?')[0]!, ...(typeof soapAction === 'string' ? { soapAction: soapAction.replace(/^"|"$/g, '') } : {}) };
+    calls.push(call);
+    if (options.bodies) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => { call.body = Buffer.concat(chunks).toString('utf8'); });
+    }
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

@@ -2292,6 +2292,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2412,6 +2414,8 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
+                    dispatch_at?: string | null;
                 };
             };
         };
@@ -2473,6 +2477,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2675,6 +2681,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -2798,6 +2806,8 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
+                    dispatch_at?: string | null;
                 };
             };
         };
@@ -2859,6 +2869,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3126,6 +3138,8 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
+                    dispatch_at?: string | null;
                 };
             };
         };
@@ -3187,6 +3201,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3389,6 +3405,8 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
+                            dispatch_at: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
@@ -3776,6 +3794,8 @@ export interface operations {
                 created_to?: string;
                 /** @description true: only shipments the carrier refused that nothing retries */
                 needs_attention?: boolean;
+                /** @description false: only shipments no end-of-day dispatch has handed over yet; true: only those one has */
+                dispatched?: boolean;
                 /** @description details: recipient, destination, first tracking number, COD, carrier and printed state on each item */
                 include?: "details";
             };
@@ -3830,6 +3850,8 @@ export interface operations {
                              * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
                              */
                             printed_at?: string | null;
+                            /** @description The dispatch that handed it over (dp_…) */
+                            dispatch_id?: string | null;
                         }[];
                         meta: {
                             current_page: number;
@@ -4286,6 +4308,8 @@ export interface operations {
                 created_to?: string;
                 /** @description true: only shipments the carrier refused that nothing retries */
                 needs_attention?: boolean;
+                /** @description false: only shipments no end-of-day dispatch has handed over yet; true: only those one has */
+                dispatched?: boolean;
             };
             header?: never;
             path?: never;

@@ -81,6 +81,17 @@ const en = {
   'problem.marker-supply-empty': 'ink or toner empty', 'problem.toner-empty': 'toner empty', 'problem.offline': 'offline', 'problem.shutdown': 'shut down',
   'problem.spool-area-full': 'spool full', 'problem.stopped-partly': 'partly stopped', 'problem.stopping': 'stopping', 'problem.timed-out': 'timed out',
   'problem.connecting-to-device-error': 'cannot connect to the device',
+  'nav.endOfDay': 'End of day', 'eod.title': 'End of day: hand the parcels over',
+  'eod.nothing': 'Nothing waits for the carriers: every created shipment has been handed over.',
+  'eod.waiting': 'Waiting: shipments {shipments}, parcels {parcels}', 'eod.cod': 'Cash on delivery {total}', 'eod.noCod': 'No cash on delivery',
+  'eod.more': 'The first {n} are listed.', 'eod.close': 'Close and print protocol', 'eod.closeNoPrinter': 'Close and download protocol',
+  'eod.noPrinter': 'This station has no PDF printer: download the protocol.', 'eod.orderPickup': 'Order pickup',
+  'eod.pickupDate': 'Pickup day', 'eod.pickupFrom': 'From', 'eod.pickupTo': 'To',
+  'eod.working': 'Handing the parcels over to the carrier…', 'eod.retrying': 'The carrier could not take it yet ({message}); trying again.',
+  'eod.done': 'Handed over: shipments {shipments}, parcels {parcels}.', 'eod.document': 'Download protocol (PDF)', 'eod.documentShort': 'Protocol',
+  'eod.pickup': 'Courier booked for {date}, {from}–{to} (confirmation {confirmation}).', 'eod.failed': 'The carrier refused the hand-over: {message}',
+  'eod.retry': 'Retry', 'eod.past': 'Past dispatches', 'eod.noPast': 'No dispatches yet.', 'eod.created': 'Closed', 'eod.shipments': 'Shipments', 'eod.parcels': 'Parcels',
+  'status.dispatched': 'Handed over',
 };
 
 type Key = keyof typeof en;
@@ -165,6 +176,17 @@ const cs: Words = {
   'problem.marker-supply-empty': 'došel inkoust nebo toner', 'problem.toner-empty': 'došel toner', 'problem.offline': 'odpojena', 'problem.shutdown': 'vypnuta',
   'problem.spool-area-full': 'plná tisková fronta', 'problem.stopped-partly': 'částečně zastavena', 'problem.stopping': 'zastavuje se', 'problem.timed-out': 'vypršel čas',
   'problem.connecting-to-device-error': 'nelze se připojit k zařízení',
+  'nav.endOfDay': 'Konec dne', 'eod.title': 'Konec dne: předání zásilek dopravci',
+  'eod.nothing': 'Na dopravce nic nečeká: všechny vytvořené zásilky jsou předané.',
+  'eod.waiting': 'Čeká zásilek: {shipments}, balíků: {parcels}', 'eod.cod': 'Dobírky {total}', 'eod.noCod': 'Bez dobírek',
+  'eod.more': 'Zobrazeno prvních {n}.', 'eod.close': 'Uzavřít a vytisknout protokol', 'eod.closeNoPrinter': 'Uzavřít a stáhnout protokol',
+  'eod.noPrinter': 'Toto stanoviště nemá tiskárnu PDF: stáhněte si protokol.', 'eod.orderPickup': 'Objednat svoz',
+  'eod.pickupDate': 'Den svozu', 'eod.pickupFrom': 'Od', 'eod.pickupTo': 'Do',
+  'eod.working': 'Předávám balíky dopravci…', 'eod.retrying': 'Dopravce to zatím nepřevzal ({message}); zkouším znovu.',
+  'eod.done': 'Předáno: zásilek {shipments}, balíků {parcels}.', 'eod.document': 'Stáhnout protokol (PDF)', 'eod.documentShort': 'Protokol',
+  'eod.pickup': 'Kurýr objednán na {date}, {from}–{to} (potvrzení {confirmation}).', 'eod.failed': 'Dopravce předání odmítl: {message}',
+  'eod.retry': 'Zkusit znovu', 'eod.past': 'Předchozí předání', 'eod.noPast': 'Zatím žádná předání.', 'eod.created': 'Uzavřeno', 'eod.shipments': 'Zásilky', 'eod.parcels': 'Balíky',
+  'status.dispatched': 'Předáno',
 };
 
 const pl: Words = {
@@ -246,6 +268,17 @@ const pl: Words = {
   'problem.marker-supply-empty': 'brak tuszu lub tonera', 'problem.toner-empty': 'brak tonera', 'problem.offline': 'odłączona', 'problem.shutdown': 'wyłączona',
   'problem.spool-area-full': 'pełna kolejka', 'problem.stopped-partly': 'częściowo zatrzymana', 'problem.stopping': 'zatrzymuje się', 'problem.timed-out': 'przekroczono czas',
   'problem.connecting-to-device-error': 'nie można połączyć się z urządzeniem',
+  'nav.endOfDay': 'Koniec dnia', 'eod.title': 'Koniec dnia: przekazanie paczek kurierowi',
+  'eod.nothing': 'Nic nie czeka na przewoźników: wszystkie utworzone przesyłki zostały przekazane.',
+  'eod.waiting': 'Czeka przesyłek: {shipments}, paczek: {parcels}', 'eod.cod': 'Pobrania {total}', 'eod.noCod': 'Bez pobrań',
+  'eod.more': 'Pokazano pierwsze {n}.', 'eod.close': 'Zamknij i wydrukuj protokół', 'eod.closeNoPrinter': 'Zamknij i pobierz protokół',
+  'eod.noPrinter': 'To stanowisko nie ma drukarki PDF: pobierz protokół.', 'eod.orderPickup': 'Zamów odbiór',
+  'eod.pickupDate': 'Dzień odbioru', 'eod.pickupFrom': 'Od', 'eod.pickupTo': 'Do',
+  'eod.working': 'Przekazuję paczki przewoźnikowi…', 'eod.retrying': 'Przewoźnik jeszcze nie przyjął ({message}); próbuję ponownie.',
+  'eod.done': 'Przekazano: przesyłek {shipments}, paczek {parcels}.', 'eod.document': 'Pobierz protokół (PDF)', 'eod.documentShort': 'Protokół',
+  'eod.pickup': 'Kurier zamówiony na {date}, {from}–{to} (potwierdzenie {confirmation}).', 'eod.failed': 'Przewoźnik odmówił przekazania: {message}',
+  'eod.retry': 'Ponów', 'eod.past': 'Poprzednie przekazania', 'eod.noPast': 'Jeszcze żadnych przekazań.', 'eod.created': 'Zamknięto', 'eod.shipments': 'Przesyłki', 'eod.parcels': 'Paczki',
+  'status.dispatched': 'Przekazano',
 };
 
 export const LANGUAGES = { en: 'English', cs: 'Čeština', pl: 'Polski' } as const;

@@ -4,6 +4,7 @@ import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
 } from '../types.js';
 import { DhlClient } from './client.js';
+import { dhlDispatcher } from './dispatch.js';
 import { dhlShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseTrackedShipments } from './response.js';
 import { dhlSettings } from './settings.js';
@@ -66,6 +67,7 @@ export const dhlAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  dispatch: dhlDispatcher,
   track,
   trackBatchSize: DHL_TRACK_BATCH,
 

@@ -3,8 +3,10 @@ import { basicAuthorization, CarrierHttp, jsonOrUndefined, type CarrierCall } fr
 import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
-import type { DhlShipmentRequest } from './request.js';
-import { parseDhlProblem, type DhlCreatedBody, type DhlProblem, type DhlTrackedShipment } from './response.js';
+import type { DhlPickupRequest, DhlShipmentRequest } from './request.js';
+import {
+  dhlFieldPath, dhlPickupFieldPath, parseDhlProblem, type DhlCreatedBody, type DhlPickupCreated, type DhlProblem, type DhlTrackedShipment,
+} from './response.js';
 import type { DhlSettings } from './settings.js';
 
 /** MyDHL API environments (MyDHL OpenAPI 3.1.1 `servers`); declared here, the provider definition reads them. */
@@ -40,11 +42,11 @@ export class DhlClient {
     return this.http.call(method, path, { ...init, headers: { ...this.headers, ...init.headers } });
   }
 
-  /** A 401/403 is a wrong key or secret; any other refusal carries DHL's messages on our field paths. */
-  private refused(res: CarrierResponse): Error {
+  /** A 401/403 is a wrong key or secret; any other refusal carries DHL's messages on our field paths (the shipment's unless told). */
+  private refused(res: CarrierResponse, fieldPath = dhlFieldPath, subject = 'the request'): Error {
     const problem = jsonOrUndefined<DhlProblem>(res) ?? {};
     if (res.status === 401 || res.status === 403) return new DhlCredentialsRefused(problem.detail ?? problem.title ?? `HTTP ${res.status}`);
-    const { message, errors } = parseDhlProblem(problem, res.status);
+    const { message, errors } = parseDhlProblem(problem, res.status, fieldPath, subject);
     return new CarrierRefusedError(message, errors);
   }
 
@@ -72,6 +74,13 @@ export class DhlClient {
     const res = await this.send('POST', '/shipments', { json: request, headers: { 'message-reference': messageReference } });
     if (res.status !== 201) throw this.refused(res);
     return res.json<DhlCreatedBody>();
+  }
+
+  /** `POST /pickups` (201): DHL's dispatch confirmation number; a refusal lands on the dispatch's fields. */
+  async createPickup(request: DhlPickupRequest, messageReference: string): Promise<DhlPickupCreated> {
+    const res = await this.send('POST', '/pickups', { json: request, headers: { 'message-reference': messageReference } });
+    if (res.status !== 201) throw this.refused(res, dhlPickupFieldPath, 'the pickup');
+    return res.json<DhlPickupCreated>();
   }
 
   /** `GET /tracking` with up to 200 waybill or piece numbers; 404 means DHL knows none of them. */

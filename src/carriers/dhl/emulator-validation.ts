@@ -45,17 +45,27 @@ export type Verdict =
   | { ok: true; request: SeenShipmentRequest }
   | { ok: false; status: 400 | 422; messages: string[] };
 
-let compiled: ValidateFunction | undefined;
+const compiled = new Map<string, ValidateFunction>();
 
-/** Compiled once and shared; the schema is large (~0.5 s to compile), so the emulator compiles it when it is made. */
-export function schemaValidator(): ValidateFunction {
-  if (!compiled) {
+/**
+ * The OpenAPI's schema of one request body (a name under `components.schemas`), compiled once and shared; the schema
+ * is large (~0.5 s to compile), so the emulator compiles what it checks when it is made.
+ */
+function validatorOf(schemaName: string): ValidateFunction {
+  let validate = compiled.get(schemaName);
+  if (!validate) {
     const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, multipleOfPrecision: 6 });
     addFormats(ajv);
-    compiled = ajv.compile(createRequestSchema);
+    validate = ajv.compile({ ...createRequestSchema, $ref: `#/components/schemas/${schemaName}` });
+    compiled.set(schemaName, validate);
   }
-  return compiled;
+  return validate;
 }
+
+/** `POST /shipments`: supermodelIoLogisticsExpressCreateShipmentRequest. */
+export const schemaValidator = () => validatorOf('supermodelIoLogisticsExpressCreateShipmentRequest');
+/** `POST /pickups`: supermodelIoLogisticsExpressPickupRequest. */
+export const pickupSchemaValidator = () => validatorOf('supermodelIoLogisticsExpressPickupRequest');
 
 const TYPE_NAMES: Record<string, string> = { string: 'String', number: 'Number', integer: 'Integer', boolean: 'Boolean', object: 'JSONObject', array: 'JSONArray' };
 
@@ -66,7 +76,7 @@ function typeName(value: unknown): string {
 }
 
 /** An ajv error in the wording of the JSON-schema validator behind MyDHL (the OpenAPI's 422 examples). */
-function schemaMessage(e: ErrorObject): string {
+export function schemaMessage(e: ErrorObject): string {
   const at = `#${e.instancePath}`;
   const data = e.data as unknown;
   const params = e.params as Record<string, unknown>;

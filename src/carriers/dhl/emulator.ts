@@ -1,8 +1,8 @@
 /**
  * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
  * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
- * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate` and
- * one-piece `GET /rates`.
+ * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`,
+ * one-piece `GET /rates` and `POST /pickups`.
  * MyDHL has no shipment cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +15,7 @@ import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
 import { DHL_COD_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
 import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
+import { dhlPickupDesk, type EmulatedPickup } from './emulator-pickups.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
 import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
@@ -38,6 +39,7 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const shipments = new EmulatedShipments<SeenShipmentRequest>(clock, DHL_TRACKING, (e) => eventView(e));
   const nextWaybill = numberSequence(clock, { prefix: '5', digits: 10, checkDigit: mod7CheckDigit });
   const nextPiece = numberSequence(clock, { prefix: 'JD0146', digits: 20 });
+  const pickups = dhlPickupDesk(clock, shipments);
   const instanceOf = (request: FastifyRequest) => `/expressapi${request.url.slice(code.length + 1)}`;
   const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/${code}`;
   const problem = (request: FastifyRequest, reply: FastifyReply, status: number, messages: readonly string[]) =>
@@ -113,6 +115,11 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       });
     });
 
+    app.post('/pickups', async (request, reply) => {
+      const answer = pickups.book(callerOf(request), request.body);
+      return answer.ok ? reply.code(201).send(answer.body) : problem(request, reply, answer.status, answer.messages);
+    });
+
     app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/tracking', async (request, reply) => {
       const query = readTrackingQuery(request.query);
       if (!query.ok) return problem(request, reply, 400, [query.message]);
@@ -147,10 +154,14 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       customerReferences: s.request.customerReferences ?? [],
       encodingFormat: s.request.outputImageProperties?.encodingFormat ?? 'pdf',
       pieces: s.parcels.map((p) => ({ trackingNumber: p.number, weight: s.request.content.packages[p.index - 1]?.weight ?? null, lastTypeCode: shipments.lastCode(p) })),
+      pickup: pickupRecord(pickups.pickupOf(s.id)),
     })),
     // Basic auth has no tokens to expire.
     expireTokens: () => {},
-    reset: () => shipments.reset(),
+    reset: () => {
+      shipments.reset();
+      pickups.reset();
+    },
     faultResponse: (status, path) => ({
       contentType: 'application/problem+json',
       body: JSON.stringify(problemBody(status, [status === 429 ? 'Too many requests, please retry later' : '999: Process failure occurred.'], `/expressapi${path}`)),
@@ -163,4 +174,9 @@ function problemBody(status: number, messages: readonly string[], instance: stri
   const [title, message] = TITLES[status] ?? ['Error', 'Error'];
   const detail = messages.length === 1 ? messages[0] : 'Multiple problems found, see Additional Details';
   return { instance, detail, title, message, ...(messages.length > 1 ? { additionalDetails: messages } : {}), status: String(status) };
+}
+
+/** A pickup as the emulator's shipment records show it. */
+function pickupRecord(p: EmulatedPickup | undefined): Record<string, string> | null {
+  return p ? { dispatchConfirmationNumber: p.dispatchConfirmationNumber, date: p.date, readyTime: p.readyTime, closeTime: p.closeTime } : null;
 }

@@ -1,5 +1,5 @@
 import { formatMinorUnits } from '../../domain/money.js';
-import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { DHL_COD_SERVICE } from './codes.js';
 import type { DhlSettings } from './settings.js';
 
@@ -109,3 +109,37 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
 }
 
 export type DhlShipmentRequest = ReturnType<typeof dhlShipmentRequest>;
+
+/** A wall-clock time's offset in the station's time zone (the daemon's), as MyDHL writes it: `GMT+01:00`. */
+function stationOffset(date: string, time: string): string {
+  const minutesAhead = -new Date(`${date}T${time}:00`).getTimezoneOffset();
+  const abs = Math.abs(minutesAhead);
+  return `GMT${minutesAhead < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The dispatch's shipments and courier window → MyDHL API `POST /pickups` body (schema
+ * supermodelIoLogisticsExpressPickupRequest of the MyDHL OpenAPI 3.1.1). Pure but for the station's time zone.
+ * `plannedPickupDateAndTime` is when the parcels are ready, in the shipper's local time with its offset;
+ * `closeTime` "the latest time the location premises is available to dispatch the DHL Express shipment".
+ */
+export function dhlPickupRequest(dispatch: DispatchForCarrier, pickup: PickupRequest, settings: DhlSettings) {
+  const { postalAddress, contactInformation } = dhlParty(dispatch.sender);
+  return {
+    plannedPickupDateAndTime: `${pickup.date}T${pickup.from}:00 ${stationOffset(pickup.date, pickup.from)}`,
+    closeTime: pickup.to,
+    locationType: dispatch.sender.companyName ? 'business' : 'residence',
+    accounts: [{ typeCode: 'shipper', number: settings.accountNumber }],
+    customerDetails: { shipperDetails: { postalAddress, contactInformation } },
+    shipmentDetails: dispatch.shipments.map((s) => ({
+      // the channel's product, which its shipments were created with
+      productCode: settings.productCode,
+      isCustomsDeclarable: false,
+      unitOfMeasurement: 'metric',
+      shipmentTrackingNumber: s.providerShipmentId,
+      packages: s.parcels.map((p) => ({ weight: thousandths(p.weightKg) })),
+    })),
+  };
+}
+
+export type DhlPickupRequest = ReturnType<typeof dhlPickupRequest>;

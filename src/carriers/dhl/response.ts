@@ -119,28 +119,51 @@ export function dhlFieldPath(pointer: string): string {
   return 'shipment';
 }
 
+/** A JSON pointer of the `POST /pickups` request → our dispatch's field path; the shipper is the shipments' sender. */
+export function dhlPickupFieldPath(pointer: string): string {
+  const [head] = pointer.split('/').filter(Boolean);
+  if (head === 'plannedPickupDateAndTime') return 'pickup.date';
+  if (head === 'closeTime') return 'pickup.to';
+  if (head === 'shipmentDetails' || head === 'customerDetails') return 'shipment_ids';
+  if (head === 'accounts') return 'shipping_channel_id';
+  return 'dispatch';
+}
+
 /**
  * The field a message is about. Schema errors name the object and the key in brackets
  * (`#/customerDetails/receiverDetails/contactInformation: required key [phone] not found`); business errors name
  * the field (`7008: … #/valueAddedServices/0/serviceCode 'xx' is not available …`; `998: ShipTimeStamp …`).
  */
-function pathOfMessage(message: string): string {
+function pathOfMessage(message: string, fieldPath: (pointer: string) => string): string {
   const pointer = /#(\/[\w/]*)/.exec(message)?.[1];
   if (pointer !== undefined) {
     const key = /(?:required|extraneous) key \[(\w+)\]/.exec(message)?.[1];
-    return dhlFieldPath(key ? `${pointer}/${key}` : pointer);
+    return fieldPath(key ? `${pointer}/${key}` : pointer);
   }
-  return /ShipTimeStamp/i.test(message) ? 'shipping_date' : 'shipment';
+  return fieldPath(/ShipTimeStamp/i.test(message) ? '/plannedShippingDateAndTime' : '');
 }
 
-/** A MyDHL problem answer → a message and our field errors (one per DHL message). */
-export function parseDhlProblem(problem: DhlProblem, status: number): { message: string; errors: FieldErrors } {
+/**
+ * A MyDHL problem answer → a message and our field errors (one per DHL message); `fieldPath` reads the request's
+ * pointers (the shipment's unless told) and `subject` names the request for people.
+ */
+export function parseDhlProblem(
+  problem: DhlProblem, status: number, fieldPath: (pointer: string) => string = dhlFieldPath, subject = 'the request',
+): { message: string; errors: FieldErrors } {
   // With several problems `detail` only says "Multiple problems found, see Additional Details".
   const messages = (problem.additionalDetails?.length ? problem.additionalDetails : [problem.detail ?? problem.message ?? problem.title ?? ''])
     .filter((m) => m !== '');
   const errors: FieldErrors = {};
-  for (const m of messages) (errors[pathOfMessage(m)] ??= []).push(`DHL Express: ${m}`);
-  return { message: `DHL Express refused the request (HTTP ${status})${messages[0] ? `: ${messages[0]}` : ''}`, errors };
+  for (const m of messages) (errors[pathOfMessage(m, fieldPath)] ??= []).push(`DHL Express: ${m}`);
+  return { message: `DHL Express refused ${subject} (HTTP ${status})${messages[0] ? `: ${messages[0]}` : ''}`, errors };
+}
+
+/** `POST /pickups` 201 (supermodelIoLogisticsExpressPickupResponse): the pickup's confirmation numbers. */
+export interface DhlPickupCreated {
+  dispatchConfirmationNumbers?: string[];
+  readyByTime?: string;
+  nextPickupDate?: string;
+  warnings?: string[];
 }
 
 export interface DhlTrackingEvent {

@@ -5,8 +5,9 @@ import { warsawTime } from '../local-time.js';
 import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
 } from '../types.js';
-import { DhlPlClient, DhlPlCredentialsRefused } from './client.js';
+import { DhlPlClient, DhlPlCredentialsRefused, LABELS_DATA_BATCH } from './client.js';
 import { DHL_PL_LABEL_TYPES } from './codes.js';
+import { dhlPlDispatcher } from './dispatch.js';
 import { dhlPostalCode } from './request.js';
 import { dhlPlSettings } from './settings.js';
 
@@ -24,7 +25,6 @@ const DHL_PL_TRACK_BATCH = 10;
 
 /** getMyShipments answers 100 shipments a page (DHL24 getMyShipments.html: `offset` pages through the rest). */
 const PAGE = 100;
-const LABELS_DATA_BATCH = 10;
 
 /**
  * The shipment an earlier attempt created, found by our id in its `reference`: getMyShipments lists the account's
@@ -97,6 +97,7 @@ export const dhlPlAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  dispatch: dhlPlDispatcher,
 
   // deleteShipments removes a shipment until a courier is booked for it (deleteShipments.html)
   async cancel({ providerShipmentId }, settings, ctx) {

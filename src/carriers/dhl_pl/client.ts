@@ -1,20 +1,24 @@
 import { resolveBaseUrl } from '../base-url.js';
+import type { FieldErrors } from '../../domain/errors.js';
 import { CarrierHttp } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
-import type { CarrierContext, LabelFormat, ShipmentForCarrier, TrackResult } from '../types.js';
+import type { CarrierContext, LabelFormat, PickupRequest, ShipmentForCarrier, TrackResult } from '../types.js';
 import {
-  createShipmentsPart, deleteShipmentsPart, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart, myShipmentsPart,
-  trackAndTracePart,
+  bookCourierPart, createShipmentsPart, deleteShipmentsPart, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart, myShipmentsPart,
+  pnpPart, trackAndTracePart,
 } from './request.js';
 import {
-  faultRefusal, isCredentialFault, isServerTrouble, parseCreatedBody, parseDeletedBody, parseLabelsBody, parseLabelsDataBody,
-  parseMyShipmentsBody, parsePieceIdsBody, parseTrackingBody, type DhlPlCreated, type DhlPlTrackingAsked,
+  dispatchFaultRefusal, faultRefusal, isCredentialFault, isServerTrouble, parseBookedBody, parseCreatedBody, parseDeletedBody, parseLabelsBody,
+  parseLabelsDataBody, parseMyShipmentsBody, parsePieceIdsBody, parsePnpBody, parseTrackingBody, type DhlPlCreated, type DhlPlTrackingAsked,
 } from './response.js';
 import { DHL_PL_BASE_URLS, dhlPlService, SERVICE_PATH } from './service.js';
 import type { DhlPlSettings } from './settings.js';
 
 export { DHL_PL_BASE_URLS };
+
+/** Shipments a getLabelsData call is asked for: DHL publishes no limit, 10 is our own pace. */
+export const LABELS_DATA_BATCH = 10;
 
 /** DHL24 refused the user name or password (fault 100). */
 export class DhlPlCredentialsRefused extends CarrierCredentialsRefusedError {
@@ -36,14 +40,15 @@ export class DhlPlClient {
     this.service = dhlPlService(settings.sandboxMode);
   }
 
-  private async call(part: SoapPart): Promise<XmlObject> {
+  /** One operation; DHL's refusal becomes CarrierRefusedError through `refusal` (the shipment's field paths unless told). */
+  private async call(part: SoapPart, refusal: (fault: SoapFault) => { message: string; errors: FieldErrors } = faultRefusal): Promise<XmlObject> {
     try {
       return await soapCall(this.http, SERVICE_PATH, this.service, part);
     } catch (err) {
       if (!(err instanceof SoapFault)) throw err;
       if (isCredentialFault(err)) throw new DhlPlCredentialsRefused(err.reason);
       if (isServerTrouble(err)) throw new CarrierTransientError(`DHL Parcel Poland could not answer ${part.name} now: ${err.reason}`);
-      const { message, errors } = faultRefusal(err);
+      const { message, errors } = refusal(err);
       throw new CarrierRefusedError(message, errors);
     }
   }
@@ -75,6 +80,16 @@ export class DhlPlClient {
 
   async labelsData(shipmentIds: readonly string[]): Promise<ReturnType<typeof parseLabelsDataBody>> {
     return parseLabelsDataBody(await this.call(labelsDataPart(shipmentIds, this.settings)));
+  }
+
+  /** bookCourier: DHL's courier order numbers for the shipments; a refusal lands on the dispatch's fields. */
+  async bookCourier(shipmentIds: readonly string[], pickup: PickupRequest): Promise<string[]> {
+    return parseBookedBody(await this.call(bookCourierPart(shipmentIds, pickup, this.settings), (fault) => dispatchFaultRefusal(fault, 'the courier booking')));
+  }
+
+  /** getPnp: the PNP report of the shipments sent on `day`, a PDF. */
+  async pnp(day: string): Promise<Buffer | undefined> {
+    return parsePnpBody(await this.call(pnpPart(day, this.settings), (fault) => dispatchFaultRefusal(fault, `the PNP report of ${day}`)));
   }
 
   /** getTrackAndTraceInfo for one shipment, whose events its parcels share; DHL's fault for a number it does not know is "not found". */

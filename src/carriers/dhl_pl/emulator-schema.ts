@@ -61,6 +61,8 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   GetPieceIdRequest: { items: { type: 'ArrayOfPieceshipmentitem' } },
   ItemToLabelData: { shipmentId: 'string' },
   ArrayOfItemtolabeldata: { item: { type: 'ItemToLabelData' } },
+  ShipmentOrderInfo: { shipper: { type: 'AddressData' }, numberOfExPieces: 'int', numberOfDrPieces: 'int', totalWeight: 'int', heaviestPieceWeight: 'int' },
+  PnpRequest: { authData: AUTH, date: 'string', type: 'string' },
   createShipments: { authData: AUTH, shipments: { type: 'ArrayOfShipmentfulldata' } },
   getLabels: { authData: AUTH, itemsToPrint: { type: 'ArrayOfItemtoprint' } },
   getPieceId: { authData: AUTH, request: { type: 'GetPieceIdRequest' } },
@@ -69,6 +71,11 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   getMyShipmentsCount: { authData: AUTH, createdFrom: 'string', createdTo: 'string' },
   getMyShipments: { authData: AUTH, createdFrom: 'string', createdTo: 'string', offset: 'int' },
   getLabelsData: { authData: AUTH, itemsToLabelData: { type: 'ArrayOfItemtolabeldata' } },
+  bookCourier: {
+    authData: AUTH, pickupDate: 'string', pickupTimeFrom: 'string', pickupTimeTo: 'string', additionalInfo: 'string', shipmentIdList: STRINGS,
+    shipmentOrderInfo: { type: 'ShipmentOrderInfo' }, courierWithLabel: 'boolean',
+  },
+  getPnp: { pnpRequest: { type: 'PnpRequest' } },
   getVersion: {},
 };
 

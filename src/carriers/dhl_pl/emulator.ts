@@ -1,8 +1,8 @@
 /**
  * DHL Parcel Poland's DHL24 WebAPI2 as a local server: one SOAP 1.1 endpoint at its real path with the WSDL's
  * operations (createShipments, getPieceId, getLabels, deleteShipments, getTrackAndTraceInfo, getMyShipments(Count),
- * getLabelsData, getVersion), authData in every call, PHP SoapServer's encoding fault for requests that do not fit the
- * WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
+ * getLabelsData, bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's encoding fault for requests
+ * that do not fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { isBadCredential } from '../emulator/auth.js';
@@ -15,6 +15,7 @@ import { warsawTime } from '../local-time.js';
 import { xmlList, xmlObject, xmlString, type SoapPart, type XmlElement, type XmlObject } from '../soap.js';
 import type { LabelFormat } from '../types.js';
 import { DHL_PL_TRACKING } from './codes.js';
+import { dhlPlDispatchDesk } from './emulator-dispatch.js';
 import { checkAgainstSchema } from './emulator-schema.js';
 import { checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
 import { dhlPlService, SERVICE_PATH } from './service.js';
@@ -56,6 +57,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     const s = shipments.byId(owner, id);
     return s && !shipments.isCancelled(s) ? s : undefined;
   };
+  const desk = dhlPlDispatchDesk({ clock, shipments, caller, live, fault: (reason) => dhlFault('101', reason) });
 
   const createShipments = ({ body }: SoapRequest): SoapPart => {
     const owner = caller(body);
@@ -127,7 +129,10 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     const item = ids.map((id) => {
       const s = shipments.byId(owner, id);
       if (!s) return { id, result: false, error: `Przesyłka ${id} nie istnieje` };
-      // a shipment that has left the sender (or has a courier booked) is no longer deleted
+      // deleteShipments.html: not a shipment with a courier booked ("you must first cancel the courier collection")
+      const booked = desk.bookingOf(s.id);
+      if (booked) return { id, result: false, error: `Przesyłka ${id} ma zamówionego kuriera (zamówienie ${booked.orderId}): najpierw anuluj zamówienie kuriera` };
+      // a shipment that has left the sender is no longer deleted
       return shipments.cancel(s) === 'cancelled' ? { id, result: true } : { id, result: false, error: `Przesyłka ${id} została już nadana i nie może zostać usunięta` };
     });
     return { name: 'deleteShipmentsResponse', content: { deleteShipmentsResult: { item } } };
@@ -176,12 +181,17 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     };
   };
 
+  /** What DHL holds of the caller's shipments that were not deleted, with the courier order and its day and hours once booked. */
   const getLabelsData = ({ body }: SoapRequest): SoapPart => {
     const owner = caller(body);
     const ids = xmlList(xmlObject(body.itemsToLabelData).item).map((i) => xmlString(xmlObject(i).shipmentId) ?? '');
     const item = ids.flatMap((id) => {
-      const s = shipments.byId(owner, id);
-      return s ? [{ shipmentId: s.id, content: s.request.content, comment: s.request.comment ?? undefined, reference: s.request.reference ?? undefined }] : [];
+      const s = live(owner, id);
+      const booked = s && desk.bookingOf(s.id);
+      return s ? [{
+        shipmentId: s.id, dispatchNotificationNumber: booked?.orderId, content: s.request.content, comment: s.request.comment ?? undefined,
+        reference: s.request.reference ?? undefined, shipmentTime: { shipmentDate: desk.sendingDay(s), shipmentStartHour: booked?.from, shipmentEndHour: booked?.to },
+      }] : [];
     });
     return { name: 'getLabelsDataResponse', content: { getLabelsDataResult: { item } } };
   };
@@ -201,6 +211,8 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       getMyShipmentsCount: withSchema(getMyShipmentsCount),
       getMyShipments: withSchema(getMyShipments),
       getLabelsData: withSchema(getLabelsData),
+      bookCourier: withSchema(desk.bookCourier),
+      getPnp: withSchema(desk.getPnp),
       getVersion: () => ({ name: 'getVersionResponse', content: { getVersionResult: '2.0 (packdesk emulator)' } }),
     });
   };
@@ -215,6 +227,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       login: s.owner,
       waybill: s.id,
       sapNumber: s.request.accountNumber,
+      courierOrder: desk.bookingOf(s.id) ?? null,
       comment: s.request.comment,
       cod: s.request.cod,
       weights: s.request.pieces.map((p) => p.weight),
@@ -223,7 +236,10 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     })),
     // authData travels in every call: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => shipments.reset(),
+    reset: () => {
+      shipments.reset();
+      desk.reset();
+    },
     faultResponse: (status) => soapFaultResponse(SERVICES[0], status === 429 ? 'Too many requests, try again later' : 'Internal Server Error'),
   };
 }

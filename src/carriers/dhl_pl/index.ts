@@ -18,7 +18,7 @@ const mappers: CarrierMappers = {
 /**
  * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments, getPieceId, getLabels, deleteShipments,
  * getTrackAndTraceInfo (by the shipment's number, as its method page documents `shipmentId`; its parcels share the
- * shipment's events). Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
+ * shipment's events); at the end of the day bookCourier and the PNP report (getPnp, read with getLabelsData). Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
  * (modules/connectors/dhl_poland/schemas/webapi2.xsd).
  */
 export const provider: ProviderDefinition = {
@@ -34,6 +34,9 @@ export const provider: ProviderDefinition = {
     'https://dhl24.com.pl/en/webapi2/doc/info/getPieceIdResponse.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/shipmentEvent.html',
     'https://dhl24.com.pl/webapi2/doc/info.html?id=getTrackAndTraceInfo',
+    'https://dhl24.com.pl/en/webapi2/doc/info/bookCourier.html',
+    'https://dhl24.com.pl/en/webapi2/doc/info/getPnp.html',
+    'https://sandbox.dhl24.com.pl/webapi2/doc/info.html?id=itemsToLabelDataResponse',
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/dhl_poland/schemas/webapi2.xsd',
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/mydhl/vendors/status_1.csv',
   ],

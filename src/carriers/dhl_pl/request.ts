@@ -1,7 +1,7 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
-import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { DHL_PL_LABEL_TYPES } from './codes.js';
 import { dhlPlService } from './service.js';
 import type { DhlPlSettings } from './settings.js';
@@ -155,4 +155,24 @@ export function myShipmentsPart(from: string, to: string, offset: number, settin
 /** getLabelsData: what DHL holds of shipments, our `reference` among it. */
 export function labelsDataPart(shipmentIds: readonly string[], settings: DhlPlSettings): SoapPart {
   return { name: 'getLabelsData', content: { authData: authData(settings), itemsToLabelData: { item: shipmentIds.map((shipmentId) => ({ shipmentId })) } } };
+}
+
+/**
+ * bookCourier for shipments created before: a day (YYYY-MM-DD) and the hours (HH:MM) the courier may come in
+ * (bookCourier.html). The WSDL's sequence holds every element, so each is written: no note for the courier, an empty
+ * shipmentOrderInfo (ignored when shipmentIdList is given), and no label brought by the courier (ours are printed).
+ */
+export function bookCourierPart(shipmentIds: readonly string[], pickup: PickupRequest, settings: DhlPlSettings): SoapPart {
+  return {
+    name: 'bookCourier',
+    content: {
+      authData: authData(settings), pickupDate: pickup.date, pickupTimeFrom: pickup.from, pickupTimeTo: pickup.to, additionalInfo: '',
+      shipmentIdList: { item: [...shipmentIds] }, shipmentOrderInfo: {}, courierWithLabel: false,
+    },
+  };
+}
+
+/** getPnp: the PNP report (Potwierdzenie Nadania Przesyłek) of every kind of shipment (`ALL`) sent on a day (getPnp.html). */
+export function pnpPart(day: string, settings: DhlPlSettings): SoapPart {
+  return { name: 'getPnp', content: { pnpRequest: { authData: authData(settings), date: day, type: 'ALL' } } };
 }

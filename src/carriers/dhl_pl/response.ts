@@ -8,8 +8,9 @@ import { DHL_PL_TRACKING } from './codes.js';
 /**
  * DHL24 WebAPI2 answers → our results. Pure. Shapes: the response types of webapi2.xsd (createShipmentsResponse,
  * getPieceIdResponse, getLabelsResponse, deleteShipmentsResponse, getTrackAndTraceInfoResponse, getMyShipmentsResponse,
- * getLabelsDataResponse). DHL refuses with a SOAP 1.1 Fault whose faultcode is DHL's number (100: wrong login,
- * "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland tests) and whose faultstring says what is wrong.
+ * getLabelsDataResponse, bookCourierResponse, getPnpResponse). DHL refuses with a SOAP 1.1 Fault whose faultcode is
+ * DHL's number (100: wrong login, "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland tests) and whose faultstring
+ * says what is wrong.
  */
 
 const NAME = 'DHL Parcel Poland';
@@ -124,12 +125,56 @@ export function parseMyShipmentsBody(body: XmlObject): { shipmentId: string; rec
   });
 }
 
-/** getLabelsDataResponse → each shipment's waybill with the reference it was created with. */
-export function parseLabelsDataBody(body: XmlObject): { shipmentId: string; reference: string | undefined }[] {
+/** What getLabelsData tells of a shipment: its reference, its courier order (when one is booked) and its sending day and hours. */
+export interface DhlPlLabelsData {
+  shipmentId: string;
+  reference: string | undefined;
+  /** The courier order's id, "if a courier was ordered" (itemsToLabelDataResponse.html). */
+  dispatchNotificationNumber: string | undefined;
+  /** shipmentTime: the sending day (YYYY-MM-DD) and the hours the courier collects in (HH:MM). */
+  shipmentDate: string | undefined;
+  shipmentStartHour: string | undefined;
+  shipmentEndHour: string | undefined;
+}
+
+/** getLabelsDataResponse → what DHL holds of each asked shipment. */
+export function parseLabelsDataBody(body: XmlObject): DhlPlLabelsData[] {
   return xmlList(xmlObject(xmlObject(body.getLabelsDataResponse).getLabelsDataResult).item).map((node) => {
     const item = xmlObject(node);
-    return { shipmentId: xmlString(item.shipmentId) ?? '', reference: xmlString(item.reference) };
+    const time = xmlObject(item.shipmentTime);
+    return {
+      shipmentId: xmlString(item.shipmentId) ?? '', reference: xmlString(item.reference), dispatchNotificationNumber: xmlString(item.dispatchNotificationNumber),
+      shipmentDate: xmlString(time.shipmentDate), shipmentStartHour: xmlString(time.shipmentStartHour), shipmentEndHour: xmlString(time.shipmentEndHour),
+    };
   });
+}
+
+/** bookCourierResponse → the courier order numbers (`orderId`: "array of string-type items with order numbers"). */
+export function parseBookedBody(body: XmlObject): string[] {
+  return xmlList(xmlObject(xmlObject(body.bookCourierResponse).bookCourierResult).item).map((i) => xmlString(i) ?? '').filter(Boolean);
+}
+
+/** getPnpResponse → the PNP report's PDF (base64 `fileData`), or undefined when DHL gave none. */
+export function parsePnpBody(body: XmlObject): Buffer | undefined {
+  const data = xmlString(xmlObject(xmlObject(body.getPnpResponse).getPnpResult).fileData);
+  return data ? Buffer.from(data, 'base64') : undefined;
+}
+
+/** Our dispatch's field for a line of DHL's fault about a courier booking or a PNP report, by the element it names. */
+function dispatchFieldPath(reason: string): string {
+  if (/pickupDate/.test(reason)) return 'pickup.date';
+  if (/pickupTimeFrom/.test(reason)) return 'pickup.from';
+  if (/pickupTimeTo/.test(reason)) return 'pickup.to';
+  if (/shipmentIdList|shipmentId\b/.test(reason)) return 'shipment_ids';
+  return 'dispatch';
+}
+
+/** A Fault to a courier booking or a PNP report as a refusal on our dispatch's field paths; `what` names the operation for people. */
+export function dispatchFaultRefusal(fault: SoapFault, what: string): { message: string; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  for (const line of fault.reason.split(/\s*[\n;]\s*/).filter(Boolean)) (errors[dispatchFieldPath(line)] ??= []).push(`${NAME}: ${line}`);
+  if (Object.keys(errors).length === 0) errors.dispatch = [`${NAME}: ${what} was refused (fault ${fault.code})`];
+  return { message: `${NAME} refused ${what}: ${fault.reason || fault.code}`, errors };
 }
 
 /** One getTrackAndTraceInfo call: the shipment asked for and the tracking numbers of its parcels, which share its events. */

@@ -3,6 +3,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { DpdPlClient, DpdPlCredentialsRefused } from './client.js';
+import { dpdPlDispatcher } from './dispatch.js';
 import { sessionTypeOfShipment, type DpdPackageLookup } from './request.js';
 import { parseTrackingBody, type DpdPlLabels } from './response.js';
 import { dpdPlSettings } from './settings.js';
@@ -69,6 +70,8 @@ export const dpdPlAdapter: CarrierAdapter = {
   },
 
   createShipment,
+
+  dispatch: dpdPlDispatcher,
 
   // getEventsForWaybillV1 takes one waybill per call
   async track(parcels, settings, ctx) {

@@ -2,12 +2,16 @@ import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
-import type { CarrierContext, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierContext, CarrierParty, LabelFormat, PickupRequest, ShipmentForCarrier, ShipmentToDispatch } from '../types.js';
 import type { DpdPlSessionType } from './codes.js';
 import {
-  eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateSpedLabelsPart, type DpdPackageLookup,
+  eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateProtocolPart, generateSpedLabelsPart, packagesPickupCallPart,
+  type DpdPackageLookup,
 } from './request.js';
-import { faultDetail, faultRefusal, isCredentialFault, parseCreatedBody, parseLabelsBody, type DpdPlCreated, type DpdPlLabels } from './response.js';
+import {
+  faultDetail, faultRefusal, isCredentialFault, parseCreatedBody, parseLabelsBody, parsePickupBody, parseProtocolBody,
+  type DpdPlCreated, type DpdPlLabels, type DpdPlPickup, type DpdPlProtocol,
+} from './response.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import type { DpdPlSettings } from './settings.js';
 
@@ -23,6 +27,13 @@ export class DpdPlCredentialsRefused extends CarrierCredentialsRefusedError {
     super(`DPD Poland refused the credentials: ${reason}`, { shipping_channel_id: [`DPD Poland refused the channel's credentials: ${reason}`] });
   }
 }
+
+/**
+ * DPD's server answered with a Fault of its own (no DPD exception in it, e.g. "Unexpected error during executing
+ * webserwice"): the operation failed there and carried nothing out, so it may be sent again. A lost answer (timeout,
+ * dropped connection) is a plain CarrierTransientError: the operation may have been carried out.
+ */
+export class DpdPlServerFault extends CarrierTransientError {}
 
 /**
  * The only DPD Poland code that does network I/O: one method per operation. A Fault with DPD's exception in its
@@ -44,7 +55,7 @@ export class DpdPlClient {
     } catch (err) {
       if (!(err instanceof SoapFault)) throw err;
       if (isCredentialFault(err)) throw new DpdPlCredentialsRefused(faultDetail(err)!.message);
-      if (!faultDetail(err)) throw new CarrierTransientError(`DPD Poland could not answer ${part.name} now: ${err.reason}`);
+      if (!faultDetail(err)) throw new DpdPlServerFault(`DPD Poland could not answer ${part.name} now: ${err.reason}`);
       const { message, errors } = faultRefusal(err);
       throw new CarrierRefusedError(message, errors);
     }
@@ -62,6 +73,16 @@ export class DpdPlClient {
   async generateSpedLabels(lookup: DpdPackageLookup, sessionType: DpdPlSessionType, format: LabelFormat): Promise<DpdPlLabels> {
     const part = generateSpedLabelsPart(lookup, sessionType, format, this.settings);
     return parseLabelsBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, part));
+  }
+
+  /** generateProtocolV2 of the shipments' parcels, or the duplicate of protocol `documentId`. */
+  async generateProtocol(shipments: readonly ShipmentToDispatch[], sessionType: DpdPlSessionType, sender: CarrierParty, documentId?: string): Promise<DpdPlProtocol> {
+    const part = generateProtocolPart(shipments, sessionType, sender, this.settings, documentId);
+    return parseProtocolBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, part));
+  }
+
+  async packagesPickupCall(pickup: PickupRequest, sender: CarrierParty, shipments: readonly ShipmentToDispatch[]): Promise<DpdPlPickup> {
+    return parsePickupBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, packagesPickupCallPart(pickup, sender, shipments, this.settings)));
   }
 
   /** getEventsForWaybillV1: the raw answer's Body, one waybill per call. */

@@ -8,7 +8,7 @@ import { xmlList, type XmlNode, type XmlObject } from '../soap.js';
 import { DPD_PL_CURRENCIES } from './codes.js';
 
 /** Child elements of each type: the child's type, or a simple type (its allowed values, or `text`). */
-type Child = { type: string } | { values: readonly string[] } | 'text' | 'int' | 'double';
+type Child = { type: string } | { values: readonly string[] } | 'text' | 'int' | 'double' | 'boolean';
 const FLAG = { type: 'flag' };
 const ADDRESS = { type: 'packageAddressOpenUMLFeV1' };
 const AUTH = { type: 'authDataV1' };
@@ -49,6 +49,29 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   sessionDSPV1: { packages: { type: 'packageDSPV1' }, sessionId: 'int', sessionType: { values: ['DOMESTIC', 'INTERNATIONAL'] } },
   packageDSPV1: { packageId: 'int', parcels: { type: 'parcelDSPV1' }, reference: 'text' },
   parcelDSPV1: { parcelId: 'int', reference: 'text', waybill: 'text' },
+  generateProtocolV2: {
+    dpdServicesParamsV1: { type: 'dpdServicesParamsV1' }, outputDocFormatV1: { values: ['PDF', 'TIFF', 'PS', 'EPL', 'ZPL'] },
+    outputDocPageFormatV1: { values: ['A4', 'LBL_PRINTER'] }, authDataV1: AUTH,
+  },
+  packagesPickupCallV4: { dpdPickupParamsV3: { type: 'dpdPickupCallParamsV3' }, authDataV1: AUTH },
+  dpdPickupCallParamsV3: {
+    checkSum: 'int', operationType: { values: ['INSERT', 'UPDATE', 'CANCEL'] }, orderNumber: 'text',
+    orderType: { values: ['DOMESTIC', 'INTERNATIONAL', 'EXPRESS'] }, pickupCallSimplifiedDetails: { type: 'pickupCallSimplifiedDetailsDPPV1' },
+    pickupDate: 'text', pickupTimeFrom: 'text', pickupTimeTo: 'text', updateMode: { values: ['DONT_CREATE_NEW_IF_CLOSED', 'CREATE_NEW_IF_CLOSED'] },
+    waybillsReady: 'boolean',
+  },
+  pickupCallSimplifiedDetailsDPPV1: {
+    packagesParams: { type: 'pickupPackagesParamsDPPV1' }, pickupCustomer: { type: 'pickupCustomerDPPV1' },
+    pickupPayer: { type: 'pickupPayerDPPV1' }, pickupSender: { type: 'pickupSenderDPPV1' },
+  },
+  pickupPackagesParamsDPPV1: {
+    dox: 'boolean', doxCount: 'int', pallet: 'boolean', palletMaxHeight: 'double', palletMaxWeight: 'double', palletsCount: 'int',
+    palletsWeight: 'double', parcelMaxDepth: 'double', parcelMaxHeight: 'double', parcelMaxWeight: 'double', parcelMaxWidth: 'double',
+    parcelsCount: 'int', parcelsWeight: 'double', standardParcel: 'boolean',
+  },
+  pickupCustomerDPPV1: { customerFullName: 'text', customerName: 'text', customerPhone: 'text' },
+  pickupPayerDPPV1: { payerCostCenter: 'text', payerName: 'text', payerNumber: 'int' },
+  pickupSenderDPPV1: { senderAddress: 'text', senderCity: 'text', senderFullName: 'text', senderName: 'text', senderPhone: 'text', senderPostalCode: 'text' },
   findPostalCodeV1: { postalCodeV1: { type: 'postalCodeV1' }, authDataV1: AUTH },
   postalCodeV1: { countryCode: 'text', zipCode: 'text' },
   getEventsForWaybillV1: { waybill: 'text', eventsSelectType: { values: ['ALL', 'ONLY_LAST'] }, language: 'text', authDataV1: { type: 'infoAuthDataV1' } },
@@ -61,6 +84,7 @@ function invalid(message: string): never {
 
 function checkText(name: string, child: Exclude<Child, { type: string }>, value: string): void {
   if (child === 'int' && !/^[+-]?\d+$/.test(value)) invalid(`cvc-datatype-valid.1.2.1: '${value}' is not a valid value for 'integer'. (${name})`);
+  if (child === 'boolean' && !/^(true|false|1|0)$/.test(value)) invalid(`cvc-datatype-valid.1.2.1: '${value}' is not a valid value for 'boolean'. (${name})`);
   if (child === 'double' && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value)) invalid(`cvc-datatype-valid.1.2.1: '${value}' is not a valid value for 'double'. (${name})`);
   if (typeof child === 'object' && !child.values.includes(value)) {
     invalid(`cvc-enumeration-valid: Value '${value}' is not facet-valid with respect to enumeration '[${child.values.join(', ')}]'. It must be a value from the enumeration. (${name})`);

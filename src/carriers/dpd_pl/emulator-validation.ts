@@ -46,7 +46,7 @@ function text(node: XmlObject, key: string): string | null {
   return value ? value : null;
 }
 
-function readAddress(node: XmlObject): EmulatedAddress {
+export function readAddress(node: XmlObject): EmulatedAddress {
   return {
     address: text(node, 'address') ?? '', city: text(node, 'city') ?? '', company: text(node, 'company'),
     countryCode: text(node, 'countryCode') ?? 'PL', email: text(node, 'email'), fid: text(node, 'fid'), name: text(node, 'name'),
@@ -128,4 +128,53 @@ export function checkPackage(node: XmlObject, masterFid: string): PackageCheck {
       parcels: parcelNodes.map((p, i) => ({ weight: parcels[i]!.weight, content: text(p, 'content'), reference: text(p, 'reference') })),
     },
   };
+}
+
+/** One problem of a courier order, as packagesPickupCallV3/V4 list them in `statusInfo.errorDetails`. */
+export interface PickupError {
+  code: string;
+  description: string;
+  fields: string;
+}
+
+/** Required fields with their length limits (0: any), by section: the validation tables of packagesPickupCallV2, which V3 and V4 keep. */
+const PICKUP_FIELDS: readonly [section: string | null, field: string, maxLength: number][] = [
+  [null, 'pickupDate', 10], [null, 'pickupTimeFrom', 5], [null, 'pickupTimeTo', 5], [null, 'orderType', 0], [null, 'waybillsReady', 0],
+  ['pickupPayer', 'payerNumber', 0], ['pickupPayer', 'payerName', 100],
+  ['pickupSender', 'senderName', 100], ['pickupSender', 'senderAddress', 100], ['pickupSender', 'senderCity', 50],
+  ['pickupSender', 'senderPostalCode', 10], ['pickupSender', 'senderPhone', 50],
+  ['packagesParams', 'dox', 0], ['packagesParams', 'standardParcel', 0], ['packagesParams', 'pallet', 0],
+  ['packagesParams', 'parcelsCount', 0], ['packagesParams', 'palletsCount', 0], ['packagesParams', 'doxCount', 0],
+];
+
+/**
+ * DPD's checks of a new courier order (dpdPickupParamsV3 of an INSERT): the documented required fields and lengths,
+ * the payer being the caller's FID, and a window that is not over. DPD documents no error codes for these: the
+ * codes, wording and `fields` below are inferred, in the shape of errorDetailsPCRV2 `{code, description, fields}`.
+ */
+export function checkPickup(params: XmlObject, masterFid: string, today: string): PickupError[] {
+  const details = xmlObject(params.pickupCallSimplifiedDetails);
+  const errors: PickupError[] = [];
+  for (const [section, field, maxLength] of PICKUP_FIELDS) {
+    const value = text(section ? xmlObject(details[section]) : params, field);
+    if (value === null) errors.push({ code: 'FIELD_REQUIRED', description: `${field} is required`, fields: field });
+    else if (maxLength > 0 && value.length > maxLength) errors.push({ code: 'FIELD_TOO_LONG', description: `${field} has more than ${maxLength} characters`, fields: field });
+  }
+  if (errors.length > 0) return errors;
+  const date = text(params, 'pickupDate')!;
+  const from = text(params, 'pickupTimeFrom')!;
+  const to = text(params, 'pickupTimeTo')!;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+    errors.push({ code: 'INCORRECT_PICKUP_DATE', description: `Pickup date ${date} is not a date (yyyy-MM-dd)`, fields: 'pickupDate' });
+  } else if (date < today) {
+    errors.push({ code: 'INCORRECT_PICKUP_DATE', description: `Pickup date ${date} is in the past: the courier can come on ${today} at the earliest`, fields: 'pickupDate' });
+  }
+  const time = /^([01]\d|2[0-3]):[0-5]\d$/;
+  if (!time.test(from) || !time.test(to) || from >= to) {
+    errors.push({ code: 'INCORRECT_PICKUP_TIME', description: `Pickup time ${from}–${to} is not a window of the day (HH:mm, from before to)`, fields: 'pickupTimeFrom,pickupTimeTo' });
+  }
+  if (text(xmlObject(details.pickupPayer), 'payerNumber') !== masterFid) {
+    errors.push({ code: 'ACCESS_DENIED_FOR_FID', description: 'The payer number is not the FID of this login', fields: 'payerNumber' });
+  }
+  return errors;
 }

@@ -1,7 +1,8 @@
 /**
  * DPD Poland's DPDServices as a local server: DPDPackageObjServices (generatePackagesNumbersV4, generateSpedLabelsV4,
- * findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their real paths, SOAP 1.1 with authDataV1 in
- * every call, DPD's schema validation, package statuses with ValidationDetails, and DPDServiceException faults.
+ * generateProtocolV2, packagesPickupCallV4, findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their
+ * real paths, SOAP 1.1 with authDataV1 in every call, DPD's schema validation, package statuses with
+ * ValidationDetails, document statuses (statusDGREnumV1), courier-order errorDetails, and DPDServiceException faults.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { mergeLabels } from '../../labels/index.js';
@@ -15,7 +16,8 @@ import { xmlList, xmlObject, xmlString, type XmlElement, type XmlObject } from '
 import type { LabelFormat } from '../types.js';
 import { DPD_PL_TRACKING } from './codes.js';
 import { checkAgainstSchema } from './emulator-schema.js';
-import { checkPackage, type EmulatedAddress, type EmulatedPackage, type ValidationInfo } from './emulator-validation.js';
+import { renderProtocol } from './emulator-protocol.js';
+import { checkPackage, checkPickup, readAddress, type EmulatedAddress, type EmulatedPackage, type ValidationInfo } from './emulator-validation.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import { warsawTime } from '../local-time.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
@@ -52,6 +54,12 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const nextPackageId = numberSequence(clock, { prefix: '64', digits: 9 });
   const nextParcelId = numberSequence(clock, { prefix: '109', digits: 10 });
   const nextSessionId = numberSequence(clock, { prefix: '61', digits: 9 });
+  const nextDocumentId = numberSequence(clock, { prefix: '27', digits: 8 });
+  const nextOrderNumber = numberSequence(clock, { prefix: '20', digits: 10 });
+  const nextCheckSum = numberSequence(clock, { prefix: '6', digits: 8 });
+  /** Protocols by documentId, and the protocol each waybill is in: a parcel goes into one protocol only. */
+  const protocols = new Map<string, { owner: string; document: Buffer }>();
+  const protocolOfWaybill = new Map<string, string>();
   /** One document for the package's parcels in the asked format, the same bytes every time. */
   const documentOf = (s: DpdShipment, format: LabelFormat): Promise<Buffer> =>
     shipments.document(s, format, (p) => renderLabel(format, labelContent(s, p.number, p.index)));
@@ -139,6 +147,77 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     });
   };
 
+  /**
+   * generateProtocolV2: the protocol of the asked packages' parcels (all of a package's parcels when it names none),
+   * or with `documentId` the duplicate of an earlier one. Refused per parcel and package in statusDGREnumV1: unknown
+   * (NOT_FOUND), of the other session type (INCORRECT_PKGS_FOR_SESSION_TYPE), in a protocol already (ALREADY_ADVICED,
+   * "the parcel has already been advised"), and a pickup address unlike the packages' sender (INCORRECT_PICKUP_ADDRESS_*).
+   */
+  const generateProtocol = async (body: XmlObject) => {
+    const caller = packageCaller(body);
+    if (!('dpdServicesParamsV1' in body)) throw serviceFault('Parameter dpdServicesParamsV1 cannot be null');
+    const params = xmlObject(body.dpdServicesParamsV1);
+    const session = xmlObject(params.session);
+    const answer = (content: XmlElement) => ({ name: 'generateProtocolV2Response', content: { return: content } });
+    const status = (s: string, description?: string) => ({ description, status: s });
+    const refused = (s: string, description?: string, packages?: XmlElement[]) => answer({ session: { packages, statusInfo: status(s, description) } });
+    if (xmlString(body.outputDocFormatV1) !== 'PDF') return refused('NOT_PROCESSED', `${xmlString(body.outputDocFormatV1) ?? 'no format'}: the emulator makes protocols as PDF`);
+    const duplicateOf = xmlString(params.documentId);
+    if (duplicateOf) {
+      const made = protocols.get(duplicateOf);
+      if (!made || made.owner !== caller.login) return refused('NOT_FOUND', `No protocol ${duplicateOf}`);
+      return answer({ documentData: made.document.toString('base64'), documentId: duplicateOf, session: { statusInfo: status('OK') } });
+    }
+    if (!('pickupAddress' in params)) return refused('NOT_PROCESSED', 'pickupAddress is required for a protocol');
+    const sessionType = xmlString(session.sessionType);
+    const asked = xmlList(session.packages).map(xmlObject).map((p) => {
+      const id = xmlString(p.packageId);
+      const reference = xmlString(p.reference);
+      const found = id ? shipments.byId(caller.login, id) : reference ? shipments.byReference(caller.login, reference)[0] : undefined;
+      const named = xmlList(p.parcels).map((parcel) => xmlString(xmlObject(parcel).waybill) ?? '');
+      const parcels = (named.length > 0 ? named : found?.parcels.map((parcel) => parcel.number) ?? []).map((waybill) => {
+        const index = found?.parcels.findIndex((parcel) => parcel.number === waybill) ?? -1;
+        return { waybill, index, status: index < 0 ? 'NOT_FOUND' : protocolOfWaybill.has(waybill) ? 'ALREADY_ADVICED' : 'OK' };
+      });
+      const own = !found ? 'NOT_FOUND' : found.product !== sessionType ? 'INCORRECT_PKGS_FOR_SESSION_TYPE' : parcels.find((parcel) => parcel.status !== 'OK')?.status ?? 'OK';
+      return { id, reference, found, parcels, status: own };
+    });
+    const views = asked.map((p): XmlElement => ({
+      packageId: p.found?.id ?? p.id,
+      parcels: p.parcels.map((parcel) => ({ parcelId: p.found?.request.parcelIds[parcel.index], statusInfo: status(parcel.status), waybill: parcel.waybill })),
+      reference: p.found?.referenceId || p.reference, statusInfo: status(p.status),
+    }));
+    const failed = asked.find((p) => p.status !== 'OK');
+    if (asked.length === 0 || failed) return refused(failed?.status ?? 'NOT_FOUND', failed ? undefined : 'No packages in the session', views);
+    const packages = asked.map((p) => ({ ...p, found: p.found! }));
+    const senderProblem = pickupAddressProblem(readAddress(xmlObject(params.pickupAddress)), caller.masterFid, packages.map((p) => p.found.request.sender));
+    if (senderProblem) return refused(senderProblem, 'The pickup address must be the one the packages were created with', views);
+    const documentId = nextDocumentId();
+    const document = await renderProtocol({
+      documentId, date: warsawTime.format(clock.now()).slice(0, 10), sender: addressLines(packages[0]!.found.request.sender),
+      parcels: packages.flatMap(({ found, parcels }) => parcels.map(({ waybill, index }) => ({
+        waybill, packageId: found.id, weight: found.request.parcels[index]!.weight,
+        cod: index === 0 && found.request.cod ? `${found.request.cod.amount} ${found.request.cod.currency}` : null,
+      }))),
+    });
+    protocols.set(documentId, { owner: caller.login, document });
+    for (const p of asked) for (const { waybill } of p.parcels) protocolOfWaybill.set(waybill, documentId);
+    return answer({ documentData: document.toString('base64'), documentId, session: { packages: views, statusInfo: status('OK') } });
+  };
+
+  /** packagesPickupCallV4: a new courier order (INSERT) gets an order number and checksum, or DPD's errorDetails. */
+  const packagesPickupCall = (body: XmlObject) => {
+    const caller = packageCaller(body);
+    if (!('dpdPickupParamsV3' in body)) throw serviceFault('Parameter dpdPickupCallParamsV3 cannot be null');
+    const params = xmlObject(body.dpdPickupParamsV3);
+    const answer = (content: XmlElement) => ({ name: 'packagesPickupCallV4Response', content: { return: content } });
+    const errors = xmlString(params.operationType) === 'INSERT'
+      ? checkPickup(params, caller.masterFid, warsawTime.format(clock.now()).slice(0, 10))
+      : [{ code: 'NOT_PROCESSED', description: 'The emulator takes new courier orders (INSERT) only', fields: 'operationType' }];
+    if (errors.length > 0) return answer({ statusInfo: { errorDetails: errors.map((e) => ({ ...e })), status: 'INCORRECT_DATA' } });
+    return answer({ checkSum: Number(nextCheckSum()), orderNumber: nextOrderNumber(), statusInfo: { status: 'OK' } });
+  };
+
   const findPostalCode = (body: XmlObject) => {
     packageCaller(body);
     const asked = xmlObject(body.postalCodeV1);
@@ -181,6 +260,8 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     serveSoap(app, PACKAGE_SERVICE_PATH, DPD_PACKAGE_SERVICE, {
       generatePackagesNumbersV4: withSchema('generatePackagesNumbersV4', generatePackagesNumbers),
       generateSpedLabelsV4: withSchema('generateSpedLabelsV4', generateSpedLabels),
+      generateProtocolV2: withSchema('generateProtocolV2', generateProtocol),
+      packagesPickupCallV4: withSchema('packagesPickupCallV4', packagesPickupCall),
       findPostalCodeV1: withSchema('findPostalCodeV1', findPostalCode),
     });
     serveSoap(app, INFO_SERVICE_PATH, DPD_INFO_SERVICE, { getEventsForWaybillV1: withSchema('getEventsForWaybillV1', eventsForWaybill) });
@@ -196,6 +277,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       packageId: s.id,
       sessionId: s.request.sessionId,
       parcelIds: s.request.parcelIds,
+      protocols: s.parcels.map((p) => protocolOfWaybill.get(p.number) ?? null),
       ref1: s.request.ref1,
       cod: s.request.cod,
       weights: s.request.parcels.map((p) => p.weight),
@@ -204,7 +286,11 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     })),
     // authDataV1 travels in every call: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => shipments.reset(),
+    reset: () => {
+      shipments.reset();
+      protocols.clear();
+      protocolOfWaybill.clear();
+    },
     faultResponse: (status, path) => soapFaultResponse(
       path.startsWith(INFO_SERVICE_PATH) ? DPD_INFO_SERVICE : DPD_PACKAGE_SERVICE,
       status === 429 ? 'Too many requests, try again later' : 'Unexpected error during executing webserwice. Try again later',
@@ -226,6 +312,17 @@ function labelContent(s: DpdShipment, waybill: string, index: number): EmulatedL
     recipient: [...addressLines(request.receiver), request.receiver.phone ?? ''].filter(Boolean),
     cod: request.cod ? { amount: request.cod.amount, currency: request.cod.currency } : undefined,
   };
+}
+
+/** DPD compares the pickup address with the packages' sender character by character, field by field. */
+function pickupAddressProblem(pickup: EmulatedAddress, masterFid: string, senders: readonly EmulatedAddress[]): string | undefined {
+  if (pickup.fid !== null && pickup.fid !== masterFid) return 'INCORRECT_PICKUP_ADDRESS_FID';
+  const fields = [['company', 'COMPANY'], ['name', 'NAME'], ['address', 'ADDRESS'], ['city', 'CITY'], ['postalCode', 'POSTAL_CODE']] as const;
+  for (const [field, code] of fields) {
+    const given = pickup[field];
+    if (given && senders.some((s) => s[field] !== given)) return `INCORRECT_PICKUP_ADDRESS_${code}`;
+  }
+  return undefined;
 }
 
 function addressLines(a: EmulatedAddress): string[] {

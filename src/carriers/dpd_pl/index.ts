@@ -15,7 +15,8 @@ const mappers: CarrierMappers = {
 };
 
 /**
- * DPD Poland — DPDServices (SOAP): DPDPackageObjServices for waybills and labels, DPD Info Services for tracking.
+ * DPD Poland — DPDServices (SOAP): DPDPackageObjServices for waybills, labels, hand-over protocols and courier orders,
+ * DPD Info Services for tracking.
  * Follows DPD's "DPDServices — customer documentation" 2.87 (with its schema and error-code sheet), and the types
  * generated from the WSDLs in t3ko/dpd-pl-api-php.
  */

@@ -1,7 +1,7 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
-import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, LabelFormat, PickupRequest, ShipmentForCarrier, ShipmentToDispatch } from '../types.js';
 import { DPD_PL_CURRENCIES, sessionTypeOf, type DpdPlSessionType } from './codes.js';
 import { DPD_PACKAGE_SERVICE } from './services.js';
 import type { DpdPlSettings } from './settings.js';
@@ -16,6 +16,9 @@ import type { DpdPlSettings } from './settings.js';
 function authData(settings: DpdPlSettings): XmlElement {
   return { login: settings.login, masterFid: settings.masterFid, password: settings.password };
 }
+
+/** Kilograms to DPD's two decimals. */
+const kg = (n: number) => Math.round(n * 100) / 100;
 
 /** DPD takes postal codes as characters only ("02274": customer documentation, findPostalCodeV1). */
 export function dpdPostalCode(code: string): string {
@@ -65,7 +68,7 @@ export function generatePackagesNumbersPart(s: ShipmentForCarrier, settings: Dpd
       sizeX: Math.ceil(p.lengthCm),
       sizeY: Math.ceil(p.widthCm),
       sizeZ: Math.ceil(p.heightCm),
-      weight: Math.round(p.weightKg * 100) / 100,
+      weight: kg(p.weightKg),
     })),
     payerType: 'SENDER',
     receiver: address(s.recipient),
@@ -110,6 +113,65 @@ export function generateSpedLabelsPart(lookup: DpdPackageLookup, sessionType: Dp
 
 export function sessionTypeOfShipment(s: ShipmentForCarrier): DpdPlSessionType {
   return sessionTypeOf(s.recipient.countryCode);
+}
+
+/**
+ * generateProtocolV2: DPD's hand-over protocol of the packages' parcels (by waybill) in one session type, as a PDF on
+ * A4 (the only page format of protocols, customer documentation 2.87 "Generating the protocol"). `pickupAddress` is
+ * the shipments' sender exactly as generatePackagesNumbersV4 sent it, which DPD requires to be identical
+ * (INCORRECT_PICKUP_ADDRESS_*). With `documentId`, DPD prints that protocol's duplicate instead of making one.
+ */
+export function generateProtocolPart(
+  shipments: readonly ShipmentToDispatch[], sessionType: DpdPlSessionType, sender: CarrierParty, settings: DpdPlSettings, documentId?: string,
+): SoapPart {
+  const packages = shipments.map((s) => ({ packageId: s.providerShipmentId, parcels: s.parcels.map((p) => ({ waybill: p.trackingNumber })) }));
+  return {
+    name: 'generateProtocolV2',
+    content: {
+      dpdServicesParamsV1: { documentId, pickupAddress: address(sender, settings.masterFid), policy: 'STOP_ON_FIRST_ERROR', session: { packages, sessionType } },
+      outputDocFormatV1: 'PDF',
+      outputDocPageFormatV1: 'A4',
+      authDataV1: authData(settings),
+    },
+  };
+}
+
+/**
+ * packagesPickupCallV4 INSERT: a courier for the parcels at the sender's address, paid by the master FID. The order
+ * type follows the sender's country, as DPD Polska's own shop module sets it; no pallets and no envelopes.
+ */
+export function packagesPickupCallPart(pickup: PickupRequest, sender: CarrierParty, shipments: readonly ShipmentToDispatch[], settings: DpdPlSettings): SoapPart {
+  const weights = shipments.flatMap((s) => s.parcels.map((p) => p.weightKg));
+  const name = sender.companyName ?? sender.personName ?? '';
+  const person = sender.personName ?? name;
+  const house = sender.apartmentNumber ? `${sender.houseNumber}/${sender.apartmentNumber}` : sender.houseNumber;
+  return {
+    name: 'packagesPickupCallV4',
+    content: {
+      dpdPickupParamsV3: {
+        operationType: 'INSERT',
+        orderType: sender.countryCode === 'PL' ? 'DOMESTIC' : 'INTERNATIONAL',
+        pickupCallSimplifiedDetails: {
+          packagesParams: {
+            dox: false, doxCount: 0, pallet: false, palletsCount: 0,
+            parcelMaxWeight: weights.length > 0 ? kg(Math.max(...weights)) : undefined, parcelsCount: weights.length,
+            parcelsWeight: kg(weights.reduce((sum, w) => sum + w, 0)), standardParcel: true,
+          },
+          pickupCustomer: { customerFullName: person, customerName: name, customerPhone: sender.phone },
+          pickupPayer: { payerName: name, payerNumber: settings.masterFid },
+          pickupSender: {
+            senderAddress: `${sender.street} ${house}`, senderCity: sender.city, senderFullName: person, senderName: name,
+            senderPhone: sender.phone, senderPostalCode: dpdPostalCode(sender.postalCode),
+          },
+        },
+        pickupDate: pickup.date,
+        pickupTimeFrom: pickup.from,
+        pickupTimeTo: pickup.to,
+        waybillsReady: true,
+      },
+      authDataV1: authData(settings),
+    },
+  };
 }
 
 /** findPostalCodeV1: the cheapest call that checks the credentials (DPD answers "Login failed" otherwise). */

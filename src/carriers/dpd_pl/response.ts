@@ -172,3 +172,84 @@ function trackingEvent(e: XmlObject): TrackingEventFromCarrier | undefined {
     description: xmlString(e.description) ?? null, occurredAt,
   };
 }
+
+/** A generateProtocolV2 answer: the protocol, or DPD's refusal and what it means for the hand-over. */
+export type DpdPlProtocol =
+  | { state: 'made'; documentId: string; document: Buffer }
+  | {
+    state: 'refused'; message: string; errors: FieldErrors;
+    /** Every asked parcel is in a protocol already (ALREADY_ADVICED). */
+    allInProtocol: boolean;
+    /** The packages DPD says are not of the asked session type (INCORRECT_PKGS_FOR_SESSION_TYPE). */
+    otherSessionType: string[];
+  };
+
+const protocolProblems: Readonly<Record<string, (waybill: string) => string>> = {
+  NOT_FOUND: (w) => `parcel ${w} is unknown`,
+  ALREADY_ADVICED: (w) => `parcel ${w} is in a hand-over protocol already`,
+  INCORRECT_PKGS_FOR_SESSION_TYPE: (w) => `parcel ${w} is not of the protocol's kind: protocols are separate for Poland and abroad`,
+  ACCESS_DENIED_FOR_FID: (w) => `parcel ${w} belongs to another customer number`,
+};
+
+/**
+ * generateProtocolV2Response (documentGenerationResponseV1, the labels' shape plus `documentId`) → the protocol, or
+ * why not: the statuses of statusDGREnumV1 on the session, its packages and their parcels, with our field paths
+ * (`shipment_ids` for parcels, the sender's address for INCORRECT_PICKUP_ADDRESS_*).
+ */
+export function parseProtocolBody(body: XmlObject): DpdPlProtocol {
+  const result = xmlObject(xmlObject(body.generateProtocolV2Response).return);
+  const session = xmlObject(result.session);
+  const sessionStatus = xmlObject(session.statusInfo);
+  const status = xmlString(sessionStatus.status) ?? 'NO_ANSWER';
+  const data = xmlString(result.documentData);
+  const documentId = xmlString(result.documentId);
+  if (status === 'OK' && data && documentId) return { state: 'made', documentId, document: Buffer.from(data, 'base64') };
+  const packages = xmlList(session.packages).map(xmlObject).map((pkg) => {
+    const own = xmlString(xmlObject(pkg.statusInfo).status) ?? status;
+    const parcels = xmlList(pkg.parcels).map(xmlObject).map((p) => ({ waybill: xmlString(p.waybill) ?? '', status: xmlString(xmlObject(p.statusInfo).status) ?? own }));
+    return { packageId: xmlString(pkg.packageId) ?? '', status: own, parcels };
+  });
+  const parcels = packages.flatMap((p) => (p.parcels.length > 0 ? p.parcels : [{ waybill: `of package ${p.packageId}`, status: p.status }]));
+  const description = xmlString(sessionStatus.description);
+  const problems = parcels.filter((p) => p.status !== 'OK').map((p) => protocolProblems[p.status]?.(p.waybill) ?? `parcel ${p.waybill}: ${p.status}`);
+  const reasons = status.startsWith('INCORRECT_PICKUP_ADDRESS') ? ['the sender differs from the one the shipments were created with']
+    : problems.length > 0 ? problems : [`no protocol was made${description ? `: ${description}` : ''}`];
+  const path = status.startsWith('INCORRECT_PICKUP_ADDRESS') ? 'origin_address' : 'shipment_ids';
+  return {
+    state: 'refused', message: `${NAME} refused the hand-over protocol: ${reasons[0]} (${status})`, errors: { [path]: reasons.map((r) => `${NAME}: ${r}`) },
+    allInProtocol: parcels.length > 0 && parcels.every((p) => p.status === 'ALREADY_ADVICED'),
+    otherSessionType: packages.filter((p) => p.status === 'INCORRECT_PKGS_FOR_SESSION_TYPE').map((p) => p.packageId),
+  };
+}
+
+export type DpdPlPickup =
+  | { state: 'booked'; orderNumber: string; checkSum: string | undefined }
+  | { state: 'refused'; message: string; errors: FieldErrors };
+
+/** Our field of a courier booking problem, from the `fields` DPD names (pickupDate, pickupTimeFrom, payerNumber …). */
+function pickupPath(fields: string): string {
+  if (/date/i.test(fields)) return 'pickup.date';
+  if (/timeFrom/i.test(fields)) return 'pickup.from';
+  if (/timeTo/i.test(fields)) return 'pickup.to';
+  if (/payer/i.test(fields)) return 'shipping_channel_id';
+  if (/phone/i.test(fields)) return 'sender_contact.phone_number';
+  if (/sender|customer/i.test(fields)) return 'origin_address';
+  return 'pickup';
+}
+
+/** packagesPickupCallV4Response (packagesPickupCallResponseV3: orderNumber, checkSum, statusInfo with errorDetails) → the order, or why not. */
+export function parsePickupBody(body: XmlObject): DpdPlPickup {
+  const result = xmlObject(xmlObject(body.packagesPickupCallV4Response).return);
+  const statusInfo = xmlObject(result.statusInfo);
+  const status = xmlString(statusInfo.status) ?? 'NO_ANSWER';
+  const orderNumber = xmlString(result.orderNumber);
+  if (status === 'OK' && orderNumber) return { state: 'booked', orderNumber, checkSum: xmlString(result.checkSum) };
+  const errors: FieldErrors = {};
+  for (const detail of xmlList(statusInfo.errorDetails).map(xmlObject)) {
+    const text = xmlString(detail.description) ?? xmlString(detail.code) ?? status;
+    (errors[pickupPath(xmlString(detail.fields) ?? '')] ??= []).push(`${NAME}: ${text}`);
+  }
+  if (Object.keys(errors).length === 0) errors.pickup = [`${NAME}: the courier was not booked (${status})`];
+  const first = Object.values(errors)[0]![0]!.slice(NAME.length + 2);
+  return { state: 'refused', message: `${NAME} refused the courier booking: ${first}`, errors };
+}

@@ -4,6 +4,7 @@ import type {
 } from '../types.js';
 import { glsPlProduct } from './codes.js';
 import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
+import { glsPlDispatcher } from './dispatch.js';
 import { glsPlConsign } from './request.js';
 import { labelsInParcelOrder, parseTrackingAnswer } from './response.js';
 import { glsPlSettings } from './settings.js';
@@ -72,7 +73,9 @@ export const glsPlAdapter: CarrierAdapter = {
 
   createShipment,
 
-  // Possible while the consignment is in the preparing box: packdesk never moves it to a pickup (adePickup_Create).
+  dispatch: glsPlDispatcher,
+
+  // Possible while the consignment is in the preparing box, until the dispatch's pickup (adePickup_Create) takes it.
   async cancel(shipment, settings, ctx) {
     await new GlsPlClient(glsPlSettings.parse(settings), ctx).deleteConsign(shipment.providerShipmentId);
   },

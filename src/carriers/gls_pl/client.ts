@@ -1,3 +1,4 @@
+import type { FieldErrors } from '../../domain/errors.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined, TokenRejected, type TokenSource } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
@@ -5,8 +6,8 @@ import { soapCall, SoapFault, xmlObject, xmlString, type SoapPart, type XmlEleme
 import type { CarrierContext, LabelFormat } from '../types.js';
 import { GLS_PL_LABEL_MODES } from './codes.js';
 import {
-  CREDENTIAL_FAULTS, parseConsign, parseConsignId, parseConsignIds, parseGlsPlFault, parseParcelLabels, SESSION_FAULTS,
-  type GlsPlConsignView, type GlsPlParcelLabel, type GlsTrackingAnswer,
+  CREDENTIAL_FAULTS, parseConsign, parseConsignId, parseCourierOrdered, parseGlsPlFault, parseGlsPlHandOverFault, parseIds, parseParcelLabels,
+  parsePickup, parsePickupId, parseReceipt, SESSION_FAULTS, type GlsPlConsignView, type GlsPlParcelLabel, type GlsPlPickupView, type GlsTrackingAnswer,
 } from './response.js';
 import { ADE_PATH, ADE_SERVICE, GLS_PL_BASE_URLS, GLS_TRACKING_BASE_URL, GLS_TRACKING_PATH } from './service.js';
 import type { GlsPlSettings } from './settings.js';
@@ -23,12 +24,21 @@ export class GlsPlCredentialsRefused extends CarrierCredentialsRefusedError {
   }
 }
 
+/** ADE refused an operation; its fault tells callers which refusals they can explain better. */
+export class GlsPlRefusedError extends CarrierRefusedError {
+  constructor(readonly fault: SoapFault, message: string, errors: FieldErrors) {
+    super(message, errors);
+  }
+}
+
+type FaultReader = (fault: SoapFault) => { message: string; errors: FieldErrors };
+
 /** A fault ADE answered: login faults, server trouble, or a refusal on our field paths. */
-function faultError(fault: SoapFault): Error {
+function faultError(fault: SoapFault, refusal: FaultReader): Error {
   if (CREDENTIAL_FAULTS.has(fault.code)) return new GlsPlCredentialsRefused(`${fault.reason} (${fault.code})`);
   if (fault.code === 'Server' || fault.code === 'Receiver') return new CarrierTransientError(`GLS Poland failed: ${fault.reason}`);
-  const { message, errors } = parseGlsPlFault(fault);
-  return new CarrierRefusedError(message, errors);
+  const { message, errors } = refusal(fault);
+  return new GlsPlRefusedError(fault, message, errors);
 }
 
 /** The only GLS Poland code that does network I/O: one method per ADE operation, each under the channel's session. */
@@ -44,7 +54,7 @@ export class GlsPlClient {
       credentials: [settings.username, settings.password],
       fetchToken: async (http) => {
         const body = await soapCall(http, ADE_PATH, ADE_SERVICE, { name: 'adeLogin', content: { user_name: settings.username, user_password: settings.password } })
-          .catch((err: unknown) => { throw err instanceof SoapFault ? faultError(err) : err; });
+          .catch((err: unknown) => { throw err instanceof SoapFault ? faultError(err, parseGlsPlFault) : err; });
         const token = xmlString(xmlObject(xmlObject(body.adeLoginResponse).return).session);
         if (!token) throw new CarrierTransientError('GLS Poland answered adeLogin without a session');
         return { token, expiresInSeconds: SESSION_SECONDS };
@@ -57,7 +67,7 @@ export class GlsPlClient {
   }
 
   /** One ADE operation with the session as its first element → its response element; an expired session means one login more. */
-  private call(name: string, content: XmlElement): Promise<XmlObject> {
+  private call(name: string, content: XmlElement, refusal: FaultReader = parseGlsPlFault): Promise<XmlObject> {
     return this.http.withToken(this.session, async (session, retried) => {
       // the session id travels in the body: redacted from traces like the password
       const http = new CarrierHttp('gls_pl', this.base, this.ctx, this.secrets(session));
@@ -67,7 +77,7 @@ export class GlsPlClient {
       } catch (err) {
         if (!(err instanceof SoapFault)) throw err;
         if (SESSION_FAULTS.has(err.code) && !retried) throw new TokenRejected();
-        throw faultError(err);
+        throw faultError(err, refusal);
       }
     });
   }
@@ -84,11 +94,46 @@ export class GlsPlClient {
 
   /** adePreparingBox_GetConsignIDs: at most 100 ids below `idStart` (0: the newest), newest first. */
   async consignIds(idStart = 0): Promise<string[]> {
-    return parseConsignIds(await this.call('adePreparingBox_GetConsignIDs', { id_start: idStart }));
+    return parseIds(await this.call('adePreparingBox_GetConsignIDs', { id_start: idStart }));
   }
 
   async consign(id: string): Promise<GlsPlConsignView> {
     return parseConsign(await this.call('adePreparingBox_GetConsign', { id }));
+  }
+
+  /** Whether the preparing box still holds the consignment: a pickup takes it out for good, as a delete does. */
+  async inPreparingBox(id: string): Promise<boolean> {
+    return this.consign(id).then(() => true, (err: unknown) => {
+      if (err instanceof GlsPlRefusedError && err.fault.code === 'err_cons_not_found') return false;
+      throw err;
+    });
+  }
+
+  /**
+   * adePickup_Create: the consignments leave the preparing box for a new pickup, and GLS receives their data. ADE
+   * takes a consignment into one pickup only: one no longer in the box is refused (err_cons_not_found).
+   */
+  async createPickup(consignIds: readonly string[], desc: string): Promise<string> {
+    return parsePickupId(await this.call('adePickup_Create', { consigns_ids: { items: consignIds }, desc }, parseGlsPlHandOverFault));
+  }
+
+  /** adePickup_GetIDs: at most 100 pickup ids below `idStart` (0: the newest), newest first. */
+  async pickupIds(idStart = 0): Promise<string[]> {
+    return parseIds(await this.call('adePickup_GetIDs', { id_start: idStart }, parseGlsPlHandOverFault));
+  }
+
+  async pickup(id: string): Promise<GlsPlPickupView> {
+    return parsePickup(await this.call('adePickup_Get', { id }, parseGlsPlHandOverFault));
+  }
+
+  /** adePickup_GetReceipt: the pickup's hand-over receipt ("potwierdzenie nadania"), a PDF, any number of times. */
+  async receipt(pickupId: string, mode: string): Promise<Buffer> {
+    return parseReceipt(await this.call('adePickup_GetReceipt', { id: pickupId, mode }, parseGlsPlHandOverFault));
+  }
+
+  /** adeCourier_Order: a courier for `date` to collect `parcelAmount` parcels; ADE answers only whether it took the order. */
+  async orderCourier(parcelAmount: number, date: string): Promise<boolean> {
+    return parseCourierOrdered(await this.call('adeCourier_Order', { parcelamount: parcelAmount, date }, parseGlsPlHandOverFault));
   }
 
   /** adePreparingBox_GetConsignLabelsExt: one label file per parcel; parcels without numbers get them now. */

@@ -36,6 +36,10 @@ const TEXTS: Record<string, string> = {
   err_cons_srv_amount_of_cod_is_incorrect: 'Kwota usługi COD jest nieprawidłowa.',
   err_cons_srv_amount_of_cod_is_too_large: 'Kwota usługi COD jest za duża. Maksymalną wartość można uzyskać metodą adeServices_GetMaxCOD.',
   err_date_is_invalid: 'Data nadania jest nieprawidłowa',
+  err_cons_not_found: 'Przesyłka nie została znaleziona.',
+  // the wording of the two pickup faults is inferred: dbojdo/gls-ade lists their codes only
+  err_pickup_not_found: 'Potwierdzenie nadania nie zostało znalezione.',
+  err_pickup_make_problem: 'Problem z utworzeniem potwierdzenia nadania.',
   err_sess_not_found: 'Identyfikator sesji nie został znaleziony. Uzyskanie nowego identyfikatora możliwe jest tylko za pomocą funkcji logowania do systemu.',
 };
 
@@ -57,7 +61,8 @@ export interface SeenConsign {
   services: string[];
 }
 
-function checkNames(node: XmlNode | undefined, allowed: readonly string[], at: string): void {
+/** An element the operation's WSDL type lacks is refused as PHP's SoapServer refuses it, before ADE reads anything. */
+export function checkNames(node: XmlNode | undefined, allowed: readonly string[], at: string): void {
   for (const name of Object.keys(xmlObject(node))) {
     if (!allowed.includes(name)) throw new EmulatedSoapFault('Client', `SOAP-ERROR: Encoding: element '${name}' is not part of ${at}`);
   }

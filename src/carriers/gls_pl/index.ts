@@ -23,7 +23,7 @@ const mappers: CarrierMappers = {
   parseTracking: (body, asked) => parseTrackingAnswer(body as GlsTrackingAnswer | undefined, asked),
 };
 
-/** GLS Poland — ADE Plus WebAPI 2 (SOAP, adeLogin session): preparing box, per-parcel labels, delete; GLS Track & Trace. */
+/** GLS Poland — ADE Plus WebAPI 2 (SOAP, adeLogin session): preparing box, per-parcel labels, delete, pickup with its receipt, courier order; GLS Track & Trace. */
 export const provider: ProviderDefinition = {
   code: 'gls_pl',
   name: 'GLS Poland',

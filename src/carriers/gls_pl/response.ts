@@ -1,6 +1,7 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { statusOfCode } from '../codes.js';
-import { CarrierRefusedError } from '../errors.js';
+import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { warsawTime } from '../local-time.js';
 import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
 import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { GLS_PL_TRACKING } from './codes.js';
@@ -14,9 +15,45 @@ export function parseConsignId(body: XmlObject): string {
   return id;
 }
 
-/** `{return: {items: [id…]}}` of adePreparingBox_GetConsignIDs (cConsignsIDsArray), newest first. */
-export function parseConsignIds(body: XmlObject): string[] {
+/** `{return: {id}}` of adePickup_Create (cID): the pickup's id, the number of its hand-over receipt. */
+export function parsePickupId(body: XmlObject): string {
+  const id = xmlString(xmlObject(body.return).id);
+  if (!id) throw new CarrierTransientError('GLS Poland answered adePickup_Create without a pickup id');
+  return id;
+}
+
+/**
+ * `{return: {items: [id…]}}` of adePreparingBox_GetConsignIDs (cConsignsIDsArray) and adePickup_GetIDs
+ * (cPickupsIDsArray), newest first.
+ */
+export function parseIds(body: XmlObject): string[] {
   return xmlList(xmlObject(body.return).items).map((n) => xmlString(n)).filter((n): n is string => n !== undefined);
+}
+
+export interface GlsPlPickupView {
+  desc: string;
+  /** When ADE made the pickup, Unix ms (cPickup.datetime is Warsaw wall-clock time). */
+  createdAt: number | undefined;
+}
+
+/** `{return: cPickup{desc, quantity, weight, datetime}}` of adePickup_Get. */
+export function parsePickup(body: XmlObject): GlsPlPickupView {
+  const pickup = xmlObject(body.return);
+  const datetime = xmlString(pickup.datetime);
+  return { desc: xmlString(pickup.desc) ?? '', createdAt: datetime === undefined ? undefined : warsawTime.parse(datetime) };
+}
+
+/** `{return: cReceipt{receipt}}` of adePickup_GetReceipt: the receipt's PDF, base64. */
+export function parseReceipt(body: XmlObject): Buffer {
+  const receipt = Buffer.from(xmlString(xmlObject(body.return).receipt) ?? '', 'base64');
+  if (receipt.subarray(0, 5).toString('latin1') !== '%PDF-') throw new CarrierTransientError('GLS Poland answered adePickup_GetReceipt without a PDF receipt');
+  return receipt;
+}
+
+/** `{return: cBooleanValue{value}}` of adeCourier_Order: whether ADE took the courier order. */
+export function parseCourierOrdered(body: XmlObject): boolean {
+  const value = xmlString(xmlObject(body.return).value);
+  return value === 'true' || value === '1';
 }
 
 export interface GlsPlConsignView {
@@ -99,6 +136,13 @@ export function parseGlsPlFault(fault: SoapFault): { message: string; errors: Fi
     message: `GLS Poland refused the consignment: ${text} (${fault.code})`,
     errors: { [pathOfFault(fault.code)]: [`GLS Poland: ${text} (${fault.code})`] },
   };
+}
+
+/** A fault of the hand-over (pickup, receipt, courier order) → the dispatch's paths: its date, else its shipments. */
+export function parseGlsPlHandOverFault(fault: SoapFault): { message: string; errors: FieldErrors } {
+  const text = fault.reason || fault.code;
+  const path = fault.code.startsWith('err_date') ? 'pickup.date' : 'shipment_ids';
+  return { message: `GLS Poland refused the hand-over: ${text} (${fault.code})`, errors: { [path]: [`GLS Poland: ${text} (${fault.code})`] } };
 }
 
 /** A refusal answer (the response envelope's text) → a message and field errors. */

@@ -12,6 +12,8 @@ export interface ShipmentFilters {
   createdTo?: number;
   /** Only shipments the carrier refused that nothing retries (records.ts needsAttention). */
   needsAttention?: boolean;
+  /** true: only shipments an end-of-day dispatch handed over; false: only those none has yet. */
+  dispatched?: boolean;
 }
 
 /** The failure column is JSON text on SQLite and text on PostgreSQL alike: the list reads it as the records do. */
@@ -24,7 +26,7 @@ const SUMMARY_COLUMNS = `id, reference_number AS "referenceNumber", channel_id A
 
 /** What `include=details` adds. */
 const DETAIL_COLUMNS = `, recipient_contact AS "recipientContact", destination_address AS "destinationAddress", cod_amount_minor AS "codAmountMinor",
-  cod_currency AS "codCurrency", provider, label_format AS "labelFormat", printed_at AS "printedAt"`;
+  cod_currency AS "codCurrency", provider, label_format AS "labelFormat", printed_at AS "printedAt", dispatch_id AS "dispatchId"`;
 
 /** Shorter terms than this cannot use the trigram index (SQLite would scan every search row). */
 const MIN_SUBSTRING_TERM = 3;
@@ -65,6 +67,7 @@ async function whereOf(ctx: ServiceContext, accountId: string, f: ShipmentFilter
   if (f.createdFrom !== undefined) { clauses.push('created_at >= ?'); params.push(f.createdFrom); }
   if (f.createdTo !== undefined) { clauses.push('created_at <= ?'); params.push(f.createdTo); }
   if (f.needsAttention) clauses.push(NEEDS_ATTENTION_SQL);
+  if (f.dispatched !== undefined) clauses.push(`dispatch_id IS ${f.dispatched ? 'NOT ' : ''}NULL`);
   if (f.search) {
     const seqs = await searchSeqs(ctx, accountId, f.search);
     if (seqs.length === 0) return null;
@@ -101,7 +104,7 @@ export async function listShipments(ctx: ServiceContext, accountId: string, f: S
   const filtered = await whereOf(ctx, accountId, f);
   if (!filtered) return { items: [], total: 0 };
   const { where, params } = filtered;
-  const scanless = !f.search && f.createdFrom === undefined && f.createdTo === undefined && !f.needsAttention;
+  const scanless = !f.search && f.createdFrom === undefined && f.createdTo === undefined && !f.needsAttention && f.dispatched === undefined;
   const total = scanless ? await countedTotal(ctx, accountId, f) : (await ctx.store.get<{ n: number }>(`SELECT count(*) AS n FROM shipments WHERE ${where}`, ...params))!.n;
   if (offsetOf(page) >= total) return { items: [], total }; // a page past the end walks no index
   const rows = await ctx.store.all<ListedRow>(`SELECT ${SUMMARY_COLUMNS}${details ? DETAIL_COLUMNS : ''} FROM shipments WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,

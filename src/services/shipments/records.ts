@@ -90,7 +90,7 @@ export function presentShipmentSummary(row: SummaryRow) {
 }
 
 /** The list's `include=details`: who and where it goes, its first tracking number, COD, carrier and printed state. */
-export type DetailRow = Pick<ShipmentRow, 'recipientContact' | 'destinationAddress' | 'codAmountMinor' | 'codCurrency' | 'provider' | 'labelFormat' | 'printedAt'>;
+export type DetailRow = Pick<ShipmentRow, 'recipientContact' | 'destinationAddress' | 'codAmountMinor' | 'codCurrency' | 'provider' | 'labelFormat' | 'printedAt' | 'dispatchId'>;
 
 export function presentShipmentDetails(row: DetailRow, parcelNumbers: readonly (string | null)[]) {
   const recipient = row.recipientContact as Contact;
@@ -106,6 +106,7 @@ export function presentShipmentDetails(row: DetailRow, parcelNumbers: readonly (
     provider: row.provider,
     label_format: row.labelFormat,
     printed_at: isoTimeOrNull(row.printedAt),
+    dispatch_id: row.dispatchId,
   };
 }
 

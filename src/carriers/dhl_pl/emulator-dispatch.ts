@@ -1,0 +1,123 @@
+/**
+ * DHL24's courier booking and PNP report as the DHL Parcel Poland emulator serves them. bookCourier
+ * (bookCourier.html) checks "whether a courier can arrive at the indicated time and whether all the indicated
+ * shipments can be collected in one place", and refuses a shipment that already has a courier (deleteShipments.html:
+ * a booked shipment must have its courier cancelled first); getPnp (getPnp.html) reports the shipments sent on a day.
+ * The Polish wording of the refusals and their fault code 101 are inferred, as for creation.
+ */
+import type { Clock } from '../../domain/clock.js';
+import { numberSequence } from '../emulator/numbers.js';
+import type { EmulatedShipment, EmulatedShipments } from '../emulator/shipments.js';
+import type { EmulatedSoapFault, SoapRequest } from '../emulator/soap.js';
+import { warsawTime } from '../local-time.js';
+import { xmlList, xmlObject, xmlString, type SoapPart, type XmlObject } from '../soap.js';
+import { renderPnp } from './emulator-pnp.js';
+import type { EmulatedDhlShipment, EmulatedParty } from './emulator-validation.js';
+
+type DhlShipment = EmulatedShipment<EmulatedDhlShipment>;
+
+/** A courier order: its number (DHL's examples: `12345WWW`), day and hours. */
+export interface CourierBooking {
+  orderId: string;
+  date: string;
+  from: string;
+  to: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const HOUR = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** DHL's line between express parcels and freight ("EX - domestic express shipments up to 31.5 kg", getPnp.html). */
+const EXPRESS_MAX_KG = 31.5;
+
+const domestic = (s: DhlShipment) => s.request.receiver.country === 'PL';
+const express = (s: DhlShipment) => s.request.pieces.every((p) => !(p.weight > EXPRESS_MAX_KG));
+/** getPnp's `type`: which shipments its report lists. */
+const PNP_TYPES: Readonly<Record<string, (s: DhlShipment) => boolean>> = {
+  EX: (s) => domestic(s) && express(s),
+  DR: (s) => domestic(s) && !express(s),
+  ALL: () => true,
+  '2EUROPE': (s) => !domestic(s),
+  PR: (s) => s.product === 'PR',
+};
+
+interface DeskDependencies {
+  clock: Clock;
+  shipments: EmulatedShipments<EmulatedDhlShipment>;
+  /** The caller's login, from an element holding `authData`. */
+  caller(node: XmlObject): string;
+  /** The caller's shipment that was not deleted. */
+  live(owner: string, id: string): DhlShipment | undefined;
+  fault(reason: string): EmulatedSoapFault;
+}
+
+const placeOf = (p: EmulatedParty) => [p.postalCode, p.city, p.street, p.houseNumber, p.apartmentNumber ?? ''].join('|').toLowerCase();
+
+export function dhlPlDispatchDesk({ clock, shipments, caller, live, fault }: DeskDependencies) {
+  const bookings = new Map<string, CourierBooking>();
+  const nextOrder = numberSequence(clock, { prefix: '', digits: 5 });
+
+  /** The day a shipment is sent: its courier's day once one is booked, else the day it was created for. */
+  const sendingDay = (s: DhlShipment) => bookings.get(s.id)?.date ?? s.request.shipmentDate;
+
+  const bookCourier = ({ body }: SoapRequest): SoapPart => {
+    const owner = caller(body);
+    const [date, from, to] = [body.pickupDate, body.pickupTimeFrom, body.pickupTimeTo].map((n) => xmlString(n) ?? '') as [string, string, string];
+    const now = warsawTime.format(clock.now());
+    const problems: string[] = [];
+    if (!DAY.test(date) || warsawTime.parse(`${date} 12:00:00`) === undefined) problems.push(`pickupDate: nieprawidłowa data odbioru (${date}), oczekiwany format RRRR-MM-DD`);
+    else if (date < now.slice(0, 10)) problems.push(`pickupDate: data odbioru ${date} już minęła`);
+    if (!HOUR.test(from)) problems.push(`pickupTimeFrom: nieprawidłowa godzina (${from}), oczekiwany format GG:MM`);
+    if (!HOUR.test(to)) problems.push(`pickupTimeTo: nieprawidłowa godzina (${to}), oczekiwany format GG:MM`);
+    else if (HOUR.test(from) && to <= from) problems.push(`pickupTimeTo: koniec przedziału ${to} musi być późniejszy niż jego początek ${from}`);
+    else if (date === now.slice(0, 10) && to <= now.slice(11, 16)) problems.push(`pickupTimeTo: kurier nie zdąży dzisiaj przyjechać do ${to}`);
+    const ids = xmlList(xmlObject(body.shipmentIdList).item).map((i) => xmlString(i) ?? '');
+    if (ids.length === 0 && Object.keys(xmlObject(body.shipmentOrderInfo)).length === 0) problems.push('shipmentIdList: podaj przesyłki albo shipmentOrderInfo');
+    const found = ids.flatMap((id, i) => {
+      const s = live(owner, id);
+      const booked = s && bookings.get(s.id);
+      if (!s) problems.push(`shipmentIdList.item[${i}]: nie znaleziono przesyłki ${id}`);
+      else if (booked) problems.push(`shipmentIdList.item[${i}]: przesyłka ${id} ma już zamówionego kuriera (zamówienie ${booked.orderId})`);
+      return s ? [s] : [];
+    });
+    if (new Set(found.map((s) => placeOf(s.request.shipper))).size > 1) {
+      problems.push('shipmentIdList: przesyłki mają różne adresy nadania i nie mogą zostać odebrane w jednym miejscu');
+    }
+    if (problems.length > 0) throw fault(problems.join('\n'));
+    const booking: CourierBooking = { orderId: `${nextOrder()}WWW`, date, from, to };
+    for (const s of found) bookings.set(s.id, booking);
+    return { name: 'bookCourierResponse', content: { bookCourierResult: { item: [booking.orderId] } } };
+  };
+
+  const getPnp = async ({ body }: SoapRequest): Promise<SoapPart> => {
+    const request = xmlObject(body.pnpRequest);
+    const owner = caller(request);
+    const date = xmlString(request.date) ?? '';
+    const type = xmlString(request.type) ?? '';
+    if (!DAY.test(date)) throw fault(`date: nieprawidłowa data raportu (${date}), oczekiwany format RRRR-MM-DD`);
+    const ofType = Object.hasOwn(PNP_TYPES, type) ? PNP_TYPES[type]! : undefined;
+    if (!ofType) throw fault(`type: nieznany rodzaj raportu (${type}); dostępne: ${Object.keys(PNP_TYPES).join(', ')}`);
+    const listed = shipments.all().filter((s) => s.owner === owner && !shipments.isCancelled(s) && sendingDay(s) === date && ofType(s));
+    if (listed.length === 0) throw fault(`date: brak przesyłek nadanych w dniu ${date}`);
+    const shipper = listed[0]!.request.shipper;
+    const pdf = await renderPnp({
+      date, type, login: owner,
+      shipper: [shipper.name, `${shipper.street} ${shipper.houseNumber}`, `${shipper.postalCode} ${shipper.city}`],
+      shipments: listed.map((s) => ({
+        waybill: s.id, product: s.product, pieces: s.parcels.map((p) => p.number), weightKg: s.request.pieces.reduce((kg, p) => kg + (p.weight || 0), 0),
+        receiver: `${s.request.receiver.name}, ${s.request.receiver.postalCode} ${s.request.receiver.city}`, cod: s.request.cod?.amount ?? null,
+      })),
+    });
+    return {
+      name: 'getPnpResponse',
+      content: { getPnpResult: { fileName: `PNP_${date}_${type}.pdf`, fileData: pdf.toString('base64'), fileMimeType: 'application/pdf' } },
+    };
+  };
+
+  return {
+    bookCourier,
+    getPnp,
+    sendingDay,
+    bookingOf: (shipmentId: string) => bookings.get(shipmentId),
+    reset: () => bookings.clear(),
+  };
+}
