@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm';
 import { findProvider } from '../carriers/registry.js';
 import { CarrierRefusedError, CarrierTransientError } from '../carriers/errors.js';
-import type { CarrierProgress, DispatchCapabilities, PickupRequest } from '../carriers/types.js';
+import type { DispatchCapabilities, PickupRequest } from '../carriers/types.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { fromMinorUnits } from '../domain/money.js';
@@ -16,7 +16,7 @@ import { recordEvent } from './events.js';
 import { backoffDelay, enqueueJob, jobLane, type JobOutcome, type LaneReport } from './jobs.js';
 import { owned } from './ownership.js';
 import { checkPrintRequest, queuePrintJob } from './printing/print-jobs.js';
-import { shipmentForCarrier } from './shipments/carrier-step.js';
+import { keptProgress, shipmentForCarrier } from './shipments/carrier-step.js';
 import { todayOf } from './shipments/create.js';
 import type { ParcelRow, ShipmentRow } from './shipments/records.js';
 
@@ -231,14 +231,7 @@ export async function handOverAtCarrier(ctx: ServiceContext, dispatchId: string,
   const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
   const dispatcher = findProvider(row.provider)!.adapter.dispatch;
   const handed = await dispatchedShipments(ctx, row.id);
-  let saved = (row.carrierProgress as Record<string, unknown> | null) ?? null;
-  const progress: CarrierProgress = {
-    load: () => saved,
-    save: async (p) => {
-      saved = p;
-      await ctx.db.update(dispatches).set({ carrierProgress: p }).where(eq(dispatches.id, row.id)).run();
-    },
-  };
+  const progress = keptProgress(row.carrierProgress, (p) => ctx.db.update(dispatches).set({ carrierProgress: p }).where(eq(dispatches.id, row.id)).run());
   try {
     const answered = dispatcher ? await dispatcher.handOver({
       id: row.id, pickup: (row.pickupRequest as PickupRequest | null) ?? null,

@@ -94,6 +94,21 @@ async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: num
 }
 
 /**
+ * A carrier step's progress as the store keeps it for its job: nothing else changes it while the job holds its
+ * subject, so the last saved value is kept here too, and each save is stored before the carrier call it stands for.
+ */
+export function keptProgress(stored: unknown, store: (progress: Record<string, unknown>) => Promise<unknown>): CarrierProgress {
+  let saved = (stored as Record<string, unknown> | null) ?? null;
+  return {
+    load: () => saved,
+    save: async (p) => {
+      saved = p;
+      await store(p);
+    },
+  };
+}
+
+/**
  * The creation job: sends a pending shipment to its carrier, merges and stores the label, marks it `created`.
  * A refusal leaves it pending with `failure` (fixed by PATCH or retried by hand); an outage is retried with backoff.
  */
@@ -103,15 +118,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
   const channel = (await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
   const adapter = findProvider(row.provider)!.adapter;
   const parcelList = await loadParcels(ctx, row.id);
-  // nothing else changes the progress while this job holds the shipment, so the last saved value is kept here too
-  let saved = (row.carrierProgress as Record<string, unknown> | null) ?? null;
-  const progress: CarrierProgress = {
-    load: () => saved,
-    save: async (p) => {
-      saved = p;
-      await ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run();
-    },
-  };
+  const progress = keptProgress(row.carrierProgress, (p) => ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run());
   try {
     const forCarrier = shipmentForCarrier(row, parcelList);
     const created = await adapter.createShipment(forCarrier, ctx.secrets.openJson(channel.settingsEnc), {
