@@ -6,6 +6,7 @@ import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, 
 import { AllegroAppRefused, checkApplicationCredentials } from './authorization.js';
 import { AllegroClient } from './client.js';
 import { cancelShipments, runCommand } from './commands.js';
+import { allegroDispatcher, SHIPMENT_ID_SEPARATOR } from './dispatch.js';
 import { allegroCreateCommand, allegroLabelRequest, labelFormatOf, parcelGroups } from './request.js';
 import { deliveryServiceFor, parseCreatedShipment, parseRefusal, parseTracking, type AllegroDeliveryService } from './response.js';
 import { allegroSettings, type AllegroSettings } from './settings.js';
@@ -14,8 +15,6 @@ import { allegroSettings, type AllegroSettings } from './settings.js';
 const ALLEGRO_TRACK_BATCH = 20;
 /** How long a channel's delivery service (its carrier, COD limits) is trusted before it is read again. */
 const SERVICE_CACHE_MS = 3_600_000;
-/** An Allegro shipment id is a UUID; a packdesk shipment of several Allegro shipments keeps their ids joined by this. */
-const SHIPMENT_ID_SEPARATOR = ',';
 
 const services = new Map<string, { service: AllegroDeliveryService; until: number }>();
 
@@ -136,6 +135,7 @@ async function validate(settings: ChannelSettings, ctx: CarrierContext): Promise
 export const allegroAdapter: CarrierAdapter = {
   validate,
   createShipment,
+  dispatch: allegroDispatcher,
 
   async cancel(shipment, settings, ctx) {
     const client = new AllegroClient(allegroSettings.parse(settings), ctx);

@@ -3,10 +3,10 @@ import { CarrierHttp, jsonOrUndefined, type CarrierCall } from '../carrier-http.
 import { AuthorizationRequiredError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
-import type { AllegroCancelCommand, AllegroCreateCommand, AllegroLabelRequest } from './request.js';
+import type { AllegroCancelCommand, AllegroCreateCommand, AllegroLabelRequest, AllegroPickupCommand, AllegroPickupProposalsRequest } from './request.js';
 import {
-  parseRefusal, type AllegroAuthError, type AllegroCommandStatus, type AllegroDeliveryServices, type AllegroErrors, type AllegroShipment,
-  type AllegroTrackingAnswer,
+  HAND_OVER_REFUSAL, parseRefusal, type AllegroAuthError, type AllegroCommandStatus, type AllegroDeliveryServices, type AllegroErrors, type AllegroPickupProposals, type AllegroShipment,
+  type AllegroTrackingAnswer, type RefusalSubject,
 } from './response.js';
 import type { AllegroSettings } from './settings.js';
 
@@ -52,12 +52,12 @@ export class AllegroClient {
   }
 
   /** A refusal of the call: the person's token (401 even after a refresh), the account (403), or the request (4xx). */
-  private refused(res: CarrierResponse, parcelIndexes?: readonly number[]): Error {
+  private refused(res: CarrierResponse, parcelIndexes?: readonly number[], subject?: RefusalSubject): Error {
     const body = jsonOrUndefined<AllegroErrors & AllegroAuthError>(res);
     if (res.status === 401) {
       return new AuthorizationRequiredError(`Allegro refused the person's access token: ${body?.error_description ?? body?.error ?? 'HTTP 401'}`);
     }
-    const { message, errors } = parseRefusal(res.status, body, parcelIndexes);
+    const { message, errors } = parseRefusal(res.status, body, parcelIndexes, subject);
     return new CarrierRefusedError(message, errors);
   }
 
@@ -115,6 +115,33 @@ export class AllegroClient {
     const res = await this.send('POST', '/shipment-management/label', request, 'application/octet-stream');
     if (res.status === 204) throw new CarrierTransientError('Allegro has no label for these shipments yet');
     if (res.status !== 200) throw this.refused(res);
+    return res.body;
+  }
+
+  /** `POST /shipment-management/pickup-proposals` (getPickupProposals): the slots each shipment's carrier offers; orders nothing. */
+  async pickupProposals(request: AllegroPickupProposalsRequest): Promise<AllegroPickupProposals[]> {
+    const res = await this.send('POST', '/shipment-management/pickup-proposals', request);
+    if (res.status !== 200) throw this.refused(res, undefined, HAND_OVER_REFUSAL);
+    return this.json(res, 'the pickup proposals');
+  }
+
+  /** `POST /shipment-management/pickups/create-commands` (createPickup). */
+  async pickupCommand(command: AllegroPickupCommand): Promise<{ retryAfterMs: number }> {
+    const res = await this.send('POST', '/shipment-management/pickups/create-commands', command);
+    if (res.status !== 200 && res.status !== 201) throw this.refused(res, undefined, HAND_OVER_REFUSAL);
+    return { retryAfterMs: retryAfterMs(res) };
+  }
+
+  /** `GET …/pickups/create-commands/{commandId}` (createPickupStatus); undefined when Allegro never received it (404). */
+  pickupStatus(commandId: string): Promise<AllegroCommandStatus | undefined> {
+    return this.commandStatus(`/shipment-management/pickups/create-commands/${encodeURIComponent(commandId)}`);
+  }
+
+  /** `POST /shipment-management/protocol` (getShipmentProtocol, scope shipments:read): the carrier's protocol, undefined when it has none (204). */
+  async protocol(shipmentIds: readonly string[]): Promise<Buffer | undefined> {
+    const res = await this.send('POST', '/shipment-management/protocol', { shipmentIds: [...shipmentIds] }, 'application/octet-stream');
+    if (res.status === 204) return undefined;
+    if (res.status !== 200) throw this.refused(res, undefined, HAND_OVER_REFUSAL);
     return res.body;
   }
 

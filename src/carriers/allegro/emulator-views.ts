@@ -10,6 +10,8 @@ export interface AllegroHeld {
   input: AllegroCreateInput;
   service: EmulatedService;
   canceledAt?: number;
+  /** The pickup a create-pickup command ordered for the shipment. */
+  pickup?: { pickupId: string; carrierPickupId: string; date: string; minTime: string; maxTime: string };
 }
 
 export type AllegroEmulatedShipment = EmulatedShipment<AllegroHeld>;

@@ -18,14 +18,27 @@ import { ALLEGRO_TRACKING } from './codes.js';
 import { EmulatedAllegroOAuth } from './emulator-oauth.js';
 import { commandProblems, EMULATED_SERVICES, schemaErrors, serviceFor } from './emulator-validation.js';
 import { labelContent, shipmentView, trackingStatusView, waybillView, type AllegroEmulatedShipment, type AllegroHeld } from './emulator-views.js';
-import type { AllegroCancelCommand, AllegroCreateCommand, AllegroLabelRequest } from './request.js';
+import { renderAllegroProtocol } from './emulator-protocol.js';
+import type { AllegroCancelCommand, AllegroCreateCommand, AllegroLabelRequest, AllegroPickupCommand, AllegroPickupProposalsRequest } from './request.js';
 import type { AllegroError } from './response.js';
 
 /** Seconds between command status reads that the emulator suggests (the OpenAPI's minimum). */
 const RETRY_AFTER_SECONDS = '1';
 const MAX_TRACKED_WAYBILLS = 20;
 
-type CommandOutcome = { status: 'SUCCESS'; shipmentId: string } | { status: 'ERROR'; errors: AllegroError[] };
+type CommandKind = 'create' | 'cancel' | 'pickup';
+/** What a finished command's status adds: the shipment (ShipmentCreateCommandStatusDto) or the pickup (CreatePickupCommandStatusDto). */
+type CommandResult = { shipmentId: string } | { pickupId: string; carrierPickupId: string };
+type CommandOutcome = { status: 'SUCCESS'; result: CommandResult } | { status: 'ERROR'; errors: AllegroError[] };
+const UNFINISHED: Record<CommandKind, Record<string, null>> = {
+  create: { shipmentId: null }, cancel: { shipmentId: null }, pickup: { pickupId: null, carrierPickupId: null },
+};
+/** Pickup slots the emulated carriers offer each day, for the asked ready day and the days after it. */
+const PICKUP_SLOTS = [{ minTime: '09:00', maxTime: '12:00' }, { minTime: '12:00', maxTime: '16:00' }];
+const PICKUP_DAYS = 5;
+const DAY_MS = 86_400_000;
+/** A day as Allegro's carriers count them, in Warsaw. */
+const warsawDay = (at: number) => new Date(at).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
 
 interface EmulatedCommand {
   owner: string;
@@ -47,6 +60,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
   const commands = new Map<string, EmulatedCommand>();
   const dpdWaybill = numberSequence(clock, { prefix: '10', digits: 13 });
   const allegroWaybill = numberSequence(clock, { prefix: 'A0', digits: 10 });
+  const pickupNumber = numberSequence(clock, { prefix: 'AD', digits: 9 });
   const waybillFor = (carrierId: string) => (carrierId === 'DPD' ? `${dpdWaybill()}U` : allegroWaybill());
 
   const label = (s: AllegroEmulatedShipment, format: LabelFormat) =>
@@ -85,7 +99,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       return caller.slice(5);
     };
 
-    const commandStatus = (kind: 'create' | 'cancel') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const commandStatus = (kind: CommandKind) => async (request: FastifyRequest, reply: FastifyReply) => {
       const seller = sellerOf(request, reply);
       if (seller === undefined) return reply;
       const { commandId } = request.params as { commandId: string };
@@ -93,14 +107,14 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       if (!command || command.owner !== seller) return errorsReply(reply, 404, [{ ...error('ERROR', "Command doesn't exist", request.url), details: 'Resource not found' }]);
       command.reads++;
       void reply.type(ALLEGRO_MEDIA_TYPE).header('Retry-After', RETRY_AFTER_SECONDS);
-      if (command.reads === 1) return { commandId, status: 'IN_PROGRESS', errors: [], shipmentId: null };
+      if (command.reads === 1) return { commandId, status: 'IN_PROGRESS', errors: [], ...UNFINISHED[kind] };
       return command.outcome.status === 'SUCCESS'
-        ? { commandId, status: 'SUCCESS', errors: [], shipmentId: command.outcome.shipmentId }
-        : { commandId, status: 'ERROR', errors: command.outcome.errors, shipmentId: null };
+        ? { commandId, status: 'SUCCESS', errors: [], ...command.outcome.result }
+        : { commandId, status: 'ERROR', errors: command.outcome.errors, ...UNFINISHED[kind] };
     };
 
     /** A command with an id Allegro already has is answered again, never carried out twice. */
-    const acceptCommand = (kind: 'create' | 'cancel', seller: string, body: { commandId?: string }, run: () => CommandOutcome) => {
+    const acceptCommand = (kind: CommandKind, seller: string, body: { commandId?: string }, run: () => CommandOutcome) => {
       const commandId = body.commandId ?? randomUUID();
       if (!commands.has(`${kind}:${commandId}`)) commands.set(`${kind}:${commandId}`, { owner: seller, reads: 0, outcome: run() });
       return { ...body, commandId };
@@ -126,7 +140,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
           labelFormat: body.input.labelFormat === 'ZPL' ? 'zpl' : 'pdf', request: { commandId: body.commandId, input: body.input, service },
           numbers: body.input.packages.map(() => waybillFor(service.carrierId)),
         });
-        return { status: 'SUCCESS', shipmentId: s.id };
+        return { status: 'SUCCESS', result: { shipmentId: s.id } };
       });
       return reply.type(ALLEGRO_MEDIA_TYPE).header('Retry-After', RETRY_AFTER_SECONDS).send(answer);
     });
@@ -145,11 +159,88 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
           return { status: 'ERROR', errors: [error('SHIPMENT_CANCELLATION_NOT_ALLOWED', 'The shipment has been handed over to the carrier and cannot be cancelled.', 'shipmentId')] };
         }
         s.request.canceledAt ??= clock.now();
-        return { status: 'SUCCESS', shipmentId: s.id };
+        return { status: 'SUCCESS', result: { shipmentId: s.id } };
       });
       return reply.type(ALLEGRO_MEDIA_TYPE).header('Retry-After', RETRY_AFTER_SECONDS).send(answer);
     });
     app.get('/shipment-management/shipments/cancel-commands/:commandId', commandStatus('cancel'));
+
+    /** The seller's shipments of a hand-over request; a stranger or a cancelled one is refused on its `shipmentIds[i]`. */
+    const sellersShipments = (seller: string, ids: readonly string[]): { held: AllegroEmulatedShipment[]; errors: AllegroError[] } => {
+      const held: AllegroEmulatedShipment[] = [];
+      const errors: AllegroError[] = [];
+      ids.forEach((id, i) => {
+        const s = shipments.byId(seller, id);
+        if (!s) errors.push(error('SHIPMENT_NOT_FOUND', `Shipment ${id} not found.`, `shipmentIds[${i}]`));
+        else if (s.request.canceledAt !== undefined) errors.push(error('SHIPMENT_CANCELED', `Shipment ${id} is cancelled.`, `shipmentIds[${i}]`));
+        else held.push(s);
+      });
+      return { held, errors };
+    };
+    const slotsFrom = (day: string) => Array.from({ length: PICKUP_DAYS }, (_, i) => new Date(Date.parse(`${day}T12:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10))
+      .flatMap((date) => PICKUP_SLOTS.map((slot) => ({ date, ...slot })));
+    // PickupDateProposalDto's example: id '2023071210001300' names '2023-07-12 10:00-13:00'
+    const proposalId = (t: { date: string; minTime: string; maxTime: string }) => `${t.date}${t.minTime}${t.maxTime}`.replace(/[-:]/g, '');
+
+    app.post('/shipment-management/pickup-proposals', async (request, reply) => {
+      const seller = sellerOf(request, reply);
+      if (seller === undefined) return reply;
+      const invalid = schemaErrors(request.body, 'PickupProposalsRequestDto');
+      if (invalid.length > 0) return errorsReply(reply, 400, invalid);
+      const body = request.body as AllegroPickupProposalsRequest;
+      const today = warsawDay(clock.now());
+      if (body.readyDate !== undefined && body.readyDate < today) {
+        return errorsReply(reply, 400, [error('VALIDATION_ERROR', `The ready date ${body.readyDate} is in the past.`, 'readyDate')]);
+      }
+      const { errors } = sellersShipments(seller, body.shipmentIds);
+      if (errors.length > 0) return errorsReply(reply, 400, errors);
+      const times = slotsFrom(body.readyDate ?? today);
+      const proposals = body.shipmentIds.map((shipmentId) => ({
+        shipmentId, pickupTimes: times, proposalItems: times.map((t) => ({ id: proposalId(t), name: `${t.date} ${t.minTime}-${t.maxTime}` })),
+      }));
+      return reply.type(ALLEGRO_MEDIA_TYPE).send([{ proposals, address: body.address }]);
+    });
+
+    app.post('/shipment-management/pickups/create-commands', async (request, reply) => {
+      const seller = sellerOf(request, reply);
+      if (seller === undefined) return reply;
+      const invalid = schemaErrors(request.body, 'PickupCreateCommandDto');
+      if (invalid.length > 0) return errorsReply(reply, 400, invalid);
+      const body = request.body as AllegroPickupCommand;
+      const answer = acceptCommand('pickup', seller, body, () => {
+        const { held, errors } = sellersShipments(seller, body.input.shipmentIds);
+        const time = body.input.pickupTime;
+        if (!time) errors.push(error('VALIDATION_ERROR', 'The pickup time is required.', 'pickupTime'));
+        else if (time.date < warsawDay(clock.now())) errors.push(error('VALIDATION_ERROR', `The pickup date ${time.date} is in the past.`, 'pickupTime.date'));
+        else if (!PICKUP_SLOTS.some((slot) => slot.minTime === time.minTime && slot.maxTime === time.maxTime)) {
+          errors.push(error('VALIDATION_ERROR', `No pickup is offered on ${time.date} ${time.minTime ?? ''}-${time.maxTime ?? ''}.`, 'pickupTime'));
+        } else if (body.input.pickupDateProposalId !== undefined && body.input.pickupDateProposalId !== proposalId(time as Required<typeof time>)) {
+          errors.push(error('VALIDATION_ERROR', `The pickup proposal ${body.input.pickupDateProposalId} is not the pickup time asked for.`, 'pickupDateProposalId'));
+        }
+        body.input.shipmentIds.forEach((id, i) => {
+          const ordered = shipments.byId(seller, id)?.request.pickup;
+          if (ordered) errors.push(error('PICKUP_ALREADY_ORDERED', `A pickup of shipment ${id} is already ordered: ${ordered.carrierPickupId} on ${ordered.date}.`, `shipmentIds[${i}]`));
+        });
+        if (errors.length > 0) return { status: 'ERROR', errors };
+        const pickup = { pickupId: randomUUID(), carrierPickupId: pickupNumber(), date: time!.date, minTime: time!.minTime!, maxTime: time!.maxTime! };
+        for (const s of held) s.request.pickup = pickup;
+        return { status: 'SUCCESS', result: { pickupId: pickup.pickupId, carrierPickupId: pickup.carrierPickupId } };
+      });
+      return reply.type(ALLEGRO_MEDIA_TYPE).header('Retry-After', RETRY_AFTER_SECONDS).send(answer);
+    });
+    app.get('/shipment-management/pickups/create-commands/:commandId', commandStatus('pickup'));
+
+    app.post('/shipment-management/protocol', async (request, reply) => {
+      const seller = sellerOf(request, reply, 'application/octet-stream');
+      if (seller === undefined) return reply;
+      const invalid = schemaErrors(request.body, 'ShipmentIdsDto');
+      if (invalid.length > 0) return errorsReply(reply, 400, invalid);
+      const { held, errors } = sellersShipments(seller, (request.body as { shipmentIds: string[] }).shipmentIds);
+      const missing = errors.filter((e) => e.code === 'SHIPMENT_NOT_FOUND');
+      if (missing.length > 0) return errorsReply(reply, 404, missing.map((e) => ({ ...e, details: 'Resource not found' })));
+      if (errors.length > 0) return errorsReply(reply, 400, errors);
+      return reply.type('application/octet-stream').send(await renderAllegroProtocol(held, warsawDay(clock.now())));
+    });
 
     app.get('/shipment-management/shipments/:shipmentId', async (request, reply) => {
       const seller = sellerOf(request, reply);
@@ -206,6 +297,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       receiver: s.request.input.receiver,
       cashOnDelivery: s.request.input.cashOnDelivery ?? null,
       packages: s.request.input.packages,
+      pickup: s.request.pickup ?? null,
     })),
     expireTokens: () => oauth.expireAccessTokens(),
     reset: () => {

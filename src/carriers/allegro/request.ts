@@ -58,6 +58,26 @@ export interface AllegroCancelCommand {
   input: { shipmentId: string };
 }
 
+/** PickupTimeDto: a day (`yyyy-MM-dd`) and the slot's times (`HH:MM`). */
+export interface AllegroPickupTime {
+  date: string;
+  minTime?: string;
+  maxTime?: string;
+}
+
+/** PickupProposalsRequestDto of `POST /shipment-management/pickup-proposals`. */
+export interface AllegroPickupProposalsRequest {
+  shipmentIds: string[];
+  readyDate?: string;
+  address: AllegroAddress;
+}
+
+/** PickupCreateCommandDto of `POST /shipment-management/pickups/create-commands`. */
+export interface AllegroPickupCommand {
+  commandId: string;
+  input: { shipmentIds: string[]; pickupDateProposalId?: string; pickupTime?: AllegroPickupTime; address: AllegroAddress };
+}
+
 export interface AllegroLabelRequest {
   shipmentIds: string[];
   pageSize?: 'A4' | 'A6';
@@ -83,7 +103,7 @@ function postalCodeOf(party: CarrierParty): string {
 }
 
 /** AddressDto: a person in `name`, a firm in `company` ("Name or Company are required"), house and flat after the street ("Główna 30"). */
-function addressOf(party: CarrierParty): AllegroAddress {
+export function addressOf(party: CarrierParty): AllegroAddress {
   const house = party.apartmentNumber ? `${party.houseNumber}/${party.apartmentNumber}` : party.houseNumber;
   return {
     ...(party.personName ? { name: party.personName } : {}),

@@ -32,6 +32,18 @@ export interface AllegroCommandStatus {
   status?: 'IN_PROGRESS' | 'SUCCESS' | 'ERROR';
   errors?: AllegroError[];
   shipmentId?: string;
+  /** Pickup commands (CreatePickupCommandStatusDto): Allegro's pickup id and the carrier's, once SUCCESS. */
+  pickupId?: string;
+  carrierPickupId?: string;
+}
+
+/** PickupProposalsResponseDto: per shipment, the pickup slots its carrier offers (`proposalItems` is deprecated, still required to order). */
+export interface AllegroPickupProposals {
+  proposals?: {
+    shipmentId?: string;
+    proposalItems?: { id: string; name: string }[];
+    pickupTimes?: { date: string; minTime?: string; maxTime?: string }[];
+  }[];
 }
 
 export interface AllegroShipmentPackage {
@@ -123,19 +135,43 @@ function wordsOf(e: AllegroError): string {
   return e.userMessage || e.message || e.details || e.code || 'no reason given';
 }
 
+/** What a refusal is about, when not a shipment: its words, where Allegro's paths land among our fields, and the field of a refusal without path. */
+export interface RefusalSubject {
+  noun: string;
+  field: string;
+  fieldOf(path: string | null | undefined): string;
+}
+
+/** A hand-over's Allegro paths (PickupCreateRequestDto, PickupProposalsRequestDto, ShipmentIdsDto) → the dispatch's fields. */
+export const HAND_OVER_REFUSAL: RefusalSubject = {
+  noun: 'the hand-over',
+  field: 'dispatch',
+  fieldOf(path) {
+    const [head, second] = (path ?? '').replace(/^input\./, '').split(/[.[\]]+/).filter(Boolean);
+    if (head === 'shipmentIds') return 'shipment_ids';
+    if (head === 'address') return 'sender';
+    if (head === 'pickupTime') return second === 'minTime' ? 'pickup.from' : second === 'maxTime' ? 'pickup.to' : 'pickup.date';
+    if (head === 'readyDate' || head === 'pickupDateProposalId') return 'pickup.date';
+    return 'dispatch';
+  },
+};
+
 /**
  * A refusal — an HTTP 4xx with `errors[]`, or a command that ended in ERROR — → a message and our field errors.
  * A command answer carries its errors the same way, so one reader serves both.
  */
-export function parseRefusal(status: number, body: (AllegroErrors & AllegroAuthError) | undefined, parcelIndexes?: readonly number[]): { message: string; errors: FieldErrors } {
+export function parseRefusal(
+  status: number, body: (AllegroErrors & AllegroAuthError) | undefined, parcelIndexes?: readonly number[], subject?: RefusalSubject,
+): { message: string; errors: FieldErrors } {
   const list = body?.errors ?? [];
   const errors: FieldErrors = {};
-  for (const e of list) (errors[allegroFieldPath(e.path, parcelIndexes)] ??= []).push(`Allegro: ${wordsOf(e)}`);
+  const fieldOf = subject?.fieldOf ?? ((path: string | null | undefined) => allegroFieldPath(path, parcelIndexes));
+  for (const e of list) (errors[fieldOf(e.path)] ??= []).push(`Allegro: ${wordsOf(e)}`);
   const first = list[0];
   const reason = first ? `${wordsOf(first)}${first.code ? ` (${first.code})` : ''}`
     : body?.error_description || body?.error || (status < 400 ? 'the command ended in ERROR without a reason' : `HTTP ${status}`);
-  if (list.length === 0) errors[status === 401 || status === 403 ? 'shipping_channel_id' : 'shipment'] = [`Allegro: ${reason}`];
-  return { message: `Allegro refused the shipment: ${reason}`, errors };
+  if (list.length === 0) errors[status === 401 || status === 403 ? 'shipping_channel_id' : subject?.field ?? 'shipment'] = [`Allegro: ${reason}`];
+  return { message: `Allegro refused ${subject?.noun ?? 'the shipment'}: ${reason}`, errors };
 }
 
 interface AllegroTrackingStatus {

@@ -6,6 +6,7 @@ import type {
 } from '../types.js';
 import { BASELINKER_ERRORS } from './codes.js';
 import { BaselinkerClient, BaselinkerCredentialsRefused, BaselinkerRefusedError } from './client.js';
+import { baselinkerDispatcher } from './dispatch.js';
 import { baselinkerCreateRequests, orderDate, type BaselinkerCreateRequests } from './request.js';
 import { parseLabel, parseTracking } from './response.js';
 import { baselinkerSettings, type BaselinkerSettings } from './settings.js';
@@ -191,6 +192,7 @@ async function validate(settings: ChannelSettings, ctx: CarrierContext): Promise
 }
 
 export const baselinkerAdapter: CarrierAdapter = {
+  dispatch: baselinkerDispatcher,
   validate,
   createShipment,
 

@@ -42,6 +42,19 @@ export interface BaselinkerOrderPackage {
   courier_code?: string;
 }
 
+/** A field of a courier's pickup form (getRequestParcelPickupFields). */
+export interface BaselinkerPickupField {
+  id: string;
+  type: string;
+}
+
+/** The packages of a pickup or protocol: by number, which every parcel has (runRequestParcelPickup, getProtocol). */
+export interface BaselinkerPackagesAt {
+  courier_code: string;
+  package_numbers: string[];
+  account_id?: number;
+}
+
 export interface BaselinkerNamedOption {
   value: string;
   name: string;
@@ -147,5 +160,19 @@ export class BaselinkerClient {
 
   statusHistory(packageIds: readonly number[]): Promise<BaselinkerStatusHistory> {
     return this.call('getCourierPackagesStatusHistory', { package_ids: packageIds });
+  }
+
+  async pickupFields(courierCode: string): Promise<BaselinkerPickupField[]> {
+    return (await this.call<BaselinkerAnswer & { fields?: BaselinkerPickupField[] }>('getRequestParcelPickupFields', { courier_code: courierCode })).fields ?? [];
+  }
+
+  /** Books the courier for the packages; Base.com answers only the courier's pickup number. */
+  async requestPickup(at: BaselinkerPackagesAt, fields: { id: string; value: string }[]): Promise<string> {
+    return String((await this.call<BaselinkerAnswer & { pickup_number?: string }>('runRequestParcelPickup', { ...at, fields })).pickup_number ?? '');
+  }
+
+  /** The courier's hand-over protocol of the packages, a pdf or html file (base64). */
+  protocol(at: BaselinkerPackagesAt): Promise<BaselinkerAnswer & { extension?: string; protocol?: string }> {
+    return this.call('getProtocol', at);
   }
 }

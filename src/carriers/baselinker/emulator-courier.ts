@@ -41,6 +41,19 @@ export const COURIER_FORM = {
   ],
 };
 
+/**
+ * The courier's pickup form (getRequestParcelPickupFields): `pickup_date` and `shipments_weight` as the
+ * runRequestParcelPickup page's example sends them; the window's ids are this courier's own (inferred).
+ */
+export const PICKUP_FORM = {
+  fields: [
+    { id: 'pickup_date', name: 'Pickup date', type: 'date', desc: 'Day and earliest time the courier comes' },
+    { id: 'pickup_time_from', name: 'Ready from (HH:MM)', type: 'text', desc: '' },
+    { id: 'pickup_time_to', name: 'Ready until (HH:MM)', type: 'text', desc: '' },
+    { id: 'shipments_weight', name: 'Total weight (kg)', type: 'text', desc: '' },
+  ],
+};
+
 /** What a created package holds, read from the form. */
 export interface CourierPackage {
   accountId: number;

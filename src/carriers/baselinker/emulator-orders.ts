@@ -8,7 +8,7 @@ import { BASELINKER_ERRORS } from './codes.js';
 import { checkCourierPackage, EMULATED_ORDER_STATUSES, type CourierPackage } from './emulator-courier.js';
 import {
   ADD_ORDER, checkParams, COURIER_ONLY, CREATE_PACKAGE, DELETE_ORDERS, DELETE_PACKAGE, GET_ORDERS, NOTHING, ONE_PACKAGE, ORDER_ONLY,
-  ORDER_PRODUCT, PACKAGE_DETAILS, refuse, STATUS_HISTORY, text, type Params, type ParamSpec,
+  ORDER_PRODUCT, PACKAGE_DETAILS, PICKUP, PROTOCOL, refuse, STATUS_HISTORY, text, type Params, type ParamSpec,
 } from './emulator-validation.js';
 
 /** The parameters of every method the emulator knows; any other method is refused. */
@@ -16,7 +16,8 @@ const METHOD_PARAMS: Readonly<Record<string, ParamSpec>> = {
   addOrder: ADD_ORDER, deleteOrders: DELETE_ORDERS, getOrders: GET_ORDERS, getOrderStatusList: NOTHING,
   getCouriersList: NOTHING, getCourierAccounts: COURIER_ONLY, getCourierFields: COURIER_ONLY, createPackage: CREATE_PACKAGE,
   getOrderPackages: ORDER_ONLY, getLabel: ONE_PACKAGE, getPackageDetails: PACKAGE_DETAILS, deleteCourierPackage: DELETE_PACKAGE,
-  getCourierPackagesStatusHistory: STATUS_HISTORY,
+  getCourierPackagesStatusHistory: STATUS_HISTORY, getRequestParcelPickupFields: COURIER_ONLY, runRequestParcelPickup: PICKUP,
+  getProtocol: PROTOCOL,
 };
 
 /** getOrders answers at most this many orders (its method page). */

@@ -102,3 +102,8 @@ export const ONE_PACKAGE: ParamSpec = { courier_code: REQUIRED_TEXT, package_id:
 export const DELETE_PACKAGE: ParamSpec = { ...ONE_PACKAGE, force_delete: { type: 'bool' } };
 export const STATUS_HISTORY: ParamSpec = { package_ids: { type: 'array', required: true } };
 export const PACKAGE_DETAILS: ParamSpec = { package_id: { type: 'int', required: true } };
+
+/** runRequestParcelPickup and getProtocol: the packages by `package_ids` or `package_numbers`. */
+const PACKAGES_AT: ParamSpec = { courier_code: REQUIRED_TEXT, package_ids: { type: 'array' }, package_numbers: { type: 'array' }, account_id: { type: 'int' } };
+export const PICKUP: ParamSpec = { ...PACKAGES_AT, fields: { type: 'array' } };
+export const PROTOCOL: ParamSpec = PACKAGES_AT;

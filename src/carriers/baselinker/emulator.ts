@@ -14,7 +14,8 @@ import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '..
 import { EmulatedTokens } from '../emulator/tokens.js';
 import { warsawTime } from '../local-time.js';
 import { BASELINKER_ERRORS, BASELINKER_TRACKING } from './codes.js';
-import { COURIER_FORM, EMULATED_ACCOUNTS, EMULATED_COURIER, EMULATED_ORDER_STATUSES, type CourierPackage } from './emulator-courier.js';
+import { COURIER_FORM, EMULATED_ACCOUNTS, EMULATED_COURIER, EMULATED_ORDER_STATUSES, PICKUP_FORM, type CourierPackage } from './emulator-courier.js';
+import { renderCourierProtocol } from './emulator-protocol.js';
 import { BaselinkerRefusal, refuse, type Params } from './emulator-validation.js';
 import { createOrderMethods, type EmulatedOrder } from './emulator-orders.js';
 
@@ -40,6 +41,9 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
       deleted.add(id);
     }
   });
+  /** The courier's pickup number of each package booked for one, by package id. */
+  const pickups = new Map<string, string>();
+  const nextPickupNumber = numberSequence(clock, { prefix: 'PU', digits: 10 });
   const nextPackageId = numberSequence(clock, { prefix: '77', digits: 8 });
   const nextNumber = numberSequence(clock, { prefix: '6222', digits: 14 });
   const nextInnerNumber = numberSequence(clock, { prefix: '12', digits: 8 });
@@ -55,6 +59,43 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
     if (params.package_id === undefined && params.package_number === undefined) refuse(BASELINKER_ERRORS.parameters, 'Either package_id or package_number is required');
     if (!found || deleted.has(found.id)) refuse(BASELINKER_ERRORS.packageNotFound, 'Package not found');
     return found;
+  }
+
+  /** The caller's packages of a pickup or protocol, by `package_ids` or `package_numbers`; any unknown one is refused. */
+  function packagesOf(owner: string, params: Params): EmulatedPackage[] {
+    const ids = (params.package_ids ?? []) as unknown[];
+    const numbers = (params.package_numbers ?? []) as unknown[];
+    if (ids.length + numbers.length === 0) refuse(BASELINKER_ERRORS.parameters, 'Either package_ids or package_numbers is required');
+    if (params.account_id !== undefined && !EMULATED_ACCOUNTS.some((a) => a.id === Number(params.account_id))) {
+      refuse(BASELINKER_ERRORS.courierAccountNotFound, `Courier account ${String(params.account_id)} of courier ${EMULATED_COURIER.code} does not exist`);
+    }
+    return [...ids.map((id) => ({ package_id: id })), ...numbers.map((n) => ({ package_number: n }))].map((one) => {
+      try {
+        return packageOf(owner, { courier_code: params.courier_code, ...one });
+      } catch (err) {
+        if (err instanceof BaselinkerRefusal && err.code === BASELINKER_ERRORS.packageNotFound) refuse(err.code, `Package ${String(Object.values(one)[0])} not found`);
+        throw err;
+      }
+    });
+  }
+
+  /** The pickup form's values, each id one of the form's; the date (unix) not before today, Warsaw time. */
+  function pickupForm(fields: unknown[]): Map<string, string> {
+    const values = new Map<string, string>();
+    for (const field of fields) {
+      const f = field as { id?: unknown; value?: unknown } | null;
+      if (typeof f?.id !== 'string' || (typeof f.value !== 'string' && typeof f.value !== 'number')) refuse(BASELINKER_ERRORS.parameters, 'Each of fields must be an object with an id and a value');
+      if (!PICKUP_FORM.fields.some((k) => k.id === f.id)) refuse(BASELINKER_ERRORS.parameters, `Unknown pickup field '${f.id}' of courier ${EMULATED_COURIER.code}`);
+      values.set(f.id, String(f.value));
+    }
+    const date = Number(values.get('pickup_date'));
+    if (!Number.isInteger(date) || date <= 0) refuse(BASELINKER_ERRORS.parameters, 'Field pickup_date must be a unix time');
+    const day = warsawTime.format(date * 1000).slice(0, 10);
+    const today = warsawTime.format(clock.now()).slice(0, 10);
+    if (day < today) refuse(BASELINKER_ERRORS.courier, `Courier API error: the pickup date ${day} is in the past`);
+    const [from, to] = [values.get('pickup_time_from'), values.get('pickup_time_to')];
+    if (from !== undefined && to !== undefined && !(from < to)) refuse(BASELINKER_ERRORS.courier, `Courier API error: the pickup window ${from}–${to} ends before it starts`);
+    return values;
   }
 
   async function labelOf(p: EmulatedPackage): Promise<Buffer> {
@@ -124,6 +165,27 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
       if (packages.cancel(p) === 'not_cancellable') refuse(BASELINKER_ERRORS.courier, 'Courier API error: the parcel is already on its way and cannot be deleted');
       deleted.add(p.id);
       return {};
+    },
+    getRequestParcelPickupFields: (_owner, params) => {
+      if (params.courier_code !== EMULATED_COURIER.code) refuse(BASELINKER_ERRORS.courierNotFound, `Courier '${String(params.courier_code)}' is not connected to this account`);
+      return PICKUP_FORM;
+    },
+    runRequestParcelPickup: (owner, params) => {
+      const booked = packagesOf(owner, params);
+      pickupForm((params.fields ?? []) as unknown[]);
+      for (const p of booked) {
+        const earlier = pickups.get(p.id);
+        if (earlier) refuse(BASELINKER_ERRORS.courier, `Courier API error: package ${p.parcels[0]!.number} is already in pickup ${earlier}`);
+      }
+      const pickupNumber = nextPickupNumber();
+      for (const p of booked) pickups.set(p.id, pickupNumber);
+      return { pickup_number: pickupNumber };
+    },
+    getProtocol: async (owner, params) => {
+      const listed = packagesOf(owner, params);
+      const pdf = await renderCourierProtocol(EMULATED_COURIER.name, warsawTime.format(clock.now()).slice(0, 10),
+        listed.map((p) => ({ number: p.parcels[0]!.number, weight: p.request.size.weight })));
+      return { extension: 'pdf', protocol: pdf.toString('base64') };
     },
     getCourierPackagesStatusHistory: (owner, params) => {
       const ids = params.package_ids as unknown[];
@@ -202,6 +264,7 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
       packages.reset();
       orders.reset();
       deleted.clear();
+      pickups.clear();
       limits.reset();
     },
     faultResponse: (status) => ({

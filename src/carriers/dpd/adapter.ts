@@ -4,6 +4,7 @@ import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
 } from '../types.js';
 import { DpdClient, DpdCredentialsRefused } from './client.js';
+import { dpdDispatcher } from './dispatch.js';
 import { dpdLabelQuery, dpdShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseTrackingAnswers } from './response.js';
 import { dpdSettings } from './settings.js';
@@ -62,6 +63,7 @@ export const dpdAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  dispatch: dpdDispatcher,
   track,
   trackBatchSize: DPD_TRACK_BATCH,
 

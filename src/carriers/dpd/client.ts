@@ -4,8 +4,8 @@ import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientEr
 import type { CarrierResponse } from '../http.js';
 import { readSoapBody, soapElement, soapEnvelope, SoapFault, soapHttpHeaders, xmlObject, xmlString, type SoapService } from '../soap.js';
 import type { CarrierContext } from '../types.js';
-import type { DpdShipmentRequest } from './request.js';
-import { parseDpdErrors, type DpdCreatedBody, type DpdError } from './response.js';
+import type { DpdPickupSchedule, DpdShipmentRequest } from './request.js';
+import { parseDpdErrors, parsePickupAnswer, type DpdCreatedBody, type DpdError, type DpdPickupAnswer } from './response.js';
 import type { DpdSettings } from './settings.js';
 
 /** META-API servers (OpenAPI `servers`); declared here, the provider definition reads them. */
@@ -124,6 +124,18 @@ export class DpdClient {
       throw new CarrierRefusedError(message, errors);
     }
     return res.json<DpdCreatedBody>();
+  }
+
+  /** `POST /shipping/v1/pickupscheduling` (meta-api-docs.json `shippingV1PickupschedulingPost`): DPD's pickup reference. */
+  async schedulePickup(request: DpdPickupSchedule): Promise<string> {
+    const res = await this.meta.authed(this.metaAuth, 'POST', '/shipping/v1/pickupscheduling', { json: request, headers: { 'x-dpd-bucode': this.settings.buCode } });
+    if (res.status === 401 || res.status === 403) throw new DpdCredentialsRefused(errorText(res));
+    if (res.status === 408) throw new CarrierTransientError(`DPD business unit timed out: ${errorText(res)}`);
+    if (res.status !== 200) {
+      const { message, errors } = parseDpdErrors(jsonOrUndefined(res), res.status);
+      throw new CarrierRefusedError(message, errors);
+    }
+    return parsePickupAnswer(res.json<DpdPickupAnswer>());
   }
 
   /** ParcelLifeCycleService `getTrackingData`, one parcel a call: the answer's envelope, for the pure parser. */

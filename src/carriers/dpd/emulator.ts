@@ -1,7 +1,8 @@
 /**
  * DPD's META-API as a local server, following DPD Group's META-API OpenAPI (github.com/karrioapi/karrio,
  * modules/connectors/dpd_meta/vendor/): `POST /shipping/v1/login` (X-DPD-* headers → X-DPD-TOKEN) and synchronous
- * `POST /shipping/v1/shipment` (Bearer) with one label document for all parcels; plus DPD's web services for
+ * `POST /shipping/v1/shipment` (Bearer) with one label document for all parcels, `POST /shipping/v1/pickupscheduling`
+ * for a courier; plus DPD's web services for
  * tracking (LoginService, ParcelLifeCycleService). The META-API has no cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +17,7 @@ import { EmulatedShipments } from '../emulator/shipments.js';
 import { soapFaultResponse } from '../emulator/soap.js';
 import { EmulatedTokens } from '../emulator/tokens.js';
 import { DPD_BU_CODES, DPD_PRODUCTS, DPD_TRACKING } from './codes.js';
+import { emulatedPickups } from './emulator-pickup.js';
 import { EMULATED_DEPOT, LIFE_CYCLE_SERVICE, lifeCycleDate, serveWebServices } from './emulator-tracking.js';
 import { validateShipmentCall, type SeenParty, type SeenShipment } from './emulator-validation.js';
 import type { DpdError } from './response.js';
@@ -58,6 +60,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const webServiceTokens = new EmulatedTokens(clock, DAY_SECONDS);
   /** Logins DPD no longer accepts (a password changed in DPD's portal, an account closed): refused with their tokens. */
   const revokedLogins = new Set<string>();
+  const pickups = emulatedPickups(clock, shipments);
   const nextParcel = numberSequence(clock, { prefix: EMULATED_DEPOT, digits: 14 });
   const refuse = (reply: FastifyReply, status: number, errors: DpdError[]) => reply.code(status).type('application/json').send(status === 400 ? errors : errors[0]);
   const label = (s: DpdShipment, p: EmulatedParcel) => shipments.label(p, () => renderLabel(s.labelFormat, labelContent(s, p)));
@@ -110,6 +113,11 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       };
     });
 
+    app.post('/shipping/v1/pickupscheduling', async (request, reply) => {
+      const verdict = pickups.schedule(callerOf(request), request.body);
+      return verdict.status === 400 ? refuse(reply, 400, verdict.errors) : verdict.body;
+    });
+
     serveWebServices(app, webServiceTokens, shipments, (delisId) => revokedLogins.has(delisId));
   };
 
@@ -134,7 +142,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
       state: 'Created',
       customerReferenceNumbers: s.request.customerReferenceNumbers ?? [],
       cod: s.request.parcel.find((p) => p.cod)?.cod ?? null,
-      parcelStatuses: s.parcels.map((p) => ({ parcelId: p.number, weight: s.request.parcel[p.index - 1]?.parcelInfos?.weight ?? null, status: shipments.lastCode(p) })),
+      parcelStatuses: s.parcels.map((p) => ({ parcelId: p.number, weight: s.request.parcel[p.index - 1]?.parcelInfos?.weight ?? null, status: shipments.lastCode(p), pickup: pickups.of(p.number) })),
     })),
     expireTokens: () => {
       metaTokens.expireAll();
@@ -143,6 +151,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
     },
     reset: () => {
       shipments.reset();
+      pickups.reset();
       metaTokens.reset();
       seurTokens.reset();
       webServiceTokens.reset();

@@ -1,6 +1,6 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { productForShipment } from '../codes.js';
-import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { DPD_PRODUCTS } from './codes.js';
 import type { DpdSettings } from './settings.js';
 
@@ -121,4 +121,39 @@ export function dpdLabelQuery(format: LabelFormat, settings: DpdSettings): URLSe
   const query = new URLSearchParams({ LabelPrintFormat: PRINT_FORMATS[format] });
   if (format === 'pdf') query.set('LabelPaperFormat', settings.labelPaperFormat);
   return query;
+}
+
+/** `pickupscheduling.PickupSchedule` of the META-API (meta-api-docs.json, vendored in fixtures/schema/). */
+export interface DpdPickupSchedule {
+  shipmentNumbers: string[];
+  parcelNumbers: string[];
+  pickup: { date: string; fromTime: string; toTime: string };
+  numberOfParcels: number;
+  pickupAddress: DpdAddress;
+  pickupContact: DpdContact;
+  pickupWeight: string;
+  parcelMaxWeight: string;
+  references: string[];
+}
+
+/** `14:00` → `1400`: the schema gives no format; karrio's DPD connector (pickup/create.py) sends HHMM. */
+const hhmm = (time: string) => time.replace(':', '');
+
+/** A hand-over's courier → `POST /shipping/v1/pickupscheduling`: its shipments and parcels, at the sender's address. Pure. */
+export function dpdPickupRequest(dispatch: DispatchForCarrier, pickup: PickupRequest): DpdPickupSchedule {
+  const parcels = dispatch.shipments.flatMap((s) => s.parcels);
+  const grams = parcels.map((p) => wholeUp(p.weightKg * 1000));
+  return {
+    shipmentNumbers: dispatch.shipments.map((s) => s.providerShipmentId),
+    parcelNumbers: parcels.map((p) => p.trackingNumber),
+    pickup: { date: pickup.date, fromTime: hhmm(pickup.from), toTime: hhmm(pickup.to) },
+    numberOfParcels: parcels.length,
+    pickupAddress: dpdAddress(dispatch.sender),
+    pickupContact: dpdContact(dispatch.sender),
+    // Weights in grams without decimals, as the schema says.
+    pickupWeight: String(grams.reduce((a, b) => a + b, 0)),
+    parcelMaxWeight: String(Math.max(0, ...grams)),
+    // Our dispatch id: the customer's reference of the pickup request, for DPD's support.
+    references: [dispatch.id],
+  };
 }

@@ -132,3 +132,29 @@ export function parseTrackingAnswers(answers: Readonly<Record<string, string>>, 
     return events.length > 0 ? { trackingNumber, found: true, events } : { trackingNumber, found: false };
   });
 }
+
+/** `pickupscheduling.Response`: one entry a pickup; an entry without `pickupreference` is the business unit's refusal. */
+export interface DpdPickupAnswer {
+  scheduledPickupResponse?: { pickupreference?: string; statusCode?: string; statusDescription?: string }[];
+}
+
+/** The field a refused pickup entry is about; DPD publishes no status codes, these are read from their wording. */
+function pickupField(code: string): string {
+  if (/PARCEL|SHIPMENT/i.test(code)) return 'shipment_ids';
+  if (/DATE/i.test(code)) return 'pickup.date';
+  if (/TIME/i.test(code)) return 'pickup.from';
+  return 'pickup';
+}
+
+/** DPD's pickup reference, else a CarrierRefusedError with the business unit's reasons (as karrio's dpd_meta parses them). */
+export function parsePickupAnswer(body: DpdPickupAnswer): string {
+  const entries = body.scheduledPickupResponse ?? [];
+  const booked = entries.find((e) => e.pickupreference)?.pickupreference;
+  const refusals = entries.filter((e) => !e.pickupreference && e.statusDescription);
+  if (booked && refusals.length === 0) return booked;
+  if (refusals.length === 0) throw new CarrierRefusedError('DPD answered the courier booking without a pickup reference', { pickup: ['DPD booked no pickup'] });
+  const errors: FieldErrors = {};
+  for (const e of refusals) (errors[pickupField(e.statusCode ?? '')] ??= []).push(`DPD: ${e.statusDescription}`);
+  const first = refusals[0]!;
+  throw new CarrierRefusedError(`DPD refused the courier booking: ${first.statusDescription}${first.statusCode ? ` (${first.statusCode})` : ''}`, errors);
+}

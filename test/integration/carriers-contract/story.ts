@@ -98,7 +98,7 @@ function story(code: string, provider: ProviderDefinition): void {
   };
 
   beforeAll(async () => {
-    d = await startTestDaemon({ carrierTimeoutMs: 1500 });
+    d = await startTestDaemon({ carrierTimeoutMs: 2500 }); // a first label under load takes its time; the timeout fault holds 3 s
     emu = await startEmulators({ providers: [code], port: 0, clock: d.clock });
     a = await d.account(`${provider.name} shop`);
   });
