@@ -96,8 +96,8 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     expect(await card.locator('[data-name="waiting"]').textContent()).toBe('Waiting: shipments 2, parcels 3');
     expect(await card.locator('[data-name="cod"]').textContent()).toMatch(/^Cash on delivery 1,249\.90 CZK$/);
     await expect.poll(() => card.locator('table.waiting tbody tr').count(), WAIT).toBe(2);
-    // PPL books no courier through its API: the desk offers no pickup
-    expect(await card.locator('input[name="order_pickup"]').count()).toBe(0);
+    // PPL books a courier through its API: the desk offers the pickup, left off
+    expect(await card.locator('input[name="order_pickup"]').isChecked()).toBe(false);
 
     await card.locator('button[name="close_day"]').click();
     await card.locator('.dispatch-result[data-status="dispatched"]').waitFor(HAND_OVER);

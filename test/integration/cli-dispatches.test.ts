@@ -53,12 +53,12 @@ describe('packdesk dispatch and dispatches: the end of the day from the command 
     expect((await station.cli(['dispatch', '--channel', 'ch_missing'])).code).toBe(3);
   });
 
-  it('--pickup is refused for PPL with the API’s reason, and a malformed window before asking; nothing is dispatched', async () => {
+  it('--pickup on a past day is refused with the API’s reason, and a malformed window before asking; nothing is dispatched', async () => {
     await ship(pplMain, 'EOD-CLI-1');
     await ship(pplMain, 'EOD-CLI-2', { parcels: parcelsOf(2), cash_on_delivery_amount: 1249.9, cash_on_delivery_currency: 'CZK' });
-    const refused = await station.cli(['dispatch', '--channel', pplMain, '--pickup', '2099-11-26 14:00-16:00']);
+    const refused = await station.cli(['dispatch', '--channel', pplMain, '--pickup', '2020-11-26 14:00-16:00']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^ {2}pickup: PPL takes no courier booking through its API/m);
+    expect(refused.stderr).toMatch(/^ {2}pickup\.date: is in the past/m);
     const malformed = await station.cli(['dispatch', '--pickup', 'tomorrow afternoon']);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/--pickup must be a day and a time window/);

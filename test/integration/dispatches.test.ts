@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { findProvider } from '../../src/carriers/registry.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
@@ -30,7 +31,7 @@ describe('dispatches: the end-of-day hand-over', () => {
   const eventsOf = async (id: string) => (await d.ctx.store.all<{ type: string }>('SELECT type FROM events WHERE resource_id = ? ORDER BY rowid', id)).map((e) => e.type);
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    emu = await startEmulators({ providers: ['ppl', 'spx'], port: 0 });
     d = await startTestDaemon();
     a = await d.account('End of day warehouse');
     channel = await pplChannel(a, emu.urls.ppl!);
@@ -49,7 +50,7 @@ describe('dispatches: the end-of-day hand-over', () => {
 
     const made = ok<{ id: string; status: string; shipments_count: number; parcels_count: number; capabilities: unknown }>(
       await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, print: { printer_id: printerId } }), 201);
-    expect(made).toMatchObject({ status: 'pending', shipments_count: 3, parcels_count: 4, capabilities: { close: false, protocol: false, pickup: false } });
+    expect(made).toMatchObject({ status: 'pending', shipments_count: 3, parcels_count: 4, capabilities: { close: false, protocol: false, pickup: true } });
     // nothing is left for a second dispatch of the channel
     const again = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel });
     expect(again.statusCode).toBe(422);
@@ -107,8 +108,13 @@ describe('dispatches: the end-of-day hand-over', () => {
     expect(Object.keys(refused.json().errors).sort()).toEqual(['shipment_ids.1', 'shipment_ids.2']);
     const courier = await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, pickup: { date: '2020-01-01', from: '14:00', to: '12:00' } });
     expect(courier.statusCode).toBe(422);
-    expect(Object.keys(courier.json().errors).sort()).toEqual(['pickup', 'pickup.date', 'pickup.to']);
-    expect(courier.json().errors.pickup[0]).toMatch(/PPL takes no courier booking/);
+    expect(Object.keys(courier.json().errors).sort()).toEqual(['pickup.date', 'pickup.to']);
+    // a carrier that books no courier through its API is told so before anything is made
+    const spx = findProvider('spx')!;
+    const spxChannel = ok<{ id: string }>(await a.request('POST', '/v1/shipping-channels', { name: 'SPX', provider: 'spx', settings: { ...spx.demo.settings, baseUrl: emu.urls.spx } }), 201).id;
+    const noCourier = await a.request('POST', '/v1/dispatches', { shipping_channel_id: spxChannel, pickup: { date: '2099-01-01', from: '12:00', to: '14:00' } });
+    expect(noCourier.statusCode).toBe(422);
+    expect(noCourier.json().errors.pickup[0]).toMatch(/SP Express takes no courier booking/);
 
     const one = ok<{ shipments: { id: string }[] }>(await a.request('POST', '/v1/dispatches', { shipping_channel_id: channel, shipment_ids: [first.id] }), 201);
     expect(one.shipments.map((s) => s.id)).toEqual([first.id]);

@@ -3,6 +3,7 @@ import { CarrierRefusedError } from '../errors.js';
 import { pollUntil } from '../poll.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
 import { PplClient, PplCredentialsRefused } from './client.js';
+import { pplDispatcher } from './dispatch.js';
 import { pplBatchRequest } from './request.js';
 import { parseBatchStatus, parseTrackedShipments } from './response.js';
 import { pplSettings } from './settings.js';
@@ -73,6 +74,7 @@ export const pplAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  dispatch: pplDispatcher,
 
   async cancel(shipment, settings, ctx) {
     await new PplClient(pplSettings.parse(settings), ctx).cancel(shipment.providerShipmentId);

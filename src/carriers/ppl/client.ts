@@ -3,6 +3,7 @@ import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { resolveLocation, type CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
+import type { PplOrderRequest } from './dispatch.js';
 import type { PplBatchRequest } from './request.js';
 import { parseProblem, type BatchStatusBody, type PplTrackedShipment, type ProblemDetails } from './response.js';
 import type { PplSettings } from './settings.js';
@@ -18,6 +19,11 @@ export class PplCredentialsRefused extends CarrierCredentialsRefusedError {
   constructor(reason: string) {
     super(`PPL refused the credentials: ${reason}`, { 'settings.clientSecret': ['refused by PPL'] });
   }
+}
+
+/** The order batch's import state per order (get-order-status-13601482e0). */
+export interface OrderBatchStatusBody {
+  items?: { referenceId?: string; importState?: string; errorMessage?: string; errorCode?: string }[];
 }
 
 /** The only PPL code that does network I/O: one method per CPL API operation. */
@@ -82,6 +88,31 @@ export class PplClient {
     const res = await this.authed('GET', labelUrl);
     if (res.status !== 200) throw this.refused(res);
     return res.body;
+  }
+
+  /** `POST /order/batch` (create-an-order-13601481e0) → the order batch id from the Location header. */
+  async submitOrderBatch(request: PplOrderRequest): Promise<string> {
+    const res = await this.authed('POST', '/order/batch', { json: request });
+    if (res.status !== 201) throw this.refused(res);
+    const location = res.headers.get('location');
+    if (!location) throw new CarrierTransientError('PPL accepted the order without a Location header');
+    return resolveLocation(this.http.base, location).split('/').pop()!;
+  }
+
+  /** `GET /order/batch/{batchId}` (get-order-status-13601482e0). */
+  async orderBatchStatus(batchId: string): Promise<OrderBatchStatusBody> {
+    const res = await this.authed('GET', `/order/batch/${encodeURIComponent(batchId)}`);
+    if (res.status !== 200) throw this.refused(res);
+    return res.json();
+  }
+
+  /** `GET /order?OrderReferences=…` (order-tracking-13601480e0): the number of an order placed under our reference, if any. */
+  async orderNumberByReference(reference: string): Promise<string | undefined> {
+    const params = new URLSearchParams({ OrderReferences: reference, Limit: '10', Offset: '0' });
+    const res = await this.authed('GET', `/order?${params}`);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw this.refused(res);
+    return res.json<{ orderNumber?: string; orderState?: string }[]>().find((o) => o.orderState !== 'Canceled')?.orderNumber;
   }
 
   async cancel(shipmentNumber: string): Promise<void> {

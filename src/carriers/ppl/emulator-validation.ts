@@ -298,3 +298,35 @@ function pascal(key: string): string {
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** One order of `POST /order/batch` (create-an-order-13601481e0). */
+export interface PplOrder {
+  orderType: 'CollectionOrder' | 'TransportOrder';
+  referenceId: string;
+  shipmentCount: number;
+  sendDate: string;
+  sendTimeFrom?: string;
+  sendTimeTo?: string;
+}
+
+const ORDER_KEYS = ['orderType', 'referenceId', 'shipmentCount', 'sendDate', 'sendTimeFrom', 'sendTimeTo', 'email', 'note', 'customerReference', 'productType', 'sender', 'recipient'];
+
+/** Checks an order batch as PPL does: known keys, a known order type, a parcel count, a send date not in the past. */
+export function validateOrderBatch(body: unknown, today: string): { ok: true; orders: PplOrder[] } | { ok: false; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const add = (key: string, message: string) => (errors[key] ??= []).push(message);
+  const list = isObject(body) ? body.orders : undefined;
+  if (!Array.isArray(list) || list.length === 0) return { ok: false, errors: { Orders: ['The Orders field is required.'] } };
+  list.forEach((o: unknown, i) => {
+    const at = `Orders[${i}]`;
+    if (!isObject(o)) return add(at, 'An order must be an object.');
+    for (const key of Object.keys(o)) if (!ORDER_KEYS.includes(key)) add(`${at}.${key}`, `Could not find member '${key}' on object of type 'OrderModel'.`);
+    if (o.orderType !== 'CollectionOrder' && o.orderType !== 'TransportOrder') add(`${at}.OrderType`, `Unknown order type ${String(o.orderType)}.`);
+    if (typeof o.referenceId !== 'string' || o.referenceId === '') add(`${at}.ReferenceId`, 'The ReferenceId field is required.');
+    if (!Number.isInteger(o.shipmentCount) || (o.shipmentCount as number) < 1) add(`${at}.ShipmentCount`, 'The ShipmentCount must be at least 1.');
+    if (typeof o.sendDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(o.sendDate)) add(`${at}.SendDate`, 'The SendDate field is required.');
+    else if (o.sendDate < today) add(`${at}.SendDate`, `The send date ${o.sendDate} is in the past.`);
+  });
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, orders: list as PplOrder[] };
+}

@@ -9,7 +9,19 @@ import { PPL_PRODUCTS, PPL_TRACKING } from './codes.js';
 import type { LabelFormat } from '../../domain/labels.js';
 import type { EmulatedParcel } from '../emulator/shipments.js';
 import { eventView, parcelState, PplEmulatorState, TOKEN_LIFETIME_SECONDS, type ParcelInShipment, type PplBatch } from './emulator-state.js';
-import { validateBatchRequest, type FieldErrors } from './emulator-validation.js';
+import { validateBatchRequest, validateOrderBatch, type FieldErrors, type PplOrder } from './emulator-validation.js';
+import { randomUUID } from 'node:crypto';
+
+interface PlacedOrder extends PplOrder {
+  clientId: string;
+  batchId: string;
+  orderNumber: string;
+  orderState: 'Ordered' | 'Canceled';
+  statusReads: number;
+}
+
+/** Today in Prague, where PPL's send dates are. */
+const localDay = (now: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Prague' }).format(new Date(now));
 
 // PPL's example shows title "BadRequest"; the other titles follow the same status-name pattern (inferred, https://ppl-cpl-api-en.apidog.io).
 const PROBLEM_TITLES: Record<number, string> = {
@@ -23,6 +35,8 @@ const PARTNER_URL = 'https://www.ppl.cz/vyhledat-zasilku?shipmentId=';
 
 export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
   const state = new PplEmulatorState(clock);
+  const orders: PlacedOrder[] = [];
+  let lastOrderNumber = 40_000_000;
   const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.slice(code.length + 1) || '/';
   const baseUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/${code}`;
   const problem = (request: FastifyRequest, reply: FastifyReply, status: number, detail: string, errors?: FieldErrors) =>
@@ -119,6 +133,47 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       return reply.code(202).send({});
     });
 
+    // Orders (create-an-order-13601481e0, get-order-status-13601482e0, order-tracking-13601480e0): a courier for a parcel count.
+    app.post('/order/batch', async (request, reply) => {
+      const checked = validateOrderBatch(request.body, localDay(clock.now()));
+      const clientId = clientOf(request);
+      const errors: FieldErrors = checked.ok ? {} : checked.errors;
+      if (checked.ok) {
+        checked.orders.forEach((o, i) => {
+          // a second order under the same reference is refused (inferred: the reference is how PPL's order list finds it)
+          if (orders.some((placed) => placed.clientId === clientId && placed.referenceId === o.referenceId && placed.orderState !== 'Canceled')) {
+            errors[`Orders[${i}].ReferenceId`] = [`An order with reference ${o.referenceId} already exists.`];
+          }
+        });
+      }
+      if (!checked.ok || Object.keys(errors).length > 0) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', errors);
+      const batchId = randomUUID();
+      for (const o of checked.orders) {
+        orders.push({ ...o, clientId, batchId, orderNumber: String(++lastOrderNumber), orderState: 'Ordered', statusReads: 0 });
+      }
+      return reply.code(201).header('Location', `${baseUrl(request)}/order/batch/${batchId}`).send();
+    });
+
+    app.get<{ Params: { batchId: string } }>('/order/batch/:batchId', async (request, reply) => {
+      const clientId = clientOf(request);
+      const mine = orders.filter((o) => o.clientId === clientId && o.batchId === request.params.batchId);
+      if (mine.length === 0) return problem(request, reply, 404, `Batch ${request.params.batchId} was not found.`);
+      // the first read still sees the import in process, as with shipment batches
+      return { items: mine.map((o) => ({ referenceId: o.referenceId, importState: o.statusReads++ === 0 ? 'InProcess' : 'Complete' })) };
+    });
+
+    app.get('/order', async (request, reply) => {
+      const page = paging(request.query, 1000);
+      if (page.errors) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', page.errors);
+      const clientId = clientOf(request);
+      const references = queryValues(request.query, 'orderreferences');
+      const found = orders.filter((o) => o.clientId === clientId && (references.length === 0 || references.includes(o.referenceId)));
+      return found.slice(page.offset, page.offset + page.limit).map((o) => ({
+        orderNumber: o.orderNumber, referenceId: o.referenceId, orderType: o.orderType, orderState: o.orderState,
+        shipmentCount: o.shipmentCount, sendDate: o.sendDate, sendTimeFrom: o.sendTimeFrom, sendTimeTo: o.sendTimeTo,
+      }));
+    });
+
     app.get('/shipment', async (request, reply) => {
       const numbers = queryValues(request.query, 'shipmentnumbers');
       const references = queryValues(request.query, 'customerreferences');
@@ -155,7 +210,10 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       })),
     })),
     expireTokens: () => state.tokens.expireAll(),
-    reset: () => state.reset(),
+    reset: () => {
+      state.reset();
+      orders.length = 0;
+    },
     faultResponse: (status, path) => ({
       contentType: 'application/problem+json',
       body: JSON.stringify(problemBody(status, status === 429 ? 'Too many requests.' : 'An unexpected error occurred.', path)),

@@ -65,6 +65,10 @@ const FIELD_PATHS: [RegExp, string][] = [
   [/^producttype$/, 'shipping_channel_id'],
   [/^externalnumbers(\[\d+\])?(\..*)?$/, 'reference_number'],
   [/^note$/, 'label_comment'],
+  // a pickup order's fields (POST /order/batch) on the dispatch's pickup
+  [/^orders\[\d+\]\.senddate$/, 'pickup.date'],
+  [/^orders\[\d+\]\.sendtime(from|to)$/, 'pickup.$1'],
+  [/^orders(\[\d+\])?(\..*)?$/, 'pickup'],
 ];
 
 export function pplFieldPath(key: string): string {
