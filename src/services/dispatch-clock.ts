@@ -1,14 +1,8 @@
 import { and, eq, isNotNull, isNull, ne, or } from 'drizzle-orm';
-import { localTime } from '../carriers/local-time.js';
 import { ValidationError } from '../domain/errors.js';
 import { shippingChannels } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
-import { createDispatch, waitingForDispatch } from './dispatches.js';
-
-/** The station's time zone: the daemon's own, where its packers work. */
-function stationClock() {
-  return localTime(Intl.DateTimeFormat().resolvedOptions().timeZone);
-}
+import { createDispatch, stationClock, waitingForDispatch } from './dispatches.js';
 
 /** `dispatch_at` on the local day `date` as Unix ms. */
 function instantOf(date: string, at: string): number {

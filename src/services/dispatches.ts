@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm';
+import { localTime } from '../carriers/local-time.js';
 import { findProvider } from '../carriers/registry.js';
-import { CarrierRefusedError, CarrierTransientError } from '../carriers/errors.js';
 import type { DispatchCapabilities, PickupRequest } from '../carriers/types.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
@@ -13,11 +13,10 @@ import { channelSettings } from './channel-records.js';
 import { carrierContext } from './channels.js';
 import type { ServiceContext } from './context.js';
 import { recordEvent } from './events.js';
-import { backoffDelay, enqueueJob, jobLane, type JobOutcome, type LaneReport } from './jobs.js';
+import { enqueueJob, jobLane, type JobOutcome } from './jobs.js';
 import { owned } from './ownership.js';
 import { checkPrintRequest, queuePrintJob } from './printing/print-jobs.js';
-import { keptProgress, shipmentForCarrier } from './shipments/carrier-step.js';
-import { todayOf } from './shipments/create.js';
+import { carrierStepFailure, keptProgress, shipmentForCarrier } from './shipments/carrier-step.js';
 import type { ParcelRow, ShipmentRow } from './shipments/records.js';
 
 export type DispatchRow = typeof dispatches.$inferSelect;
@@ -27,14 +26,17 @@ export const DISPATCH_STATUSES: readonly DispatchStatus[] = ['pending', 'dispatc
 export const HAND_OVER = 'dispatch.hand_over';
 /** The hand-over at the carrier: up to 8 attempts over about 6 hours, as shipment creation. */
 const HAND_OVER_MAX_ATTEMPTS = 8;
-const RETRY_BASE_MS = 3 * 60_000;
-const RETRY_CAP_MS = 4 * 3600_000;
 
 const NONE: DispatchCapabilities = { close: false, protocol: false, pickup: false };
 
 /** What a provider does at hand-over; one that needs nothing gets packdesk's own hand-over list. */
 export function dispatchCapabilities(provider: string): DispatchCapabilities {
   return findProvider(provider)?.adapter.dispatch?.capabilities ?? NONE;
+}
+
+/** The station's time zone: the daemon's own, where its packers work (pickup days and daily close times are read in it). */
+export function stationClock() {
+  return localTime(Intl.DateTimeFormat().resolvedOptions().timeZone);
 }
 
 export interface DispatchBody {
@@ -62,7 +64,7 @@ function checkPickup(pickup: PickupRequest, provider: string, today: string, err
 export async function createDispatch(ctx: ServiceContext, accountId: string, body: DispatchBody, errors = new FieldErrorCollector()) {
   const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, body.shipping_channel_id)).get();
   if (!channel || channel.accountId !== accountId || channel.deletedAt !== null) errors.add('shipping_channel_id', 'is not a shipping channel of this account');
-  if (channel && body.pickup) checkPickup(body.pickup, channel.provider, todayOf(ctx), errors);
+  if (channel && body.pickup) checkPickup(body.pickup, channel.provider, stationClock().format(ctx.clock.now()).slice(0, 10), errors);
   if (body.print) await checkPrintRequest(ctx, accountId, body.print, 'pdf', errors);
   errors.throwIfAny();
   const now = ctx.clock.now();
@@ -256,20 +258,8 @@ export async function handOverAtCarrier(ctx: ServiceContext, dispatchId: string,
     });
     return { result: 'done', lane: { answered: true } };
   } catch (err) {
-    if (err instanceof CarrierRefusedError) {
-      await recordFailure(ctx, row, attempt, { message: err.message, errors: err.errors }, 'failed');
-      return { result: 'fail', error: err.message, lane: { answered: true } };
-    }
-    const transient = err instanceof CarrierTransientError;
-    const message = transient ? err.message : `unexpected error: ${(err as Error).message}`;
-    if (!transient) ctx.log.error({ err, dispatch_id: row.id }, 'dispatch hand-over failed unexpectedly');
-    const lane: LaneReport | undefined = transient ? { answered: false, retryAfterMs: err.retryAfterMs } : undefined;
-    if (attempt >= maxAttempts) {
-      await recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, 'failed');
-      return { result: 'fail', error: message, lane };
-    }
-    await recordFailure(ctx, row, attempt, { message, errors: {} }, 'pending');
-    const at = ctx.clock.now() + Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), transient ? err.retryAfterMs ?? 0 : 0);
-    return { result: 'retry', at, error: message, lane };
+    const step = carrierStepFailure(ctx, err, attempt, maxAttempts, { dispatch_id: row.id }, 'dispatch hand-over');
+    await recordFailure(ctx, row, attempt, step.failure, step.retryAt === null ? 'failed' : 'pending');
+    return step.outcome;
   }
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, or, type SQL } from 'drizzle-orm';
 import { parsePrinterUri, type PrintFormat } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
@@ -10,7 +10,7 @@ import { noticeDeskChange } from '../desk-changes.js';
 import { JOBS_QUEUED } from '../jobs.js';
 import { owned } from '../ownership.js';
 import type { ShipmentRow } from '../shipments/records.js';
-import { getPrinterRow, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
+import { getPrinterRow, holds, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
 import { announce } from '../notices.js';
 
 export type PrintJobRow = typeof printJobs.$inferSelect;
@@ -151,8 +151,7 @@ export async function listPrintJobs(ctx: ServiceContext, accountId: string, filt
   if (filters.printer_id) where.push(eq(printJobs.printerId, filters.printer_id));
   if (filters.shipment_id) {
     // its own jobs, and the merged jobs that hold its label
-    where.push(or(eq(printJobs.shipmentId, filters.shipment_id),
-      sql`exists (select 1 from ${ctx.store.sql.jsonValues(sql`${printJobs.shipmentIds}`)} where value = ${filters.shipment_id})`)!);
+    where.push(or(eq(printJobs.shipmentId, filters.shipment_id), holds(ctx, printJobs.shipmentIds, filters.shipment_id))!);
   }
   const condition = and(...where);
   const total = (await ctx.db.select({ n: count() }).from(printJobs).where(condition).get())!.n;

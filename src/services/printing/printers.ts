@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   formatsForScheme, NO_STATUS_ANSWER, parsePrinterUri, printerDriver, PRINT_FORMATS, STATUS_QUERIES, statusQueriesForScheme, unreachableStatus,
   type DriverOptions, type PrinterDriver, type PrinterStatus, type PrintFormat, type StatusQuery,
@@ -26,8 +26,8 @@ export const STATUS_CHECK_TIMEOUT_MS = 3000;
 /** A status that did not change is written again only this often (keeps the print queue from rewriting the row per job). */
 const STATUS_REWRITE_MS = 10_000;
 
-/** The printer's JSON array column (formats, default_for) holds `value`. */
-function holds(ctx: ServiceContext, column: typeof printers.formats | typeof printers.defaultFor, value: string): SQL {
+/** A JSON array column (a printer's formats or default_for, a merged print job's shipment_ids) holds `value`. */
+export function holds(ctx: ServiceContext, column: AnyColumn, value: string): SQL {
   return sql`exists (select 1 from ${ctx.store.sql.jsonValues(sql`${column}`)} where value = ${value})`;
 }
 

@@ -93,6 +93,37 @@ async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: num
   });
 }
 
+/** What a carrier step's error means: refused (a person fixes it), given up after the last attempt, or tried again at `retryAt`. */
+export interface CarrierStepFailure {
+  refused: boolean;
+  failure: { message: string; errors: Record<string, string[]> };
+  /** When the next attempt runs; null when none will. */
+  retryAt: number | null;
+  outcome: JobOutcome;
+}
+
+/**
+ * One reading of a carrier step's error for every job that calls a carrier (shipment creation, the dispatch
+ * hand-over): a refusal waits for a person; an outage (timeout, 429/5xx) is retried with backoff — at least as late
+ * as the carrier asked — and its lane's other work waits, holding no slots; anything else is logged and retried too.
+ */
+export function carrierStepFailure(
+  ctx: ServiceContext, err: unknown, attempt: number, maxAttempts: number, subject: Record<string, string>, what: string,
+): CarrierStepFailure {
+  if (err instanceof CarrierRefusedError) {
+    return { refused: true, failure: { message: err.message, errors: err.errors }, retryAt: null, outcome: { result: 'fail', error: err.message, lane: { answered: true } } };
+  }
+  const transient = err instanceof CarrierTransientError;
+  const message = transient ? err.message : `unexpected error: ${(err as Error).message}`;
+  if (!transient) ctx.log.error({ err, ...subject }, `${what} failed unexpectedly`);
+  const lane: LaneReport | undefined = transient ? { answered: false, retryAfterMs: err.retryAfterMs } : undefined;
+  if (attempt >= maxAttempts) {
+    return { refused: false, failure: { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, retryAt: null, outcome: { result: 'fail', error: message, lane } };
+  }
+  const at = ctx.clock.now() + Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), transient ? err.retryAfterMs ?? 0 : 0);
+  return { refused: false, failure: { message, errors: {} }, retryAt: at, outcome: { result: 'retry', at, error: message, lane } };
+}
+
 /**
  * A carrier step's progress as the store keeps it for its job: nothing else changes it while the job holds its
  * subject, so the last saved value is kept here too, and each save is stored before the carrier call it stands for.
@@ -134,27 +165,16 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {
-    if (err instanceof CarrierRefusedError || err instanceof LabelFormatError) {
-      const refused = err instanceof CarrierRefusedError;
+    if (err instanceof LabelFormatError) {
       // a label that cannot be read or converted came from a shipment the carrier made: its progress finds it again on retry
-      await recordFailure(ctx, row, attempt, { message: err.message, errors: refused ? err.errors : {} }, null, refused);
+      await recordFailure(ctx, row, attempt, { message: err.message, errors: {} }, null, false);
       notify(ctx, row.id);
       return { result: 'fail', error: err.message, lane: { answered: true } };
     }
-    const transient = err instanceof CarrierTransientError;
-    const message = transient ? err.message : `unexpected error: ${(err as Error).message}`;
-    if (!transient) ctx.log.error({ err, shipment_id: row.id }, 'shipment creation failed unexpectedly');
-    // the carrier did not answer (outage, timeout, 429/5xx): the channel's other shipments wait, holding no slots
-    const lane: LaneReport | undefined = transient ? { answered: false, retryAfterMs: err.retryAfterMs } : undefined;
-    if (attempt >= maxAttempts) {
-      await recordFailure(ctx, row, attempt, { message: `gave up after ${attempt} attempts: ${message}`, errors: {} }, null, false);
-      notify(ctx, row.id);
-      return { result: 'fail', error: message, lane };
-    }
-    const delay = Math.max(backoffDelay(attempt, RETRY_BASE_MS, RETRY_CAP_MS), transient ? err.retryAfterMs ?? 0 : 0);
-    const at = ctx.clock.now() + delay;
-    await recordFailure(ctx, row, attempt, { message, errors: {} }, at, false);
+    const step = carrierStepFailure(ctx, err, attempt, maxAttempts, { shipment_id: row.id }, 'shipment creation');
+    // a refusal clears the progress: the corrected shipment is a new one at the carrier
+    await recordFailure(ctx, row, attempt, step.failure, step.retryAt, step.refused);
     notify(ctx, row.id);
-    return { result: 'retry', at, error: message, lane };
+    return step.outcome;
   }
 }
