@@ -18,9 +18,12 @@ export class CarrierCredentialsRefusedError extends CarrierRefusedError {
   }
 }
 
-/** Unreachable, timed out, 429 or 5xx: worth another try, not before `retryAfterMs` when the carrier said so. */
+/**
+ * Unreachable, timed out, 429 or 5xx: worth another try, not before `retryAfterMs` when the carrier said so.
+ * `carrierStatus` is the carrier's HTTP answer where there was one: unset, nothing tells whether the carrier acted.
+ */
 export class CarrierTransientError extends CarrierUnavailableError {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(message: string, readonly retryAfterMs?: number, readonly carrierStatus?: number) {
     super(message);
   }
 }

@@ -148,7 +148,7 @@ async function fetchFromCarrier(agents: Agents, log: Logger, provider: string, r
   }
   const soapFault = req.soapFaults === true && res.status === 500 && /xml/.test(res.headers.get('content-type') ?? '');
   if (res.status === 429 || (res.status >= 500 && !soapFault)) {
-    throw new CarrierTransientError(`${provider} answered HTTP ${res.status}`, retryAfterMs(res.headers.get('retry-after')));
+    throw new CarrierTransientError(`${provider} answered HTTP ${res.status}`, retryAfterMs(res.headers.get('retry-after')), res.status);
   }
   return response;
 }

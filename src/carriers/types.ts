@@ -155,7 +155,28 @@ export interface DispatchedAtCarrier {
   /** The carrier's own hand-over document (protocol, manifest), a PDF; packdesk prints its own list when absent. */
   document?: Uint8Array;
   /** The courier booked: the carrier's confirmation and the window it confirmed. */
-  pickup?: { confirmation: string; date: string; from: string; to: string };
+  pickup?: BookedPickup;
+}
+
+/**
+ * A courier booking as the carrier answered it. `confirmation` is null only where the booking's answer was lost and
+ * the carrier offers no way to look a booking up: `note` then tells the person what to check instead of booking twice.
+ */
+export interface BookedPickup {
+  confirmation: string | null;
+  date: string;
+  from: string;
+  to: string;
+  note?: string;
+}
+
+/** A window in which the carrier's courier can come on a day, as the carrier offers it for the pickup address. */
+export interface PickupWindow {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** HH:MM, the station's local time. */
+  from: string;
+  to: string;
 }
 
 /** A carrier's end-of-day operations; an adapter without it needs none (packdesk's own hand-over list serves). */
@@ -168,6 +189,8 @@ export interface CarrierDispatcher {
   handOver(dispatch: DispatchForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress }): Promise<DispatchedAtCarrier>;
   /** Whether a shipment handed over can still be cancelled at the carrier (false: cancel answers 422). */
   cancelAfterHandOver: boolean;
+  /** The courier windows the carrier offers on `date` at the sender's address; absent where the carrier publishes none. */
+  pickupWindows?(query: { date: string; sender: CarrierParty }, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupWindow[]>;
 }
 
 /** The I/O side of a provider. */

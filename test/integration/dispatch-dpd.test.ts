@@ -109,14 +109,17 @@ describe('DPD hands the day\'s parcels over: a courier booked once, nothing clos
 
   it('books once when the daemon died after DPD booked but before the progress was stored', async () => {
     const progress = memoryProgress();
-    progress.failSave((next) => JSON.stringify(next).includes('reference'));
+    progress.failSave((next) => JSON.stringify(next).includes('booked'));
     await expect(handOver(progress)).rejects.toThrow('the process died before the progress was stored');
 
     const handed = await handOver(progress);
     expect(bookings(), 'one booking in all').toHaveLength(1);
     expect(new Set(pickupsAtDpd()).size).toBe(1);
-    // DPD cannot be asked for the lost reference: no confirmation to show
-    expect(handed).toEqual({ carrierRef: null });
+    // DPD cannot be asked for the lost reference: no confirmation, and what to check instead of booking again
+    expect(handed).toEqual({
+      carrierRef: null,
+      pickup: { confirmation: null, ...tomorrow, note: expect.stringContaining('check with DPD whether the courier') },
+    });
   });
 
   it('refuses a courier for a past day, saying which day is the earliest', async () => {
@@ -172,6 +175,6 @@ describe('DPD hands the day\'s parcels over: a courier booked once, nothing clos
     await expect(handOver(progress, tomorrow, shipments, 1_000)).rejects.toBeInstanceOf(CarrierTransientError);
     const handed = await handOver(progress);
     expect(bookings(), 'the timed-out call only').toHaveLength(1);
-    expect(handed).toEqual({ carrierRef: null });
+    expect(handed).toEqual({ carrierRef: null, pickup: { confirmation: null, ...tomorrow, note: expect.stringContaining('check with DPD') } });
   });
 });
