@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ServiceContext } from '../../src/services/context.js';
 import {
-  createDispatch, DISPATCH_STATUSES, getDispatch, getDispatchDocument, listDispatches, retryDispatch, waitingForDispatch,
+  createDispatch, DISPATCH_STATUSES, getDispatch, getDispatchDocument, listDispatches, pickupWindows, retryDispatch, waitingForDispatch,
   type DispatchBody, type DispatchStatus,
 } from '../../src/services/dispatches.js';
 import { caller } from '../http/conventions.js';
@@ -42,7 +42,11 @@ const DispatchSchema = Type.Object({
   weight_kg: Type.Number(),
   cash_on_delivery_totals: Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() })),
   pickup_request: Nullable(PickupSchema),
-  pickup: Nullable(Type.Object({ confirmation: Type.String(), date: Type.String(), from: Type.String(), to: Type.String() }, { description: 'The courier the carrier booked' })),
+  pickup: Nullable(Type.Object({
+    confirmation: Nullable(Type.String({ description: "The carrier's booking number; null when the booking's answer was lost and the carrier cannot be asked for it" })),
+    date: Type.String(), from: Type.String(), to: Type.String(),
+    note: Nullable(Type.String({ description: 'What to check at the carrier when the booking is not confirmed' })),
+  }, { description: 'The courier the carrier booked' })),
   carrier_ref: Nullable(Type.String({ description: "The carrier's id of the close, protocol or pickup" })),
   has_document: Type.Boolean(),
   document_source: Nullable(Type.String({ enum: ['carrier', 'packdesk'], description: "carrier: the carrier's protocol; packdesk: packdesk's hand-over list" })),
@@ -92,6 +96,26 @@ export function dispatchRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         response: { 200: Envelope(Type.Array(Type.Object({ shipping_channel_id: Type.String(), shipments_count: Type.Integer() }))), ...errorResponses(401, 429) },
       },
     }, async (request) => ({ data: await waitingForDispatch(ctx, caller(request).account.id), message: 'Waiting shipments counted' }));
+
+    app.get('/v1/dispatches/pickup-windows', {
+      schema: {
+        tags, operationId: 'listPickupWindows', summary: "The courier windows a channel's carrier offers on a day, for the address its waiting shipments leave from",
+        querystring: Type.Object({
+          shipping_channel_id: Type.String({ minLength: 1, maxLength: 64 }),
+          date: Type.String({ minLength: 10, maxLength: 10, description: 'YYYY-MM-DD, today or later' }),
+        }),
+        response: {
+          200: Envelope(Type.Object({
+            offered: Type.Boolean({ description: 'false: the carrier books couriers but publishes no windows; any window may be asked for' }),
+            windows: Type.Array(Type.Object({ date: Type.String(), from: Type.String(), to: Type.String() })),
+          })),
+          ...errorResponses(401, 422, 429, 503),
+        },
+      },
+    }, async (request) => ({
+      data: await pickupWindows(ctx, caller(request).account.id, request.query.shipping_channel_id, request.query.date),
+      message: 'Pickup windows retrieved',
+    }));
 
     app.get('/v1/dispatches/:id', {
       schema: { tags, operationId: 'getDispatch', summary: 'Get a dispatch with its shipments and totals', params: IdParams, response: { 200: Envelope(DispatchSchema), ...errorResponses(401, 403, 404, 429) } },

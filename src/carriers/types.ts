@@ -189,8 +189,11 @@ export interface CarrierDispatcher {
   handOver(dispatch: DispatchForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress }): Promise<DispatchedAtCarrier>;
   /** Whether a shipment handed over can still be cancelled at the carrier (false: cancel answers 422). */
   cancelAfterHandOver: boolean;
-  /** The courier windows the carrier offers on `date` at the sender's address; absent where the carrier publishes none. */
-  pickupWindows?(query: { date: string; sender: CarrierParty }, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupWindow[]>;
+  /**
+   * The courier windows the carrier offers on `date` at the sender's address for the shipments waiting to be handed
+   * over (some carriers propose times per shipment); absent where the carrier publishes none.
+   */
+  pickupWindows?(query: { date: string; sender: CarrierParty; shipments: readonly ShipmentToDispatch[] }, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupWindow[]>;
 }
 
 /** The I/O side of a provider. */

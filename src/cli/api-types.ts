@@ -58,6 +58,7 @@ export type ImportRowError = ItemOf<'/v1/imports/{id}/errors'>;
 export type Dispatch = DataOf<'/v1/dispatches/{id}', 'get'>;
 export type CreateDispatchBody = BodyOf<'/v1/dispatches', 'post'>;
 export type WaitingForDispatch = ItemOf<'/v1/dispatches/waiting'>;
+export type PickupWindows = DataOf<'/v1/dispatches/pickup-windows', 'get'>;
 
 export type DeskLoginLink = DataOf<'/v1/desk/login-links', 'post'>;
 

@@ -40,6 +40,7 @@ export function describeCod(d: Pick<Dispatch, 'cash_on_delivery_totals'>): strin
 }
 
 export function describePickup(d: Pick<Dispatch, 'pickup' | 'pickup_request'>): string | null {
+  if (d.pickup?.confirmation === null) return `${d.pickup.date} ${d.pickup.from}–${d.pickup.to}, NOT confirmed: ${d.pickup.note ?? ''}`;
   if (d.pickup) return `${d.pickup.date} ${d.pickup.from}–${d.pickup.to}, confirmation ${d.pickup.confirmation}`;
   if (d.pickup_request) return `asked for ${d.pickup_request.date} ${d.pickup_request.from}–${d.pickup_request.to}, not confirmed yet`;
   return null;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Channel, CreateDispatchBody, Dispatch, WaitingForDispatch } from './api-types.js';
+import type { Channel, CreateDispatchBody, Dispatch, PickupWindows, WaitingForDispatch } from './api-types.js';
 import { ApiClient, daemonStation, type Page } from './client.js';
 import {
   channelPath, describeChannel, describeCod, describeDocument, describePickup, describeWeight, dispatchPath, finishDispatches,
@@ -89,7 +89,7 @@ export function registerDispatchCommands(program: Command): void {
       await finishDispatches(client, made, { wait, out: o.out, outDir: o.outDir, printerId, json: o.json });
     }));
 
-  const dispatches = program.command('dispatches').description('dispatches: the hand-overs to the carriers (list, show, document, retry)');
+  const dispatches = program.command('dispatches').description('dispatches: the hand-overs to the carriers (list, show, document, windows, retry)');
 
   dispatches.command('list')
     .description('list dispatches, newest first')
@@ -131,6 +131,22 @@ export function registerDispatchCommands(program: Command): void {
       const saved = await saveDispatchDocument(ApiClient.fromConfig(), id, o.out ?? `${id}.pdf`);
       if (o.json) printJson(saved);
       else process.stdout.write(`saved ${saved.path} (${describeSize(saved.size)})\n`);
+    }));
+
+  dispatches.command('windows')
+    .description("the courier windows the channel's carrier offers on a day, for packdesk dispatch --pickup")
+    .requiredOption('--channel <id>', 'shipping channel (ch_…)')
+    .option('--date <YYYY-MM-DD>', 'the pickup day (default: today)')
+    .option('--json', 'print JSON')
+    .action(action(async (o: { channel: string; date?: string; json?: boolean }) => {
+      const date = o.date ?? new Date().toLocaleDateString('sv');
+      const { body } = await ApiClient.fromConfig().get<{ data: PickupWindows }>(
+        `/v1/dispatches/pickup-windows?${new URLSearchParams({ shipping_channel_id: o.channel, date })}`,
+      );
+      if (o.json) printJson(body.data);
+      else if (!body.data.offered) process.stdout.write(`the carrier publishes no courier windows: ask for any with packdesk dispatch --channel ${o.channel} --pickup "${date} HH:MM-HH:MM"\n`);
+      else if (body.data.windows.length === 0) process.stdout.write(`the carrier offers no courier on ${date}\n`);
+      else printTable(['date', 'from', 'to', '--pickup'], body.data.windows.map((w) => [w.date, w.from, w.to, `"${w.date} ${w.from}-${w.to}"`]));
     }));
 
   dispatches.command('retry')

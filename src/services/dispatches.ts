@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from 'drizzle-orm';
 import { localTime } from '../carriers/local-time.js';
 import { findProvider } from '../carriers/registry.js';
-import type { DispatchCapabilities, PickupRequest } from '../carriers/types.js';
+import type { BookedPickup, DispatchCapabilities, PickupRequest, PickupWindow, ShipmentToDispatch } from '../carriers/types.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { fromMinorUnits } from '../domain/money.js';
@@ -48,10 +48,18 @@ export interface DispatchBody {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+const noCourierBooking = (provider: string) => `${findProvider(provider)?.name ?? provider} takes no courier booking through its API`;
+
+function checkPickupDate(date: string, path: string, today: string, errors: FieldErrorCollector): void {
+  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) errors.add(path, 'must be a date, YYYY-MM-DD');
+  else if (date < today) errors.add(path, `is in the past (today is ${today})`);
+}
+
+const stationToday = (ctx: ServiceContext) => stationClock().format(ctx.clock.now()).slice(0, 10);
+
 function checkPickup(pickup: PickupRequest, provider: string, today: string, errors: FieldErrorCollector): void {
-  if (!dispatchCapabilities(provider).pickup) errors.add('pickup', `${findProvider(provider)?.name ?? provider} takes no courier booking through its API: leave pickup out`);
-  if (!DATE.test(pickup.date) || Number.isNaN(Date.parse(`${pickup.date}T00:00:00Z`))) errors.add('pickup.date', 'must be a date, YYYY-MM-DD');
-  else if (pickup.date < today) errors.add('pickup.date', `is in the past (today is ${today})`);
+  if (!dispatchCapabilities(provider).pickup) errors.add('pickup', `${noCourierBooking(provider)}: leave pickup out`);
+  checkPickupDate(pickup.date, 'pickup.date', today, errors);
   const from = checkTimeOfDay(pickup.from, 'pickup.from', errors);
   if (checkTimeOfDay(pickup.to, 'pickup.to', errors) && from && pickup.to <= pickup.from) errors.add('pickup.to', 'must be after pickup.from');
 }
@@ -64,7 +72,7 @@ function checkPickup(pickup: PickupRequest, provider: string, today: string, err
 export async function createDispatch(ctx: ServiceContext, accountId: string, body: DispatchBody, errors = new FieldErrorCollector()) {
   const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, body.shipping_channel_id)).get();
   if (!channel || channel.accountId !== accountId || channel.deletedAt !== null) errors.add('shipping_channel_id', 'is not a shipping channel of this account');
-  if (channel && body.pickup) checkPickup(body.pickup, channel.provider, stationClock().format(ctx.clock.now()).slice(0, 10), errors);
+  if (channel && body.pickup) checkPickup(body.pickup, channel.provider, stationToday(ctx), errors);
   if (body.print) await checkPrintRequest(ctx, accountId, body.print, 'pdf', errors);
   errors.throwIfAny();
   const now = ctx.clock.now();
@@ -99,10 +107,24 @@ async function recordDispatchEvent(ctx: ServiceContext, row: DispatchRow, type: 
   await recordEvent(ctx, { accountId: row.accountId, type, resourceName: 'dispatch', resource: await presentDispatch(ctx, row) });
 }
 
-async function dispatchedShipments(ctx: ServiceContext, dispatchId: string) {
-  const rows = await ctx.db.select().from(shipments).where(eq(shipments.dispatchId, dispatchId)).orderBy(asc(shipments.createdAt), asc(shipments.seq)).all();
+type WithParcels = { row: ShipmentRow; parcels: ParcelRow[] };
+
+async function withParcels(ctx: ServiceContext, rows: ShipmentRow[]): Promise<WithParcels[]> {
   const parcelRows = rows.length === 0 ? [] : await ctx.db.select().from(parcels).where(inArray(parcels.shipmentId, rows.map((r) => r.id))).orderBy(asc(parcels.position)).all();
   return rows.map((row) => ({ row, parcels: parcelRows.filter((p) => p.shipmentId === row.id) }));
+}
+
+async function dispatchedShipments(ctx: ServiceContext, dispatchId: string): Promise<WithParcels[]> {
+  return withParcels(ctx, await ctx.db.select().from(shipments).where(eq(shipments.dispatchId, dispatchId)).orderBy(asc(shipments.createdAt), asc(shipments.seq)).all());
+}
+
+/** A created shipment as its carrier's hand-over knows it. */
+function toDispatch({ row: s, parcels: p }: WithParcels): ShipmentToDispatch {
+  return {
+    providerShipmentId: s.providerShipmentId!, reference: s.referenceNumber,
+    parcels: shipmentForCarrier(s, p).parcels.map((x, i) => ({ trackingNumber: p[i]!.trackingNumber!, carrierRef: p[i]!.carrierRef, weightKg: x.weightKg })),
+    cashOnDelivery: s.codAmountMinor == null ? null : { amountMinor: s.codAmountMinor, currency: s.codCurrency! },
+  };
 }
 
 /** The dispatch with its shipments, parcels and totals. */
@@ -123,7 +145,7 @@ export async function presentDispatch(ctx: ServiceContext, row: DispatchRow) {
     weight_kg: Math.round(forCarrier.reduce((sum, s) => sum + s.parcels.reduce((w, p) => w + p.weightKg, 0), 0) * 1000) / 1000,
     cash_on_delivery_totals: [...cod].map(([currency, minor]) => ({ currency, amount: fromMinorUnits(minor) })),
     pickup_request: (row.pickupRequest as PickupRequest | null) ?? null,
-    pickup: (row.pickup as { confirmation: string; date: string; from: string; to: string } | null) ?? null,
+    pickup: row.pickup ? { ...(row.pickup as BookedPickup), note: (row.pickup as BookedPickup).note ?? null } : null,
     carrier_ref: row.carrierRef,
     has_document: row.document !== null,
     document_source: row.documentSource,
@@ -177,6 +199,31 @@ export async function waitingForDispatch(ctx: ServiceContext, accountId: string)
   return rows.map((r) => ({ shipping_channel_id: r.channelId, shipments_count: r.n }));
 }
 
+/**
+ * The courier windows the channel's carrier offers on `date` for the address its waiting shipments leave from (the
+ * first one's, as the dispatch will send). `offered: false`: the carrier books couriers but publishes no windows.
+ */
+export async function pickupWindows(ctx: ServiceContext, accountId: string, channelId: string, date: string): Promise<{ offered: boolean; windows: PickupWindow[] }> {
+  const errors = new FieldErrorCollector();
+  const channel = await ctx.db.select().from(shippingChannels).where(eq(shippingChannels.id, channelId)).get();
+  if (!channel || channel.accountId !== accountId || channel.deletedAt !== null) errors.add('shipping_channel_id', 'is not a shipping channel of this account');
+  else if (!dispatchCapabilities(channel.provider).pickup) errors.add('shipping_channel_id', noCourierBooking(channel.provider));
+  checkPickupDate(date, 'date', stationToday(ctx), errors);
+  errors.throwIfAny();
+  const dispatcher = findProvider(channel!.provider)!.adapter.dispatch!;
+  if (!dispatcher.pickupWindows) return { offered: false, windows: [] };
+  const rows = await ctx.db.select().from(shipments)
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.channelId, channelId), eq(shipments.status, 'created'), isNull(shipments.dispatchId)))
+    .orderBy(asc(shipments.createdAt), asc(shipments.seq)).all();
+  if (rows.length === 0) throw new ValidationError({ shipping_channel_id: ['no created shipment of this channel waits for a dispatch'] });
+  const waiting = await withParcels(ctx, rows);
+  const windows = await dispatcher.pickupWindows(
+    { date, sender: shipmentForCarrier(waiting[0]!.row, waiting[0]!.parcels).sender, shipments: waiting.map(toDispatch) },
+    channelSettings(ctx, channel!), carrierContext(ctx, channel!),
+  );
+  return { offered: true, windows };
+}
+
 /** Queues a failed dispatch's hand-over again (after its cause was fixed at the carrier or in the channel). */
 export async function retryDispatch(ctx: ServiceContext, accountId: string, id: string): Promise<DispatchView> {
   return ctx.store.transaction(async () => {
@@ -199,10 +246,11 @@ export function cancelRefusedAfterHandOver(row: Pick<ShipmentRow, 'dispatchId' |
 async function handoverDocument(ctx: ServiceContext, row: DispatchRow, handed: { row: ShipmentRow; parcels: ParcelRow[] }[]): Promise<Buffer> {
   const channel = (await ctx.db.select({ name: shippingChannels.name }).from(shippingChannels).where(eq(shippingChannels.id, row.channelId)).get())!;
   const account = (await ctx.db.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, row.accountId)).get())!;
-  const pickup = row.pickup as { date: string; from: string; to: string } | null;
+  const pickup = row.pickup as BookedPickup | null;
   return renderHandoverListOffThread({
     dispatchId: row.id, carrier: findProvider(row.provider)?.name ?? row.provider, channel: channel.name, account: account.name,
-    at: isoTime(ctx.clock.now()).slice(0, 16).replace('T', ' '), pickup: pickup ? `${pickup.date} ${pickup.from}–${pickup.to}` : null,
+    at: isoTime(ctx.clock.now()).slice(0, 16).replace('T', ' '),
+    pickup: pickup ? `${pickup.date} ${pickup.from}–${pickup.to}${pickup.confirmation === null ? ' (not confirmed by the carrier)' : ''}` : null,
     shipments: handed.map(({ row: s, parcels: p }) => {
       const forCarrier = shipmentForCarrier(s, p);
       return {
@@ -238,11 +286,7 @@ export async function handOverAtCarrier(ctx: ServiceContext, dispatchId: string,
     const answered = dispatcher ? await dispatcher.handOver({
       id: row.id, pickup: (row.pickupRequest as PickupRequest | null) ?? null,
       sender: shipmentForCarrier(handed[0]!.row, handed[0]!.parcels).sender,
-      shipments: handed.map(({ row: s, parcels: p }) => ({
-        providerShipmentId: s.providerShipmentId!, reference: s.referenceNumber,
-        parcels: shipmentForCarrier(s, p).parcels.map((x, i) => ({ trackingNumber: p[i]!.trackingNumber!, carrierRef: p[i]!.carrierRef, weightKg: x.weightKg })),
-        cashOnDelivery: s.codAmountMinor == null ? null : { amountMinor: s.codAmountMinor, currency: s.codCurrency! },
-      })),
+      shipments: handed.map(toDispatch),
     }, channelSettings(ctx, channel), { ...carrierContext(ctx, channel), progress }) : { carrierRef: null };
     const pickupRow = { ...row, pickup: answered.pickup ?? null };
     const document = answered.document ? Buffer.from(answered.document) : await handoverDocument(ctx, pickupRow, handed);

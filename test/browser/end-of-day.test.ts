@@ -9,7 +9,9 @@ import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
+import { findProvider } from '../../src/carriers/registry.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
+import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
 import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../helpers/ipp-server.js';
 import { parcelsOf, shipmentBody } from '../helpers/shipments.js';
 
@@ -66,7 +68,7 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     key = (await createApiKey(setup, { accountId: account.id })).apiKey;
     readOnlyKey = (await createApiKey(setup, { accountId: account.id, scope: 'read_only' })).apiKey;
     await closeContext(setup);
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    emu = await startEmulators({ providers: ['ppl', 'dpd_pl'], port: 0 });
     ipp = await startIppPrinter();
     daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, station: STATION, log: pino({ level: 'silent' }), desk: { printerCheckMs: 600_000 } });
     channelId = (await api('POST', '/v1/shipping-channels', {
@@ -116,6 +118,36 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     await page.locator(`.past-dispatches tr[data-dispatch="${dispatchId}"][data-status="dispatched"]`).waitFor(WAIT);
     expect(await card.locator('[data-name="waiting"]').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'end-of-day.png'), fullPage: true });
+  }, 60_000);
+
+  it('Order pickup at DPD Poland offers the day’s courier windows; the one picked is booked', async () => {
+    const dpd = findProvider('dpd_pl')!;
+    const dpdChannel = (await api('POST', '/v1/shipping-channels', { name: 'DPD PL', provider: 'dpd_pl', settings: { ...dpd.demo.settings, baseUrl: emu.urls.dpd_pl } })).id as string;
+    const { cash_on_delivery_currency: _currency, ...parties } = dpd.demo.shipment;
+    const made = await api('POST', '/v1/shipments', { ...parties, shipping_channel_id: dpdChannel, label_format: 'pdf', parcels: parcelsOf(1) });
+    expect((await api('GET', `/v1/shipments/${made.id}?wait=30`)).status).toBe('created');
+    const day = nextWorkingDay();
+    const offered = (await api('GET', `/v1/dispatches/pickup-windows?shipping_channel_id=${dpdChannel}&date=${day}`) as unknown as { windows: { from: string; to: string }[] }).windows;
+    expect(offered.length).toBeGreaterThan(0);
+
+    // the desk reads its channels when it opens: the one just made needs a fresh page
+    await page.goto(url('/#/end-of-day'));
+    await page.reload();
+    const card = page.locator(`.channel-close[data-channel="${dpdChannel}"]`);
+    await card.locator('[data-name="waiting"]').waitFor(WAIT);
+    await card.locator('input[name="order_pickup"]').check();
+    await card.locator('input[name="pickup_date"]').fill(day);
+    const choices = card.locator('button[name="pickup_window"]');
+    await expect.poll(() => choices.count(), WAIT).toBe(offered.length);
+    const last = offered.at(-1)!;
+    await card.locator(`button[name="pickup_window"][data-window="${last.from}-${last.to}"]`).click();
+    expect(await card.locator('input[name="pickup_from"]').inputValue()).toBe(last.from);
+    expect(await card.locator('input[name="pickup_to"]').inputValue()).toBe(last.to);
+    await page.screenshot({ path: join(SCREENSHOTS, 'end-of-day-pickup-windows.png'), fullPage: true });
+
+    await card.locator('button[name="close_day"]').click();
+    await card.locator('.dispatch-result[data-status="dispatched"]').waitFor(HAND_OVER);
+    expect(await card.locator('.dispatch-result [data-name="pickup"]').textContent()).toMatch(new RegExp(`^Courier booked for ${day}, ${last.from}–${last.to} \\(confirmation \\d+\\)\\.$`));
   }, 60_000);
 
   it('a read-only session sees what waits, but cannot close the day', async () => {

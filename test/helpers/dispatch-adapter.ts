@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { localTime } from '../../src/carriers/local-time.js';
 import type {
   CarrierParty, CarrierProgress, CreatedAtCarrier, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
 } from '../../src/carriers/types.js';
@@ -61,4 +62,13 @@ export function pdfText(pdf: Uint8Array): string {
   if (read.error) throw read.error;
   if (read.status !== 0) throw new Error(`pdftotext: ${read.stderr}`);
   return read.stdout;
+}
+
+/** The next Monday-to-Friday after `now`, in the station's time zone (the process's): a day every carrier's courier works. */
+export function nextWorkingDay(now = Date.now()): string {
+  const clock = localTime(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  for (let days = 1; ; days++) {
+    const day = clock.format(now + days * 86_400_000).slice(0, 10);
+    if (![0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) return day;
+  }
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { startStation, type Station } from '../helpers/cli.js';
+import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
 import { parcelsOf, shipmentBody } from '../helpers/shipments.js';
 
 interface Shipped { id: string; status: string; parcels: { tracking_number: string }[] }
@@ -63,6 +64,13 @@ describe('packdesk dispatch and dispatches: the end of the day from the command 
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/--pickup must be a day and a time window/);
     expect((await station.cliJson<{ data: unknown[] }>(['dispatches', 'list', '--json'])).data).toEqual([]);
+    // PPL books couriers in any window it publishes none of; a past day is the API's refusal of the flag
+    const day = nextWorkingDay();
+    const windows = await station.cli(['dispatches', 'windows', '--channel', pplMain, '--date', day]);
+    expect(windows).toMatchObject({ code: 0, stdout: `the carrier publishes no courier windows: ask for any with packdesk dispatch --channel ${pplMain} --pickup "${day} HH:MM-HH:MM"\n` });
+    const pastWindows = await station.cli(['dispatches', 'windows', '--channel', pplMain, '--date', '2020-01-01']);
+    expect(pastWindows.code).toBe(2);
+    expect(pastWindows.stderr).toMatch(/^ {2}date: is in the past/m);
   });
 
   it('dispatch hands every waiting channel over, one dispatch each, and saves documents whose barcodes are every parcel', async () => {

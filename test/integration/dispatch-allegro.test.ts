@@ -15,8 +15,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('allegro')!;
 const dispatcher = provider.adapter.dispatch!;
 const DAY_MS = 86_400_000;
+/** `offsetDays` days from today, a later day counted Monday to Friday: the emulated Allegro carriers collect on working days. */
 const localDay = (offsetDays: number) => {
-  const d = new Date(Date.now() + offsetDays * DAY_MS);
+  let d = new Date(Date.now() + Math.min(offsetDays, 0) * DAY_MS);
+  for (let left = offsetDays; left > 0;) {
+    d = new Date(d.getTime() + DAY_MS);
+    if (![0, 6].includes(d.getDay())) left--;
+  }
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 

@@ -108,35 +108,47 @@ describe('DHL Express hand-over: the courier booked with POST /pickups', () => {
     expect(proxy.calls).toEqual([]);
   });
 
-  it('keeps one courier when the first attempt died after DHL booked it but before the number was stored', async () => {
+  it('books no second courier when the first attempt died after DHL booked it but before the number was stored', async () => {
     const shipments = await created(3);
     const progress = memoryProgress();
-    progress.failSave((saved) => 'pickup' in saved);
+    progress.failSave((saved) => JSON.stringify(saved).includes('booked'));
     const pickup = { date: localDay(1), from: '09:00', to: '17:00' };
 
     await expect(dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová 2'), settings, ctx(progress))).rejects.toThrow(/died/);
     const [booked] = await pickupsAtDhl([shipments[0]!.providerShipmentId]);
     expect(booked).not.toBeNull();
+    proxy.calls.length = 0;
     const handed = await dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová 2'), settings, ctx(progress));
-    // MyDHL cannot look the pickup up, so it is asked for again: DHL consolidates it into the one already booked
-    expect(handed.carrierRef).toBe(booked);
-    expect(await pickupsAtDhl(shipments.map((s) => s.providerShipmentId))).toEqual([booked, booked, booked]);
-    expect(progress.state).toEqual({ pickup: handed.pickup });
+    // MyDHL cannot look the pickup up: it is not asked for again, and the courier stays unconfirmed with what to check
+    expect(pickupCalls()).toBe(0);
+    expect(handed).toEqual({ carrierRef: null, pickup: { confirmation: null, ...pickup, note: expect.stringContaining('check with DHL Express whether the courier') } });
   });
 
-  it.each(['error500', 'timeout'] as const)('takes %s as an outage, and the retry books one pickup', async (mode) => {
+  it('takes a server error as an outage with nothing booked, and the retry books one pickup', async () => {
     const shipments = await created(2);
     const progress = memoryProgress();
-    await fault(mode, { count: 1 });
+    await fault('error500', { count: 1 });
     proxy.calls.length = 0;
     const pickup = { date: localDay(2), from: '11:00', to: '15:00' };
 
-    const first = await dispatcher.handOver(dispatchOf(shipments, pickup, `Skladová ${mode}`), settings, ctx(progress, 1500)).then(() => undefined, (err: unknown) => err);
-    expect(first).toBeInstanceOf(CarrierTransientError);
+    await expect(dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová error500'), settings, ctx(progress))).rejects.toBeInstanceOf(CarrierTransientError);
     expect(await pickupsAtDhl(shipments.map((s) => s.providerShipmentId))).toEqual([null, null]);
-    const handed = await dispatcher.handOver(dispatchOf(shipments, pickup, `Skladová ${mode}`), settings, ctx(progress));
+    const handed = await dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová error500'), settings, ctx(progress));
     expect(pickupCalls(), 'the faulted call and the retry').toBe(2);
     expect(await pickupsAtDhl(shipments.map((s) => s.providerShipmentId))).toEqual([handed.carrierRef, handed.carrierRef]);
+  });
+
+  it('never books a second courier after a booking timed out', async () => {
+    const shipments = await created(2);
+    const progress = memoryProgress();
+    await fault('timeout', { count: 1 });
+    proxy.calls.length = 0;
+    const pickup = { date: localDay(2), from: '11:00', to: '15:00' };
+
+    await expect(dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová timeout'), settings, ctx(progress, 1500))).rejects.toBeInstanceOf(CarrierTransientError);
+    const handed = await dispatcher.handOver(dispatchOf(shipments, pickup, 'Skladová timeout'), settings, ctx(progress));
+    expect(pickupCalls(), 'the timed-out call only').toBe(1);
+    expect(handed.pickup).toMatchObject({ confirmation: null, note: expect.stringContaining('check with DHL Express') });
   });
 
   it('passes on DHL’s refusals of a past day, an unknown waybill and the same waybills on another day, on the dispatch’s fields', async () => {

@@ -212,9 +212,9 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     await fault('timeout');
     await expect(handOver(booking, tomorrow, others, 1_000)).rejects.toBeInstanceOf(CarrierTransientError);
     const handed = await handOver(booking, tomorrow, others);
-    // DPDServices cannot say whether the lost booking was made: no second courier, no confirmation
+    // DPDServices cannot say whether the lost booking was made: no second courier, and an unconfirmed one saying what to check
     expect(operations()).toEqual(['packagesPickupCallV4', 'generateProtocolV2']);
-    expect(handed.pickup).toBeUndefined();
+    expect(handed.pickup).toEqual({ confirmation: null, ...tomorrow, note: expect.stringContaining('check with DPD Poland whether the courier') });
     expect(handed.carrierRef).toMatch(/^\d+$/);
   });
 });

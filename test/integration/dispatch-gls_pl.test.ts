@@ -192,9 +192,10 @@ describe('end of the day at GLS Poland: courier, pickup out of the preparing box
     expect(count('adePickup_Create')).toBe(2); // the faulted one never reached ADE's handler
   });
 
-  it('orders no second courier after the answer to the first was lost: ADE cannot tell, so the dispatch goes without a confirmed one', async () => {
+  it('orders no second courier after the answer to the first was lost: ADE cannot tell, so the dispatch’s courier stays unconfirmed', async () => {
     const handed = await createdShipments(1, 'COURIER-LOST');
-    const dispatch = dispatchOf(handed, { date: warsawDay(Date.now() + DAY_MS), from: '09:00', to: '12:00' });
+    const asked = { date: warsawDay(Date.now() + DAY_MS), from: '09:00', to: '12:00' };
+    const dispatch = dispatchOf(handed, asked);
     const progress = memoryProgress();
     proxy.calls.length = 0;
     await control('POST', 'faults', { mode: 'timeout', count: 1, ms: 300 });
@@ -205,7 +206,7 @@ describe('end of the day at GLS Poland: courier, pickup out of the preparing box
 
     expect(count('adeCourier_Order')).toBe(1);
     expect(count('adePickup_Create')).toBe(1);
-    expect(answered.pickup).toBeUndefined();
+    expect(answered.pickup).toEqual({ confirmation: null, ...asked, note: expect.stringContaining('check with GLS Poland whether the courier') });
     expect((await held()).find((c) => c.consignId === handed[0]!.providerShipmentId)!.pickupId).toBe(answered.carrierRef);
   });
 

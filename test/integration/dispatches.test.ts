@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
+import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
 
@@ -31,7 +32,7 @@ describe('dispatches: the end-of-day hand-over', () => {
   const eventsOf = async (id: string) => (await d.ctx.store.all<{ type: string }>('SELECT type FROM events WHERE resource_id = ? ORDER BY rowid', id)).map((e) => e.type);
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['ppl', 'spx'], port: 0 });
+    emu = await startEmulators({ providers: ['ppl', 'spx', 'dpd_pl'], port: 0 });
     d = await startTestDaemon();
     a = await d.account('End of day warehouse');
     channel = await pplChannel(a, emu.urls.ppl!);
@@ -129,5 +130,36 @@ describe('dispatches: the end-of-day hand-over', () => {
     const other = await d.account('Someone else');
     expect((await other.request('GET', `/v1/dispatches/${rest.id}`)).statusCode).toBe(403);
     expect((await other.request('POST', '/v1/dispatches', { shipping_channel_id: channel })).statusCode).toBe(422);
+  });
+
+  it('offers the carrier’s courier windows for the address the waiting shipments leave from, where the carrier publishes them', async () => {
+    const windowsOf = (channelId: string, date: string) => a.request('GET', `/v1/dispatches/pickup-windows?shipping_channel_id=${channelId}&date=${date}`);
+    const day = nextWorkingDay(d.clock.now());
+    // PPL books couriers but publishes no windows: any window may be asked for
+    expect(ok(await windowsOf(channel, day))).toEqual({ offered: false, windows: [] });
+
+    const dpd = findProvider('dpd_pl')!;
+    const dpdChannel = ok<{ id: string }>(await a.request('POST', '/v1/shipping-channels', { name: 'DPD PL', provider: 'dpd_pl', settings: { ...dpd.demo.settings, baseUrl: emu.urls.dpd_pl } }), 201).id;
+    const none = await windowsOf(dpdChannel, day);
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.shipping_channel_id[0]).toMatch(/no created shipment/);
+    const { cash_on_delivery_currency: _currency, ...parties } = dpd.demo.shipment;
+    const made = ok<{ id: string }>(await a.request('POST', '/v1/shipments', { ...parties, shipping_channel_id: dpdChannel, label_format: 'pdf', parcels: parcelsOf(1) }), 201);
+    await d.runJobs();
+    expect(ok<{ status: string }>(await a.request('GET', `/v1/shipments/${made.id}`)).status).toBe('created');
+    // DPD Poland's getCourierOrderAvailability ranges for the sender's postcode, each a window on the day
+    const offered = ok<{ offered: boolean; windows: { date: string; from: string; to: string }[] }>(await windowsOf(dpdChannel, day));
+    expect(offered.offered).toBe(true);
+    expect(offered.windows.length).toBeGreaterThan(0);
+    for (const w of offered.windows) expect(w).toEqual({ date: day, from: expect.stringMatching(/^\d\d:\d\d$/), to: expect.stringMatching(/^\d\d:\d\d$/) });
+
+    const past = await windowsOf(dpdChannel, '2020-01-01');
+    expect(past.statusCode).toBe(422);
+    expect(past.json().errors.date[0]).toMatch(/is in the past/);
+    const spx = ok<{ id: string }[]>(await a.request('GET', '/v1/shipping-channels?provider=spx')).at(0)?.id;
+    const noCourier = await windowsOf(spx!, day);
+    expect(noCourier.statusCode).toBe(422);
+    expect(noCourier.json().errors.shipping_channel_id[0]).toMatch(/SP Express takes no courier booking/);
+    expect((await (await d.account('Elsewhere')).request('GET', `/v1/dispatches/pickup-windows?shipping_channel_id=${dpdChannel}&date=${day}`)).statusCode).toBe(422);
   });
 });

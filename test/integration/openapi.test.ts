@@ -60,6 +60,7 @@ export const ENDPOINTS = [
   'POST /v1/dispatches',
   'GET /v1/dispatches',
   'GET /v1/dispatches/waiting',
+  'GET /v1/dispatches/pickup-windows',
   'GET /v1/dispatches/{id}',
   'POST /v1/dispatches/{id}/retry',
   'GET /v1/dispatches/{id}/document',

@@ -439,6 +439,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dispatches/pickup-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The courier windows a channel's carrier offers on a day, for the address its waiting shipments leave from */
+        get: operations["listPickupWindows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dispatches/{id}": {
         parameters: {
             query?: never;
@@ -7849,10 +7866,13 @@ export interface operations {
                             } | null;
                             /** @description The courier the carrier booked */
                             pickup: {
-                                confirmation: string;
+                                /** @description The carrier's booking number; null when the booking's answer was lost and the carrier cannot be asked for it */
+                                confirmation: string | null;
                                 date: string;
                                 from: string;
                                 to: string;
+                                /** @description What to check at the carrier when the booking is not confirmed */
+                                note: string | null;
                             } | null;
                             /** @description The carrier's id of the close, protocol or pickup */
                             carrier_ref: string | null;
@@ -8035,10 +8055,13 @@ export interface operations {
                             } | null;
                             /** @description The courier the carrier booked */
                             pickup: {
-                                confirmation: string;
+                                /** @description The carrier's booking number; null when the booking's answer was lost and the carrier cannot be asked for it */
+                                confirmation: string | null;
                                 date: string;
                                 from: string;
                                 to: string;
+                                /** @description What to check at the carrier when the booking is not confirmed */
+                                note: string | null;
                             } | null;
                             /** @description The carrier's id of the close, protocol or pickup */
                             carrier_ref: string | null;
@@ -8244,6 +8267,101 @@ export interface operations {
             };
         };
     };
+    listPickupWindows: {
+        parameters: {
+            query: {
+                shipping_channel_id: string;
+                /** @description YYYY-MM-DD, today or later */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description false: the carrier books couriers but publishes no windows; any window may be asked for */
+                            offered: boolean;
+                            windows: {
+                                date: string;
+                                from: string;
+                                to: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Carrier unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     getDispatch: {
         parameters: {
             query?: never;
@@ -8302,10 +8420,13 @@ export interface operations {
                             } | null;
                             /** @description The courier the carrier booked */
                             pickup: {
-                                confirmation: string;
+                                /** @description The carrier's booking number; null when the booking's answer was lost and the carrier cannot be asked for it */
+                                confirmation: string | null;
                                 date: string;
                                 from: string;
                                 to: string;
+                                /** @description What to check at the carrier when the booking is not confirmed */
+                                note: string | null;
                             } | null;
                             /** @description The carrier's id of the close, protocol or pickup */
                             carrier_ref: string | null;
@@ -8468,10 +8589,13 @@ export interface operations {
                             } | null;
                             /** @description The courier the carrier booked */
                             pickup: {
-                                confirmation: string;
+                                /** @description The carrier's booking number; null when the booking's answer was lost and the carrier cannot be asked for it */
+                                confirmation: string | null;
                                 date: string;
                                 from: string;
                                 to: string;
+                                /** @description What to check at the carrier when the booking is not confirmed */
+                                note: string | null;
                             } | null;
                             /** @description The carrier's id of the close, protocol or pickup */
                             carrier_ref: string | null;

@@ -19,6 +19,7 @@ export type ImportRecord = DataOf<'/v1/imports', 'get'> extends Array<infer I> ?
 export type Order = DataOf<'/v1/orders/{id}', 'get'>;
 export type Dispatch = DataOf<'/v1/dispatches/{id}', 'get'>;
 export type WaitingForDispatch = DataOf<'/v1/dispatches/waiting', 'get'> extends Array<infer W> ? W : never;
+export type PickupWindow = DataOf<'/v1/dispatches/pickup-windows', 'get'>['windows'][number];
 export type Provider = DataOf<'/v1/providers', 'get'> extends Array<infer P> ? P : never;
 export type StationView = DataOf<'/v1/stations/{name}/settings', 'get'>;
 export type StationSettings = BodyOf<'/v1/station-settings', 'put'>;

@@ -90,6 +90,7 @@ const en = {
   'eod.working': 'Handing the parcels over to the carrier…', 'eod.retrying': 'The carrier could not take it yet ({message}); trying again.',
   'eod.done': 'Handed over: shipments {shipments}, parcels {parcels}.', 'eod.document': 'Download protocol (PDF)', 'eod.documentShort': 'Protocol',
   'eod.pickup': 'Courier booked for {date}, {from}–{to} (confirmation {confirmation}).', 'eod.failed': 'The carrier refused the hand-over: {message}',
+  'eod.pickupUnconfirmed': 'Courier asked for {date}, {from}–{to}, not confirmed: {note}', 'eod.windows': 'Windows the carrier offers', 'eod.noWindows': 'The carrier offers no courier that day.',
   'eod.retry': 'Retry', 'eod.past': 'Past dispatches', 'eod.noPast': 'No dispatches yet.', 'eod.created': 'Closed', 'eod.shipments': 'Shipments', 'eod.parcels': 'Parcels',
   'status.dispatched': 'Handed over',
 };
@@ -185,6 +186,7 @@ const cs: Words = {
   'eod.working': 'Předávám balíky dopravci…', 'eod.retrying': 'Dopravce to zatím nepřevzal ({message}); zkouším znovu.',
   'eod.done': 'Předáno: zásilek {shipments}, balíků {parcels}.', 'eod.document': 'Stáhnout protokol (PDF)', 'eod.documentShort': 'Protokol',
   'eod.pickup': 'Kurýr objednán na {date}, {from}–{to} (potvrzení {confirmation}).', 'eod.failed': 'Dopravce předání odmítl: {message}',
+  'eod.pickupUnconfirmed': 'Kurýr vyžádán na {date}, {from}–{to}, nepotvrzen: {note}', 'eod.windows': 'Časy, které dopravce nabízí', 'eod.noWindows': 'Dopravce ten den kurýra nenabízí.',
   'eod.retry': 'Zkusit znovu', 'eod.past': 'Předchozí předání', 'eod.noPast': 'Zatím žádná předání.', 'eod.created': 'Uzavřeno', 'eod.shipments': 'Zásilky', 'eod.parcels': 'Balíky',
   'status.dispatched': 'Předáno',
 };
@@ -277,6 +279,7 @@ const pl: Words = {
   'eod.working': 'Przekazuję paczki przewoźnikowi…', 'eod.retrying': 'Przewoźnik jeszcze nie przyjął ({message}); próbuję ponownie.',
   'eod.done': 'Przekazano: przesyłek {shipments}, paczek {parcels}.', 'eod.document': 'Pobierz protokół (PDF)', 'eod.documentShort': 'Protokół',
   'eod.pickup': 'Kurier zamówiony na {date}, {from}–{to} (potwierdzenie {confirmation}).', 'eod.failed': 'Przewoźnik odmówił przekazania: {message}',
+  'eod.pickupUnconfirmed': 'Kurier zamówiony na {date}, {from}–{to}, niepotwierdzony: {note}', 'eod.windows': 'Okna oferowane przez przewoźnika', 'eod.noWindows': 'Przewoźnik nie oferuje kuriera tego dnia.',
   'eod.retry': 'Ponów', 'eod.past': 'Poprzednie przekazania', 'eod.noPast': 'Jeszcze żadnych przekazań.', 'eod.created': 'Zamknięto', 'eod.shipments': 'Przesyłki', 'eod.parcels': 'Paczki',
   'status.dispatched': 'Przekazano',
 };

@@ -119,9 +119,9 @@ export class AllegroClient {
   }
 
   /** `POST /shipment-management/pickup-proposals` (getPickupProposals): the slots each shipment's carrier offers; orders nothing. */
-  async pickupProposals(request: AllegroPickupProposalsRequest): Promise<AllegroPickupProposals[]> {
+  async pickupProposals(request: AllegroPickupProposalsRequest, subject: RefusalSubject = HAND_OVER_REFUSAL): Promise<AllegroPickupProposals[]> {
     const res = await this.send('POST', '/shipment-management/pickup-proposals', request);
-    if (res.status !== 200) throw this.refused(res, undefined, HAND_OVER_REFUSAL);
+    if (res.status !== 200) throw this.refused(res, undefined, subject);
     return this.json(res, 'the pickup proposals');
   }
 

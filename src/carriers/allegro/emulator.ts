@@ -12,7 +12,9 @@ import { requireCaller } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
+import { warsawTime } from '../local-time.js';
 import { ALLEGRO_MEDIA_TYPE } from './client.js';
 import { ALLEGRO_TRACKING } from './codes.js';
 import { EmulatedAllegroOAuth } from './emulator-oauth.js';
@@ -33,7 +35,10 @@ type CommandOutcome = { status: 'SUCCESS'; result: CommandResult } | { status: '
 const UNFINISHED: Record<CommandKind, Record<string, null>> = {
   create: { shipmentId: null }, cancel: { shipmentId: null }, pickup: { pickupId: null, carrierPickupId: null },
 };
-/** Pickup slots the emulated carriers offer each day, for the asked ready day and the days after it. */
+/**
+ * Pickup slots the emulated carriers offer on a working day, for the asked ready day and the days after it; none at
+ * weekends, and today only the slots still to begin (all inferred: the OpenAPI does not say which days carriers collect).
+ */
 const PICKUP_SLOTS = [{ minTime: '09:00', maxTime: '12:00' }, { minTime: '12:00', maxTime: '16:00' }];
 const PICKUP_DAYS = 5;
 const DAY_MS = 86_400_000;
@@ -177,8 +182,14 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       });
       return { held, errors };
     };
+    /** The slots offered on `date`: none on a Saturday or Sunday, and today's only while they are still to begin. */
+    const slotsOn = (date: string) => {
+      if ([0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay())) return [];
+      const now = warsawTime.format(clock.now(), ' ');
+      return PICKUP_SLOTS.filter((slot) => date > now.slice(0, 10) || (date === now.slice(0, 10) && slot.minTime > now.slice(11, 16))).map((slot) => ({ date, ...slot }));
+    };
     const slotsFrom = (day: string) => Array.from({ length: PICKUP_DAYS }, (_, i) => new Date(Date.parse(`${day}T12:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10))
-      .flatMap((date) => PICKUP_SLOTS.map((slot) => ({ date, ...slot })));
+      .flatMap(slotsOn);
     // PickupDateProposalDto's example: id '2023071210001300' names '2023-07-12 10:00-13:00'
     const proposalId = (t: { date: string; minTime: string; maxTime: string }) => `${t.date}${t.minTime}${t.maxTime}`.replace(/[-:]/g, '');
 
@@ -191,6 +202,9 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       const today = warsawDay(clock.now());
       if (body.readyDate !== undefined && body.readyDate < today) {
         return errorsReply(reply, 400, [error('VALIDATION_ERROR', `The ready date ${body.readyDate} is in the past.`, 'readyDate')]);
+      }
+      if (noSuchPlace(body.address.postalCode)) {
+        return errorsReply(reply, 400, [error('VALIDATION_ERROR', `No carrier collects at postal code ${body.address.postalCode}: it does not exist.`, 'address.postalCode')]);
       }
       const { errors } = sellersShipments(seller, body.shipmentIds);
       if (errors.length > 0) return errorsReply(reply, 400, errors);
@@ -212,7 +226,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
         const time = body.input.pickupTime;
         if (!time) errors.push(error('VALIDATION_ERROR', 'The pickup time is required.', 'pickupTime'));
         else if (time.date < warsawDay(clock.now())) errors.push(error('VALIDATION_ERROR', `The pickup date ${time.date} is in the past.`, 'pickupTime.date'));
-        else if (!PICKUP_SLOTS.some((slot) => slot.minTime === time.minTime && slot.maxTime === time.maxTime)) {
+        else if (!slotsOn(time.date).some((slot) => slot.minTime === time.minTime && slot.maxTime === time.maxTime)) {
           errors.push(error('VALIDATION_ERROR', `No pickup is offered on ${time.date} ${time.minTime ?? ''}-${time.maxTime ?? ''}.`, 'pickupTime'));
         } else if (body.input.pickupDateProposalId !== undefined && body.input.pickupDateProposalId !== proposalId(time as Required<typeof time>)) {
           errors.push(error('VALIDATION_ERROR', `The pickup proposal ${body.input.pickupDateProposalId} is not the pickup time asked for.`, 'pickupDateProposalId'));

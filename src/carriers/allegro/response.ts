@@ -156,6 +156,18 @@ export const HAND_OVER_REFUSAL: RefusalSubject = {
   },
 };
 
+/** A pickup-windows query's Allegro paths (PickupProposalsRequestDto) → its fields: the day, the sender's address, the shipments. */
+export const PICKUP_WINDOWS_REFUSAL: RefusalSubject = {
+  noun: 'the pickup proposals',
+  field: 'date',
+  fieldOf(path) {
+    const [head, second] = (path ?? '').split(/[.[\]]+/).filter(Boolean);
+    if (head === 'shipmentIds') return 'shipment_ids';
+    if (head === 'address') return second === 'postalCode' ? 'sender.postal_code' : second === 'countryCode' ? 'sender.country_code' : 'sender';
+    return 'date';
+  },
+};
+
 /**
  * A refusal — an HTTP 4xx with `errors[]`, or a command that ended in ERROR — → a message and our field errors.
  * A command answer carries its errors the same way, so one reader serves both.

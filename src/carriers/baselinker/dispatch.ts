@@ -1,6 +1,7 @@
-import { CarrierRefusedError } from '../errors.js';
+import { bookPickupOnce } from '../book-once.js';
 import { warsawTime } from '../local-time.js';
-import type { CarrierDispatcher, DispatchedAtCarrier, DispatchForCarrier, PickupRequest } from '../types.js';
+import { stepProgress } from '../step-progress.js';
+import type { CarrierDispatcher, PickupRequest } from '../types.js';
 import { BaselinkerClient, type BaselinkerPackagesAt, type BaselinkerPickupField } from './client.js';
 import { baselinkerSettings } from './settings.js';
 
@@ -10,17 +11,9 @@ import { baselinkerSettings } from './settings.js';
  * https://api.baselinker.com describe them. Base.com has no close: a package is at the courier once createPackage answered.
  */
 
-interface PickupBooked {
-  confirmation: string;
-  date: string;
-  from: string;
-  to: string;
-}
-
 interface HandOverProgress {
-  /** Set before runRequestParcelPickup and kept if its answer was lost: Base.com may have booked the courier. */
-  pickupSendingSince?: number;
-  pickup?: PickupBooked;
+  /** bookPickupOnce's place. */
+  pickup?: unknown;
   /** The PDF protocol as Base.com gave it (base64; empty when it gave none), so a later run does not ask again. */
   protocol?: string;
 }
@@ -42,57 +35,34 @@ function formFields(form: readonly BaselinkerPickupField[], values: Record<strin
   return form.filter((f) => Object.hasOwn(values, f.id)).map((f) => ({ id: f.id, value: values[f.id]! }));
 }
 
-/**
- * Base.com offers no method that lists a courier's pickups or tells whether a package has one: after a lost answer to
- * runRequestParcelPickup it cannot be found, and asking again could book a second courier, so a person checks.
- */
-function pickupMayBeBooked(numbers: readonly string[]): CarrierRefusedError {
-  const reason = 'Baselinker may have booked the courier already (its answer to the pickup request was lost) and offers no way to look the pickup up';
-  return new CarrierRefusedError(reason, {
-    pickup: [`${reason}: check the courier's pickups for parcels ${numbers.join(', ')} in the Base.com panel before booking another`],
-  });
-}
-
 const handOver: CarrierDispatcher['handOver'] = async (dispatch, settings, ctx) => {
   const parsed = baselinkerSettings.parse(settings);
   const client = new BaselinkerClient(parsed, ctx);
   const numbers = dispatch.shipments.flatMap((s) => s.parcels.map((p) => p.trackingNumber));
   const at: BaselinkerPackagesAt = { courier_code: parsed.courierCode, package_numbers: numbers, ...(parsed.accountId !== undefined ? { account_id: parsed.accountId } : {}) };
-  let saved = (ctx.progress.load() ?? {}) as HandOverProgress;
-  const save = async (next: HandOverProgress) => {
-    saved = next;
-    await ctx.progress.save({ ...next });
-  };
-
-  if (dispatch.pickup && !saved.pickup) {
-    if (saved.pickupSendingSince !== undefined) throw pickupMayBeBooked(numbers);
-    const weightKg = dispatch.shipments.reduce((sum, s) => sum + s.parcels.reduce((w, p) => w + p.weightKg, 0), 0);
-    const fields = formFields(await client.pickupFields(parsed.courierCode), pickupValues(dispatch.pickup, weightKg));
-    await save({ ...saved, pickupSendingSince: ctx.clock.now() });
-    let confirmation: string;
-    try {
-      confirmation = await client.requestPickup(at, fields);
-    } catch (err) {
-      // a refusal booked nothing; any other failure may have, and keeps the mark
-      if (err instanceof CarrierRefusedError) await save({ ...saved, pickupSendingSince: undefined });
-      throw err;
-    }
+  const asked = dispatch.pickup;
+  const weightKg = dispatch.shipments.reduce((sum, s) => sum + s.parcels.reduce((w, p) => w + p.weightKg, 0), 0);
+  // Base.com offers no method that lists a courier's pickups: a booking whose answer was lost is not made again
+  const pickup = asked && await bookPickupOnce(
+    { ...ctx, progress: stepProgress(ctx.progress, 'pickup') }, 'Baselinker', asked,
     // Base.com answers only the number: the window is the one asked for
-    await save({ ...saved, pickupSendingSince: undefined, pickup: { confirmation, ...dispatch.pickup } });
-  }
+    async (fields) => ({ confirmation: await client.requestPickup(at, fields), ...asked }),
+    async () => formFields(await client.pickupFields(parsed.courierCode), pickupValues(asked, weightKg)),
+  );
 
-  if (saved.protocol === undefined) {
+  let protocol = (ctx.progress.load() as HandOverProgress | null)?.protocol;
+  if (protocol === undefined) {
     // getProtocol downloads the courier's protocol of the packages: a read, so asking again after a lost answer is safe
     const answer = await client.protocol(at);
-    const pdf = answer.extension === 'pdf' && answer.protocol ? answer.protocol : '';
-    if (!pdf) ctx.log.warn({ extension: answer.extension }, 'Baselinker gave no PDF protocol: packdesk prints its own hand-over list');
-    await save({ ...saved, protocol: pdf });
+    protocol = answer.extension === 'pdf' && answer.protocol ? answer.protocol : '';
+    if (!protocol) ctx.log.warn({ extension: answer.extension }, 'Baselinker gave no PDF protocol: packdesk prints its own hand-over list');
+    await stepProgress(ctx.progress, 'protocol').save({ protocol });
   }
 
   return {
-    carrierRef: saved.pickup?.confirmation ?? null,
-    ...(saved.protocol ? { document: Buffer.from(saved.protocol, 'base64') } : {}),
-    ...(saved.pickup ? { pickup: saved.pickup } : {}),
+    carrierRef: pickup ? pickup.confirmation : null,
+    ...(protocol ? { document: Buffer.from(protocol, 'base64') } : {}),
+    ...(pickup ? { pickup } : {}),
   };
 };
 

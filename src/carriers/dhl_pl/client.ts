@@ -5,12 +5,13 @@ import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientEr
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
 import type { CarrierContext, LabelFormat, PickupRequest, ShipmentForCarrier, TrackResult } from '../types.js';
 import {
-  bookCourierPart, createShipmentsPart, deleteShipmentsPart, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart, myShipmentsPart,
-  pnpPart, trackAndTracePart,
+  bookCourierPart, createShipmentsPart, deleteShipmentsPart, dhlPostalCode, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart,
+  myShipmentsPart, pnpPart, postalCodeServicesPart, trackAndTracePart,
 } from './request.js';
 import {
   dispatchFaultRefusal, faultRefusal, isCredentialFault, isServerTrouble, parseBookedBody, parseCreatedBody, parseDeletedBody, parseLabelsBody,
-  parseLabelsDataBody, parseMyShipmentsBody, parsePieceIdsBody, parsePnpBody, parseTrackingBody, type DhlPlCreated, type DhlPlTrackingAsked,
+  parseLabelsDataBody, parseMyShipmentsBody, parsePieceIdsBody, parsePnpBody, parsePostalCodeServicesBody, parseTrackingBody, postalCodeServicesFaultRefusal,
+  type DhlPlCreated, type DhlPlPickupKind, type DhlPlPostalCodeServices, type DhlPlTrackingAsked,
 } from './response.js';
 import { DHL_PL_BASE_URLS, dhlPlService, SERVICE_PATH } from './service.js';
 import type { DhlPlSettings } from './settings.js';
@@ -90,6 +91,12 @@ export class DhlPlClient {
   /** getPnp: the PNP report of the shipments sent on `day`, a PDF. */
   async pnp(day: string): Promise<Buffer | undefined> {
     return parsePnpBody(await this.call(pnpPart(day, this.settings), (fault) => dispatchFaultRefusal(fault, `the PNP report of ${day}`)));
+  }
+
+  /** getPostalCodeServices: DHL's courier hours for the `kind` of shipments at a post code on a day. */
+  async postalCodeServices(postalCode: string, date: string, kind: DhlPlPickupKind): Promise<DhlPlPostalCodeServices> {
+    const body = await this.call(postalCodeServicesPart(postalCode, date, this.settings), postalCodeServicesFaultRefusal);
+    return parsePostalCodeServicesBody(body, kind, dhlPostalCode(postalCode));
   }
 
   /** getTrackAndTraceInfo for one shipment, whose events its parcels share; DHL's fault for a number it does not know is "not found". */

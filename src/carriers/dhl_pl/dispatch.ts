@@ -3,7 +3,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { warsawTime } from '../local-time.js';
 import { markedSend } from '../marked-send.js';
 import type {
-  CarrierContext, CarrierDispatcher, CarrierProgress, ChannelSettings, DispatchedAtCarrier, DispatchForCarrier, PickupRequest,
+  CarrierContext, CarrierDispatcher, CarrierParty, CarrierProgress, ChannelSettings, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, PickupWindow,
 } from '../types.js';
 import { DhlPlClient, LABELS_DATA_BATCH } from './client.js';
 import type { DhlPlLabelsData } from './response.js';
@@ -99,9 +99,23 @@ async function handOver(
   return { carrierRef: pickup?.confirmation ?? null, document, ...(pickup ? { pickup } : {}) };
 }
 
+/**
+ * The courier's window on `date` at the sender's post code: getPostalCodeServices gives the earliest and the latest
+ * hour DHL collects in, one window, or none that day. Pallets (CM, Connect Plus pallet) are freight collected in DHL's
+ * DR hours; every other product carries parcels up to 31.5 kg, collected in its EX hours. The hours are DHL's Warsaw
+ * time, which bookCourier is given the asked window in too.
+ */
+async function pickupWindows(query: { date: string; sender: CarrierParty }, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupWindow[]> {
+  const parsed = dhlPlSettings.parse(settings);
+  const answer = await new DhlPlClient(parsed, ctx).postalCodeServices(query.sender.postalCode, query.date, parsed.product === 'CM' ? 'dr' : 'ex');
+  if (answer.state === 'refused') throw new CarrierRefusedError(answer.message, answer.errors);
+  return answer.hours ? [{ date: query.date, ...answer.hours }] : [];
+}
+
 export const dhlPlDispatcher: CarrierDispatcher = {
   capabilities: { close: false, protocol: true, pickup: true },
   handOver,
+  pickupWindows,
   // deleteShipments deletes a shipment "unless you have booked a courier to collect it" (deleteShipments.html)
   cancelAfterHandOver: false,
 };

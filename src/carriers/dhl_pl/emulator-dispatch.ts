@@ -1,11 +1,14 @@
 /**
- * DHL24's courier booking and PNP report as the DHL Parcel Poland emulator serves them. bookCourier
+ * DHL24's courier hours, courier booking and PNP report as the DHL Parcel Poland emulator serves them.
+ * getPostalCodeServices (getPostalCodeServices.html) answers a post code DHL does not serve, or an incorrect one, with
+ * no services at all, and today's hours only while a courier can still be ordered for today. bookCourier
  * (bookCourier.html) checks "whether a courier can arrive at the indicated time and whether all the indicated
  * shipments can be collected in one place", and refuses a shipment that already has a courier (deleteShipments.html:
  * a booked shipment must have its courier cancelled first); getPnp (getPnp.html) reports the shipments sent on a day.
  * The Polish wording of the refusals and their fault code 101 are inferred, as for creation.
  */
 import type { Clock } from '../../domain/clock.js';
+import { noSuchPlace } from '../emulator/no-such-place.js';
 import { numberSequence } from '../emulator/numbers.js';
 import type { EmulatedShipment, EmulatedShipments } from '../emulator/shipments.js';
 import type { EmulatedSoapFault, SoapRequest } from '../emulator/soap.js';
@@ -28,6 +31,15 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const HOUR = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** DHL's line between express parcels and freight ("EX - domestic express shipments up to 31.5 kg", getPnp.html). */
 const EXPRESS_MAX_KG = 31.5;
+
+/**
+ * The hours the emulated couriers collect in on working days, EX parcels and DR freight, none at weekends; an order for
+ * today needs two hours before the window closes and the courier comes from the next full hour (all inferred).
+ */
+const PICKUP_HOURS = { ex: { from: '09:00', to: '17:00' }, dr: { from: '10:00', to: '15:00' } } as const;
+const ORDER_LEAD_MS = 2 * 3_600_000;
+/** What getPostalCodeServices writes for an hour it does not give ("none"), as DHL24 answers it. */
+const NO_HOUR = 'brak';
 
 const domestic = (s: DhlShipment) => s.request.receiver.country === 'PL';
 const express = (s: DhlShipment) => s.request.pieces.every((p) => !(p.weight > EXPRESS_MAX_KG));
@@ -88,6 +100,37 @@ export function dhlPlDispatchDesk({ clock, shipments, caller, live, fault }: Des
     return { name: 'bookCourierResponse', content: { bookCourierResult: { item: [booking.orderId] } } };
   };
 
+  const getPostalCodeServices = ({ body }: SoapRequest): SoapPart => {
+    caller(body);
+    const postCode = xmlString(body.postCode) ?? '';
+    const date = xmlString(body.pickupDate) ?? '';
+    const now = warsawTime.format(clock.now(), ' ');
+    if (!DAY.test(date) || warsawTime.parse(`${date} 12:00:00`) === undefined) throw fault(`pickupDate: nieprawidłowa data (${date}), oczekiwany format RRRR-MM-DD`);
+    if (date < now.slice(0, 10)) throw fault(`pickupDate: data ${date} już minęła`);
+    const served = /^\d{5}$/.test(postCode) && !noSuchPlace(postCode);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+    const hoursOf = (kind: keyof typeof PICKUP_HOURS) => {
+      const { from, to } = PICKUP_HOURS[kind];
+      if (!served || weekday === 0 || weekday === 6) return { from: NO_HOUR, to: NO_HOUR };
+      if (date > now.slice(0, 10)) return { from, to };
+      const nextHour = `${String(Number(now.slice(11, 13)) + 1).padStart(2, '0')}:00`;
+      const start = nextHour > from ? nextHour : from;
+      const orderable = warsawTime.parse(`${date} ${to}:00`)! - clock.now() >= ORDER_LEAD_MS && start < to;
+      return orderable ? { from: start, to } : { from: NO_HOUR, to: NO_HOUR };
+    };
+    const ex = hoursOf('ex');
+    const dr = hoursOf('dr');
+    return {
+      name: 'getPostalCodeServicesResponse',
+      content: {
+        getPostalCodeServicesResult: {
+          domesticExpress9: served, domesticExpress12: served, deliveryEvening: served, pickupOnSaturday: false, deliverySaturday: false,
+          exPickupFrom: ex.from, exPickupTo: ex.to, drPickupFrom: dr.from, drPickupTo: dr.to,
+        },
+      },
+    };
+  };
+
   const getPnp = async ({ body }: SoapRequest): Promise<SoapPart> => {
     const request = xmlObject(body.pnpRequest);
     const owner = caller(request);
@@ -114,6 +157,7 @@ export function dhlPlDispatchDesk({ clock, shipments, caller, live, fault }: Des
   };
 
   return {
+    getPostalCodeServices,
     bookCourier,
     getPnp,
     sendingDay,

@@ -76,6 +76,7 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
     shipmentOrderInfo: { type: 'ShipmentOrderInfo' }, courierWithLabel: 'boolean',
   },
   getPnp: { pnpRequest: { type: 'PnpRequest' } },
+  getPostalCodeServices: { authData: AUTH, postCode: 'string', pickupDate: 'string' },
   getVersion: {},
 };
 

@@ -1,8 +1,8 @@
 /**
  * DHL Parcel Poland's DHL24 WebAPI2 as a local server: one SOAP 1.1 endpoint at its real path with the WSDL's
  * operations (createShipments, getPieceId, getLabels, deleteShipments, getTrackAndTraceInfo, getMyShipments(Count),
- * getLabelsData, bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's encoding fault for requests
- * that do not fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
+ * getLabelsData, getPostalCodeServices, bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's
+ * encoding fault for requests that do not fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { isBadCredential } from '../emulator/auth.js';
@@ -211,6 +211,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       getMyShipmentsCount: withSchema(getMyShipmentsCount),
       getMyShipments: withSchema(getMyShipments),
       getLabelsData: withSchema(getLabelsData),
+      getPostalCodeServices: withSchema(desk.getPostalCodeServices),
       bookCourier: withSchema(desk.bookCourier),
       getPnp: withSchema(desk.getPnp),
       getVersion: () => ({ name: 'getVersionResponse', content: { getVersionResult: '2.0 (packdesk emulator)' } }),

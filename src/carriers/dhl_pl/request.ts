@@ -172,6 +172,14 @@ export function bookCourierPart(shipmentIds: readonly string[], pickup: PickupRe
   };
 }
 
+/**
+ * getPostalCodeServices: what DHL offers at a post code on a day, its courier's hours among it (getPostalCodeServices.html:
+ * `postCode` of 5 digits without a dash, `pickupDate` YYYY-MM-DD). The WSDL's sequence holds these three.
+ */
+export function postalCodeServicesPart(postalCode: string, date: string, settings: DhlPlSettings): SoapPart {
+  return { name: 'getPostalCodeServices', content: { authData: authData(settings), postCode: dhlPostalCode(postalCode), pickupDate: date } };
+}
+
 /** getPnp: the PNP report (Potwierdzenie Nadania Przesyłek) of every kind of shipment (`ALL`) sent on a day (getPnp.html). */
 export function pnpPart(day: string, settings: DhlPlSettings): SoapPart {
   return { name: 'getPnp', content: { pnpRequest: { authData: authData(settings), date: day, type: 'ALL' } } };

@@ -1,16 +1,16 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
 import { warsawTime } from '../local-time.js';
-import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
+import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlNode, type XmlObject } from '../soap.js';
 import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { DHL_PL_TRACKING } from './codes.js';
 
 /**
  * DHL24 WebAPI2 answers → our results. Pure. Shapes: the response types of webapi2.xsd (createShipmentsResponse,
  * getPieceIdResponse, getLabelsResponse, deleteShipmentsResponse, getTrackAndTraceInfoResponse, getMyShipmentsResponse,
- * getLabelsDataResponse, bookCourierResponse, getPnpResponse). DHL refuses with a SOAP 1.1 Fault whose faultcode is
- * DHL's number (100: wrong login, "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland tests) and whose faultstring
- * says what is wrong.
+ * getLabelsDataResponse, bookCourierResponse, getPnpResponse, getPostalCodeServicesResponse). DHL refuses with a SOAP
+ * 1.1 Fault whose faultcode is DHL's number (100: wrong login, "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland
+ * tests) and whose faultstring says what is wrong.
  */
 
 const NAME = 'DHL Parcel Poland';
@@ -169,12 +169,57 @@ function dispatchFieldPath(reason: string): string {
   return 'dispatch';
 }
 
+/** A Fault as a refusal, each line of DHL's reason on the field `fieldOf` finds in it; `what` names the operation for people. */
+function faultRefusalOn(fault: SoapFault, what: string, fieldOf: (line: string) => string): { message: string; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  for (const line of fault.reason.split(/\s*[\n;]\s*/).filter(Boolean)) (errors[fieldOf(line)] ??= []).push(`${NAME}: ${line}`);
+  if (Object.keys(errors).length === 0) errors[fieldOf('')] = [`${NAME}: ${what} was refused (fault ${fault.code})`];
+  return { message: `${NAME} refused ${what}: ${fault.reason || fault.code}`, errors };
+}
+
 /** A Fault to a courier booking or a PNP report as a refusal on our dispatch's field paths; `what` names the operation for people. */
 export function dispatchFaultRefusal(fault: SoapFault, what: string): { message: string; errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  for (const line of fault.reason.split(/\s*[\n;]\s*/).filter(Boolean)) (errors[dispatchFieldPath(line)] ??= []).push(`${NAME}: ${line}`);
-  if (Object.keys(errors).length === 0) errors.dispatch = [`${NAME}: ${what} was refused (fault ${fault.code})`];
-  return { message: `${NAME} refused ${what}: ${fault.reason || fault.code}`, errors };
+  return faultRefusalOn(fault, what, dispatchFieldPath);
+}
+
+/** A Fault to getPostalCodeServices as a refusal on the fields of a pickup-windows query: the day, or the sender's post code. */
+export function postalCodeServicesFaultRefusal(fault: SoapFault): { message: string; errors: FieldErrors } {
+  return faultRefusalOn(fault, 'the courier availability', (line) => (/pickupDate/.test(line) ? 'date' : /postCode/.test(line) ? 'sender.postal_code' : 'sender'));
+}
+
+/** Which of DHL's pickup hours a courier is asked in: EX for parcels up to 31.5 kg, DR for heavier freight (getPnp.html's report types). */
+export type DhlPlPickupKind = 'ex' | 'dr';
+
+export type DhlPlPostalCodeServices =
+  | { state: 'served'; hours: { from: string; to: string } | null }
+  | { state: 'refused'; message: string; errors: FieldErrors };
+
+const SERVICE_FLAGS = ['domesticExpress9', 'domesticExpress12', 'deliveryEvening', 'pickupOnSaturday', 'deliverySaturday'] as const;
+const HOURS = ['exPickupFrom', 'exPickupTo', 'drPickupFrom', 'drPickupTo'] as const;
+
+/** DHL's `HH:MM` (seconds, if any, dropped); anything else (DHL writes `brak`, "none") is no hour. */
+function hourOf(node: XmlNode | undefined): string | undefined {
+  const m = /^(\d{1,2}):(\d{2})(?::\d{2})?$/.exec(xmlString(node)?.trim() ?? '');
+  return m ? `${m[1]!.padStart(2, '0')}:${m[2]}` : undefined;
+}
+
+/**
+ * getPostalCodeServicesResponse (PostalCodeServicesResponse) → the hours DHL collects the `kind` of shipments in on the
+ * day asked, or null when it collects none that day. getPostalCodeServices.html: a code DHL does not serve (or an
+ * incorrect one) answers "no services available": every service false and no hours, which is read as DHL refusing
+ * the post code (as integrations compare the answer with that empty one); on the current day the hours come "only if
+ * ordering a courier is still possible on that day".
+ */
+export function parsePostalCodeServicesBody(body: XmlObject, kind: DhlPlPickupKind, postCode: string): DhlPlPostalCodeServices {
+  const result = xmlObject(xmlObject(body.getPostalCodeServicesResponse).getPostalCodeServicesResult);
+  const served = SERVICE_FLAGS.some((flag) => /^(true|1)$/.test(xmlString(result[flag]) ?? '')) || HOURS.some((h) => hourOf(result[h]) !== undefined);
+  if (!served) {
+    const reason = `DHL offers no service at post code ${postCode}`;
+    return { state: 'refused', message: `${NAME} refused the courier availability: ${reason}`, errors: { 'sender.postal_code': [`${NAME}: ${reason}`] } };
+  }
+  const from = hourOf(result[`${kind}PickupFrom`]);
+  const to = hourOf(result[`${kind}PickupTo`]);
+  return { state: 'served', hours: from && to && from < to ? { from, to } : null };
 }
 
 /** One getTrackAndTraceInfo call: the shipment asked for and the tracking numbers of its parcels, which share its events. */

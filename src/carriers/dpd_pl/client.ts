@@ -5,12 +5,12 @@ import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } 
 import type { CarrierContext, CarrierParty, LabelFormat, PickupRequest, ShipmentForCarrier, ShipmentToDispatch } from '../types.js';
 import type { DpdPlSessionType } from './codes.js';
 import {
-  eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateProtocolPart, generateSpedLabelsPart, packagesPickupCallPart,
-  type DpdPackageLookup,
+  courierOrderAvailabilityPart, dpdPostalCode, eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateProtocolPart,
+  generateSpedLabelsPart, packagesPickupCallPart, type DpdPackageLookup,
 } from './request.js';
 import {
-  faultDetail, faultRefusal, isCredentialFault, parseCreatedBody, parseLabelsBody, parsePickupBody, parseProtocolBody,
-  type DpdPlCreated, type DpdPlLabels, type DpdPlPickup, type DpdPlProtocol,
+  faultDetail, faultRefusal, isCredentialFault, parseAvailabilityBody, parseCreatedBody, parseLabelsBody, parsePickupBody, parseProtocolBody,
+  type DpdPlAvailability, type DpdPlCreated, type DpdPlLabels, type DpdPlPickup, type DpdPlProtocol,
 } from './response.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import type { DpdPlSettings } from './settings.js';
@@ -83,6 +83,12 @@ export class DpdPlClient {
 
   async packagesPickupCall(pickup: PickupRequest, sender: CarrierParty, shipments: readonly ShipmentToDispatch[]): Promise<DpdPlPickup> {
     return parsePickupBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, packagesPickupCallPart(pickup, sender, shipments, this.settings)));
+  }
+
+  /** getCourierOrderAvailabilityV1: the courier's ranges at the sender's place. */
+  async courierOrderAvailability(sender: CarrierParty): Promise<DpdPlAvailability> {
+    const body = await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, courierOrderAvailabilityPart(sender, this.settings));
+    return parseAvailabilityBody(body, dpdPostalCode(sender.postalCode));
   }
 
   /** getEventsForWaybillV1: the raw answer's Body, one waybill per call. */

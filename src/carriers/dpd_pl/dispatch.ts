@@ -1,6 +1,10 @@
 import { mergeLabels } from '../../labels/index.js';
+import { unconfirmedPickup } from '../book-once.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierContext, CarrierDispatcher, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, ShipmentToDispatch } from '../types.js';
+import { warsawTime } from '../local-time.js';
+import type {
+  CarrierContext, CarrierDispatcher, CarrierParty, CarrierProgress, ChannelSettings, DispatchedAtCarrier, DispatchForCarrier, PickupWindow, ShipmentToDispatch,
+} from '../types.js';
 import { DpdPlClient, DpdPlServerFault } from './client.js';
 import type { DpdPlSessionType } from './codes.js';
 import { dpdPlSettings } from './settings.js';
@@ -119,7 +123,7 @@ async function protocols(run: Run): Promise<{ carrierRef: string | null; documen
 /**
  * The courier, booked once. DPDServices has no lookup of courier orders (packagesPickupCall V1–V4 and
  * getCourierOrderAvailabilityV1 are all it offers): after a lost answer nothing tells whether DPD booked it, so it is
- * never asked for twice; the hand-over then has no confirmed pickup and the log says to check with DPD.
+ * never asked for twice; the hand-over's courier then stays unconfirmed, saying to check with DPD.
  */
 async function courier(run: Run): Promise<DispatchedAtCarrier['pickup']> {
   const { dispatch } = run;
@@ -127,10 +131,7 @@ async function courier(run: Run): Promise<DispatchedAtCarrier['pickup']> {
   if (!asked) return undefined;
   const step = (run.progress.pickup ??= {});
   if (step.orderNumber) return { confirmation: step.orderNumber, ...asked };
-  if (step.sendingSince !== undefined) {
-    run.ctx.log.warn({ dispatchId: dispatch.id, pickup: asked }, 'the answer to the DPD Poland courier booking was lost and DPD cannot be asked for it: check the booking with DPD');
-    return undefined;
-  }
+  if (step.sendingSince !== undefined) return unconfirmedPickup(run.ctx, 'DPD Poland', asked);
   const answer = await marked(run, step, () => run.client.packagesPickupCall(asked, dispatch.sender, dispatch.shipments));
   if (answer.state === 'refused') {
     delete run.progress.pickup;
@@ -141,6 +142,37 @@ async function courier(run: Run): Promise<DispatchedAtCarrier['pickup']> {
   await save(run);
   // DPD confirms an order, not a window: the booked window is the one asked for
   return { confirmation: answer.orderNumber, ...asked };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Saturday or Sunday: DPD Polska's own shop module lets no courier be ordered for them ("Weekends can not be chosen"). */
+const isWeekend = (date: string) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+
+/**
+ * The courier's windows on `date` at the sender's place: getCourierOrderAvailabilityV1's ranges, each one window. DPD
+ * takes no day, so the day is ours to apply, as DPD Polska's own shop modules do: a past day is refused and a weekend
+ * has none (dpdpoland `DpdPolandArrangePickUpController::validate`), and a range stays only while its order can still
+ * reach DPD `offset` minutes before it starts (dpdshipping's pickup form: "Zlecenie zamówienia możliwe do" the start
+ * less the offset). Hours are DPD's Warsaw time, which handOver writes the asked window in too.
+ */
+async function pickupWindows(query: { date: string; sender: CarrierParty }, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupWindow[]> {
+  const { date, sender } = query;
+  const now = ctx.clock.now();
+  const today = warsawTime.format(now).slice(0, 10);
+  if (!DAY.test(date) || warsawTime.parse(`${date} 12:00:00`) === undefined) {
+    throw new CarrierRefusedError(`DPD Poland cannot read the day ${date}: it must be YYYY-MM-DD`, { date: ['DPD Poland: must be a day, YYYY-MM-DD'] });
+  }
+  if (date < today) {
+    const reason = `${date} is in the past: DPD's courier comes on ${today} at the earliest`;
+    throw new CarrierRefusedError(`DPD Poland sends no courier on a past day: ${reason}`, { date: [`DPD Poland: ${reason}`] });
+  }
+  const answer = await new DpdPlClient(dpdPlSettings.parse(settings), ctx).courierOrderAvailability(sender);
+  if (answer.state === 'refused') throw new CarrierRefusedError(answer.message, answer.errors);
+  if (isWeekend(date)) return [];
+  return answer.ranges
+    .filter((r) => warsawTime.parse(`${date} ${r.from}:00`)! - r.offsetMinutes * 60_000 >= now)
+    .map((r) => ({ date, from: r.from, to: r.to }));
 }
 
 /**
@@ -158,4 +190,5 @@ export const dpdPlDispatcher: CarrierDispatcher = {
     const { carrierRef, document } = await protocols(run);
     return { carrierRef, ...(document ? { document } : {}), ...(pickup ? { pickup } : {}) };
   },
+  pickupWindows,
 };

@@ -73,6 +73,8 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   pickupPayerDPPV1: { payerCostCenter: 'text', payerName: 'text', payerNumber: 'int' },
   pickupSenderDPPV1: { senderAddress: 'text', senderCity: 'text', senderFullName: 'text', senderName: 'text', senderPhone: 'text', senderPostalCode: 'text' },
   findPostalCodeV1: { postalCodeV1: { type: 'postalCodeV1' }, authDataV1: AUTH },
+  getCourierOrderAvailabilityV1: { senderPlaceV1: { type: 'senderPlaceV1' }, authDataV1: AUTH },
+  senderPlaceV1: { countryCode: 'text', zipCode: 'text' },
   postalCodeV1: { countryCode: 'text', zipCode: 'text' },
   getEventsForWaybillV1: { waybill: 'text', eventsSelectType: { values: ['ALL', 'ONLY_LAST'] }, language: 'text', authDataV1: { type: 'infoAuthDataV1' } },
   infoAuthDataV1: { channel: 'text', login: 'text', password: 'text' },

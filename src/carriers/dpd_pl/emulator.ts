@@ -1,6 +1,6 @@
 /**
  * DPD Poland's DPDServices as a local server: DPDPackageObjServices (generatePackagesNumbersV4, generateSpedLabelsV4,
- * generateProtocolV2, packagesPickupCallV4, findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their
+ * generateProtocolV2, packagesPickupCallV4, getCourierOrderAvailabilityV1, findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their
  * real paths, SOAP 1.1 with authDataV1 in every call, DPD's schema validation, package statuses with
  * ValidationDetails, document statuses (statusDGREnumV1), courier-order errorDetails, and DPDServiceException faults.
  */
@@ -25,6 +25,17 @@ import { noSuchPlace } from '../emulator/no-such-place.js';
 type DpdShipment = EmulatedShipment<EmulatedPackage & { sessionId: string; parcelIds: string[] }>;
 
 const FORMATS: Readonly<Record<string, LabelFormat>> = { PDF: 'pdf', ZPL: 'zpl', EPL: 'epl' };
+
+/** The courier's ranges at a place DPD serves: DPD's documented example (offset 120 minutes) and a morning range ordered an hour ahead. */
+const COURIER_RANGES = [
+  { offset: 60, range: '10:00-13:00' }, { offset: 120, range: '14:00-16:00' }, { offset: 120, range: '15:00-17:00' }, { offset: 120, range: '17:00-19:00' },
+];
+
+/** findPostalCodeV1's status of a place: a Polish code has five digits, and DPD's post code base has no code of zeros. */
+function postalCodeStatus(countryCode: string | undefined, zip: string): string {
+  if (countryCode === 'PL' && !/^\d{5}$/.test(zip)) return 'WRONG_POSTAL_PATTERN';
+  return noSuchPlace(zip) ? 'NONEXISTING_POSTAL_CODE' : 'OK';
+}
 
 /** DPD's business faults: DPDServiceException with its message (customer documentation 2.87: "Login failed"). */
 function serviceFault(message: string, exception = 'DPDServiceException'): EmulatedSoapFault {
@@ -221,9 +232,23 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const findPostalCode = (body: XmlObject) => {
     packageCaller(body);
     const asked = xmlObject(body.postalCodeV1);
-    const zip = xmlString(asked.zipCode) ?? '';
-    const status = xmlString(asked.countryCode) === 'PL' && !/^\d{5}$/.test(zip) ? 'WRONG_POSTAL_PATTERN' : noSuchPlace(zip) ? 'NONEXISTING_POSTAL_CODE' : 'OK';
-    return { name: 'findPostalCodeV1Response', content: { return: { status } } };
+    return { name: 'findPostalCodeV1Response', content: { return: { status: postalCodeStatus(xmlString(asked.countryCode), xmlString(asked.zipCode) ?? '') } } };
+  };
+
+  /**
+   * getCourierOrderAvailabilityV1: the courier's ranges at a place DPD serves, the same whatever the day (the
+   * operation takes none), with an empty `<ranges/>` first as DPD's own example answers. DPD documents the status OK
+   * only: a place it does not know answers findPostalCodeV1's statuses and no ranges (inferred); DPD Polska's
+   * couriers come in Poland only.
+   */
+  const courierOrderAvailability = (body: XmlObject) => {
+    packageCaller(body);
+    if (!('senderPlaceV1' in body)) throw serviceFault('Parameter senderPlaceV1 cannot be null');
+    const place = xmlObject(body.senderPlaceV1);
+    const country = xmlString(place.countryCode);
+    const status = country === 'PL' ? postalCodeStatus(country, xmlString(place.zipCode) ?? '') : 'NONEXISTING_COUNTRY_CODE';
+    const ranges = status === 'OK' ? [{}, ...COURIER_RANGES] : undefined;
+    return { name: 'getCourierOrderAvailabilityV1Response', content: { return: { ranges, status } } };
   };
 
   /** Info Services: authDataV1 {channel, login, password}; newest event first, as DPD lists them. */
@@ -263,6 +288,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       generateProtocolV2: withSchema('generateProtocolV2', generateProtocol),
       packagesPickupCallV4: withSchema('packagesPickupCallV4', packagesPickupCall),
       findPostalCodeV1: withSchema('findPostalCodeV1', findPostalCode),
+      getCourierOrderAvailabilityV1: withSchema('getCourierOrderAvailabilityV1', courierOrderAvailability),
     });
     serveSoap(app, INFO_SERVICE_PATH, DPD_INFO_SERVICE, { getEventsForWaybillV1: withSchema('getEventsForWaybillV1', eventsForWaybill) });
   };

@@ -174,6 +174,18 @@ export function packagesPickupCallPart(pickup: PickupRequest, sender: CarrierPar
   };
 }
 
+/**
+ * getCourierOrderAvailabilityV1: the courier's ranges at the sender's place, `senderPlaceV1 {countryCode, zipCode}`
+ * with the post code in characters only (customer documentation 2.87, "Checking courier availability"). It takes no
+ * day: DPD answers the ranges of the place, whatever the day.
+ */
+export function courierOrderAvailabilityPart(sender: CarrierParty, settings: DpdPlSettings): SoapPart {
+  return {
+    name: 'getCourierOrderAvailabilityV1',
+    content: { senderPlaceV1: { countryCode: sender.countryCode, zipCode: dpdPostalCode(sender.postalCode) }, authDataV1: authData(settings) },
+  };
+}
+
 /** findPostalCodeV1: the cheapest call that checks the credentials (DPD answers "Login failed" otherwise). */
 export function findPostalCodePart(settings: DpdPlSettings): SoapPart {
   return { name: 'findPostalCodeV1', content: { postalCodeV1: { countryCode: 'PL', zipCode: '02274' }, authDataV1: authData(settings) } };

@@ -253,3 +253,40 @@ export function parsePickupBody(body: XmlObject): DpdPlPickup {
   const first = Object.values(errors)[0]![0]!.slice(NAME.length + 2);
   return { state: 'refused', message: `${NAME} refused the courier booking: ${first}`, errors };
 }
+
+/** One range of the courier at a place: its hours, and how many minutes before its start DPD must have the order. */
+export interface DpdPlCourierRange {
+  from: string;
+  to: string;
+  offsetMinutes: number;
+}
+
+export type DpdPlAvailability =
+  | { state: 'available'; ranges: DpdPlCourierRange[] }
+  | { state: 'refused'; message: string; errors: FieldErrors };
+
+const RANGE = /^(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})$/;
+const hhmm = (h: string, m: string) => `${h.padStart(2, '0')}:${m}`;
+
+/**
+ * getCourierOrderAvailabilityV1Response (getCourierOrderAvailabilityResponseV1: `status`, `ranges` of
+ * courierOrderAvailabilityRangeV1 `{offset, range}`) → the ranges, or why not. customer documentation 2.87: `range`
+ * is "hh:mm-hh:mm", `offset` the "minimum advance time (in minutes), when the courier needs to be booked"; its own
+ * example answers an empty `<ranges/>` among them, which holds no range. DPD documents only the status OK: any other
+ * is read as DPD's word on the place asked about.
+ */
+export function parseAvailabilityBody(body: XmlObject, postalCode: string): DpdPlAvailability {
+  const result = xmlObject(xmlObject(body.getCourierOrderAvailabilityV1Response).return);
+  const status = xmlString(result.status) ?? 'NO_ANSWER';
+  if (status !== 'OK') {
+    const path = /COUNTRY/.test(status) ? 'sender.country_code' : 'sender.postal_code';
+    const reason = `DPD has no courier for post code ${postalCode} (${status})`;
+    return { state: 'refused', message: `${NAME} refused the courier availability: ${reason}`, errors: { [path]: [`${NAME}: ${reason}`] } };
+  }
+  const ranges = xmlList(result.ranges).map(xmlObject).flatMap((r): DpdPlCourierRange[] => {
+    const hours = RANGE.exec(xmlString(r.range) ?? '');
+    const offset = Number(xmlString(r.offset) ?? 0);
+    return hours ? [{ from: hhmm(hours[1]!, hours[2]!), to: hhmm(hours[3]!, hours[4]!), offsetMinutes: Number.isFinite(offset) ? offset : 0 }] : [];
+  });
+  return { state: 'available', ranges };
+}

@@ -4,6 +4,7 @@ import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { GLS_PRODUCT, GLS_TRACKING, glsStatusCode } from './codes.js';
 import { GlsClient, GlsCredentialsRefused, GlsRefusedError } from './client.js';
+import { glsDispatcher } from './dispatch.js';
 import { glsPrintLabelsRequest } from './request.js';
 import { labelDocument, NOT_PRINTED, parseCreated, parseTracking, type GlsCreated, type GlsLabelsAnswer } from './response.js';
 import { glsSettings } from './settings.js';
@@ -89,6 +90,8 @@ export const glsAdapter: CarrierAdapter = {
   },
 
   createShipment,
+
+  dispatch: glsDispatcher,
 
   /** DeleteLabels with the first package's ParcelId deletes the whole shipment, before GLS takes it over. */
   async cancel(shipment, settings, ctx) {

@@ -6,8 +6,10 @@ import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientEr
 import type { CarrierContext } from '../types.js';
 import type { GlsCountry } from './codes.js';
 import { wcfDate } from './dates.js';
-import type { GlsPrintLabelsRequest } from './request.js';
-import { glsFailure, parseRefusal, type GlsAnswer, type GlsLabelsAnswer, type GlsParcelStatusesAnswer } from './response.js';
+import type { GlsPickupRequest, GlsPrintLabelsRequest } from './request.js';
+import {
+  glsFailure, parsePickupRefusal, parseRefusal, type GlsAnswer, type GlsLabelsAnswer, type GlsParcelStatusesAnswer, type GlsPickupAnswer,
+} from './response.js';
 import type { GlsSettings } from './settings.js';
 
 /**
@@ -56,8 +58,13 @@ export class GlsClient {
     this.login = { Username: settings.username, Password: digest };
   }
 
-  /** An answer that lists errors is thrown as what it is; `allow` lets a caller read the not-found kind itself. */
-  private async post<T extends GlsAnswer>(method: string, body: Record<string, unknown>, allow: 'not_found' | null = null): Promise<T> {
+  /**
+   * An answer that lists errors is thrown as what it is; `allow` lets a caller read the not-found kind itself, and
+   * `refusal` names a refusal's fields in the caller's terms.
+   */
+  private async post<T extends GlsAnswer>(
+    method: string, body: Record<string, unknown>, allow: 'not_found' | null = null, refusal: typeof parseRefusal = parseRefusal,
+  ): Promise<T> {
     const res = await this.http.call('POST', `${SERVICE}${method}`, { json: { ...this.login, ...body } });
     const answer = jsonOrUndefined<T>(res);
     if (answer === undefined || answer === null || typeof answer !== 'object') {
@@ -67,7 +74,7 @@ export class GlsClient {
     if (!failure || failure.kind === allow) return answer;
     if (failure.kind === 'credentials') throw new GlsCredentialsRefused(failure.message, failure.code);
     if (failure.kind === 'transient') throw new CarrierTransientError(`GLS could not answer ${method} now: ${failure.message}`);
-    const { message, errors } = parseRefusal(res.status, answer);
+    const { message, errors } = refusal(res.status, answer);
     throw new GlsRefusedError(message, errors, failure.code);
   }
 
@@ -93,6 +100,11 @@ export class GlsClient {
   /** DeleteLabels: a parcel's id deletes its sub-parcels with it (`SuccessfullyDeleted.SubParcelIdList`). */
   deleteLabels(parcelIds: readonly number[]): Promise<GlsAnswer> {
     return this.post('DeleteLabels', { ParcelIdList: parcelIds });
+  }
+
+  /** CreatePickupRequest: a courier for a number of packages in a window; MyGLS lists, looks up and cancels none. */
+  createPickupRequest(request: GlsPickupRequest): Promise<GlsPickupAnswer & GlsAnswer> {
+    return this.post('CreatePickupRequest', { ...request }, null, parsePickupRefusal);
   }
 
   /** GetParcelStatuses of one parcel number; a number GLS does not know comes back with its not-found error. */

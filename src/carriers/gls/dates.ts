@@ -1,4 +1,4 @@
-import { localTime } from '../local-time.js';
+import { localTime, type LocalTime } from '../local-time.js';
 import type { GlsCountry } from './codes.js';
 
 /**
@@ -20,9 +20,24 @@ const ZONES: Readonly<Record<GlsCountry, string>> = {
   si: 'Europe/Ljubljana', hr: 'Europe/Zagreb', rs: 'Europe/Belgrade',
 };
 
+/** The time zone of a MyGLS country, by its host's code (`cz`) or ISO code (`CZ`); undefined for any other. */
+export function glsZone(country: string): string | undefined {
+  return ZONES[country.toLowerCase() as GlsCountry];
+}
+
+/** Wall-clock times in a MyGLS country. */
+export function glsLocalTime(country: GlsCountry): LocalTime {
+  return localTime(ZONES[country]);
+}
+
+/** A calendar day and an `HH:MM` on the account's country's clock → Unix ms. */
+export function glsLocalMs(day: string, hhmm: string, country: GlsCountry): number {
+  const ms = glsLocalTime(country).parse(`${day} ${hhmm}:00`);
+  if (ms === undefined) throw new Error(`not a calendar day and time: ${day} ${hhmm}`);
+  return ms;
+}
+
 /** A calendar day (`2026-11-23`) as the WCF date of its midnight in the account's country. */
 export function wcfDay(day: string, country: GlsCountry): string {
-  const ms = localTime(ZONES[country]).parse(`${day} 00:00:00`);
-  if (ms === undefined) throw new Error(`not a calendar day: ${day}`);
-  return wcfDate(ms);
+  return wcfDate(glsLocalMs(day, '00:00', country));
 }

@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { isBadCredential } from '../emulator/auth.js';
+import { localTime } from '../local-time.js';
 import { GLS_COUNTRY_RULES, GLS_PRINTER_TYPES } from './codes.js';
-import { parseWcfDate } from './dates.js';
+import { glsZone, parseWcfDate } from './dates.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface GlsErrorView {
@@ -73,8 +74,9 @@ export function callerOf(body: Record<string, unknown>): { user: string } | { er
 /** A refusal in the making: every problem found is answered together. */
 class Problems {
   readonly list: string[] = [];
+  constructor(private readonly issue = 'Parcel validation issue') {}
   add(text: string): void {
-    this.list.push(`Parcel validation issue: ${text}`);
+    this.list.push(`${this.issue}: ${text}`);
   }
 }
 
@@ -95,13 +97,15 @@ export function requestKeysProblems(body: Record<string, unknown>, methodKeys: r
   return unknownMembers(body, [...LOGIN_KEYS, ...methodKeys], contract);
 }
 
-function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress', problems: Problems): GlsEmulatedAddress | undefined {
+/** `Address` is the pickup request's one address. */
+function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress' | 'Address', problems: Problems): GlsEmulatedAddress | undefined {
   const address = objectOf(value);
   if (!address) {
     problems.add(`${role} is required.`);
     return undefined;
   }
-  for (const key of Object.keys(address)) if (!ADDRESS_KEYS.includes(key)) problems.add(`'${key}' is not a member of Address (${role}).`);
+  const contract = role === 'Address' ? 'Address' : `Address (${role})`;
+  for (const key of Object.keys(address)) if (!ADDRESS_KEYS.includes(key)) problems.add(`'${key}' is not a member of ${contract}.`);
   for (const key of ['Name', 'Street', 'City', 'ZipCode', 'CountryIsoCode']) if (!text(address[key])) problems.add(`${role}.${key} is required.`);
   const country = text(address.CountryIsoCode) ?? '';
   const rule = GLS_COUNTRY_RULES[country];
@@ -109,7 +113,8 @@ function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress',
   const zip = text(address.ZipCode);
   if (zip && (noSuchPlace(zip) || (rule && !new RegExp(`^\\d{${rule.zipDigits}}$`).test(zip)))) problems.add(`${role}.ZipCode: zip code ${zip} does not exist in ${country}.`);
   const phone = text(address.ContactPhone);
-  if (role === 'DeliveryAddress' && !phone) problems.add(`${role}.ContactPhone is required.`);
+  // inferred: the courier who delivers or picks up calls this number
+  if (role !== 'PickupAddress' && !phone) problems.add(`${role}.ContactPhone is required.`);
   if (phone && !/^\+?[\d\s()/-]{6,20}$/.test(phone)) problems.add(`${role}.ContactPhone ${phone} is not a phone number.`);
   const email = text(address.ContactEmail);
   if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) problems.add(`${role}.ContactEmail ${email} is not an e-mail address.`);
@@ -173,4 +178,44 @@ export function checkPrintLabels(body: Record<string, unknown>, now: number): Pr
     if (parcel && problems.list.length === 0) parcels.push(parcel);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, parcels, typeOfPrinter };
+}
+
+export interface GlsEmulatedPickup {
+  ClientNumber: number;
+  Count: number;
+  PickupTimeFrom: number;
+  PickupTimeTo: number;
+  Address: GlsEmulatedAddress;
+}
+
+const PICKUP_KEYS = ['ClientNumber', 'Count', 'PickupTimeFrom', 'PickupTimeTo', 'Address'];
+
+export type PickupRequestCheck = { ok: true; pickup: GlsEmulatedPickup } | { ok: false; errors: GlsErrorView[] };
+
+/**
+ * A CreatePickupRequest body (the members GLS's WooCommerce plugin sends) → the pickup, or the PickupRequestErrors
+ * MyGLS answers: a count of at least one package, a window that has not ended and ends after it starts, the address.
+ */
+export function checkPickupRequest(body: Record<string, unknown>, now: number): PickupRequestCheck {
+  const problems = new Problems('Pickup request validation issue');
+  for (const key of Object.keys(body)) if (![...LOGIN_KEYS, ...PICKUP_KEYS].includes(key)) problems.add(`'${key}' is not a member of PickupRequest.`);
+  if (!Number.isInteger(body.ClientNumber) || (body.ClientNumber as number) <= 0) problems.add('ClientNumber is required.');
+  if (!Number.isInteger(body.Count) || (body.Count as number) < 1) problems.add('Count must be a whole number of at least 1.');
+  const address = checkAddress(body.Address, 'Address', problems);
+  // the window is shown on the clock of the address's country
+  const clock = localTime(glsZone(address?.CountryIsoCode ?? '') ?? 'UTC');
+  const shown = (ms: number) => clock.format(ms, ' ').slice(0, 16);
+  const time = (member: 'PickupTimeFrom' | 'PickupTimeTo') => {
+    const value = body[member];
+    const ms = parseWcfDate(value);
+    if (value === undefined || value === null) problems.add(`${member} is required.`);
+    else if (ms === undefined) problems.add(`${member} ${String(value)} is not a date.`);
+    return ms;
+  };
+  const from = time('PickupTimeFrom');
+  const to = time('PickupTimeTo');
+  if (from !== undefined && to !== undefined && from >= to) problems.add(`PickupTimeFrom ${shown(from)} must be before PickupTimeTo ${shown(to)}.`);
+  else if (to !== undefined && to <= now) problems.add(`the pickup window ending ${shown(to)} is in the past.`);
+  if (problems.list.length > 0 || !address || from === undefined || to === undefined) return { ok: false, errors: problems.list.map((d) => errorInfo(13, d)) };
+  return { ok: true, pickup: { ClientNumber: body.ClientNumber as number, Count: body.Count as number, PickupTimeFrom: from, PickupTimeTo: to, Address: address } };
 }

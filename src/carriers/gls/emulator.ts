@@ -2,7 +2,7 @@
  * GLS's MyGLS ParcelService as a local server, following webapix/mygls-sdk and the ParcelService WSDL: JSON POSTs
  * under /ParcelService.svc/json/, the login (`Username` + SHA-512 password digest) in every body, HTTP 200 answers
  * that list their errors as `ErrorInfo`s, one label document a call, DeleteLabels by ParcelId, GetParcelStatuses by
- * parcel number.
+ * parcel number, and CreatePickupRequest as GLS's WooCommerce plugin calls it (a count and a window, no parcel numbers).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
@@ -10,7 +10,7 @@ import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel } from '../emulator/shipments.js';
 import { GLS_PRINTER_TYPES, GLS_PRODUCT, GLS_TRACKING } from './codes.js';
 import { parseWcfDate } from './dates.js';
-import { callerOf, checkPrintLabels, errorInfo, requestKeysProblems, type GlsErrorView } from './emulator-validation.js';
+import { callerOf, checkPickupRequest, checkPrintLabels, errorInfo, requestKeysProblems, type GlsEmulatedPickup, type GlsErrorView } from './emulator-validation.js';
 import { formatOfPrinter, labelDocumentOf, printDataInfo, statusView, type GlsShipment, type GlsStored } from './emulator-views.js';
 
 /** Appendix A 22: DeleteLabels takes at most 50 ids; GetPrintedLabels at most 99. */
@@ -25,6 +25,7 @@ const EMPTY_ANSWERS: Record<string, { errorKey: string; empty: Record<string, un
   GetPrintedLabels: { errorKey: 'GetPrintedLabelsErrorList', empty: { Labels: [], PrintDataInfoList: [] } },
   GetParcelList: { errorKey: 'GetParcelListErrors', empty: { PrintDataInfoList: [] } },
   DeleteLabels: { errorKey: 'DeleteLabelsErrorList', empty: { SuccessfullyDeletedList: [] } },
+  CreatePickupRequest: { errorKey: 'PickupRequestErrors', empty: { PickupRequestId: null } },
   GetParcelStatuses: {
     errorKey: 'GetParcelStatusErrors',
     empty: { ClientReference: null, DeliveryCountryCode: null, DeliveryZipCode: null, POD: null, ParcelNumber: null, ParcelStatusList: [], Weight: null },
@@ -45,6 +46,9 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const nextParcelNumber = numberSequence(clock, { prefix: '31', digits: 10 });
   const nextParcelId = numberSequence(clock, { prefix: '5', digits: 9 });
   const byParcelId = new Map<number, Found>();
+  const nextPickupRequestId = numberSequence(clock, { prefix: '7', digits: 9 });
+  /** The courier bookings, in the order asked: MyGLS keeps them but offers no call that lists them. */
+  const pickups: (GlsEmulatedPickup & { PickupRequestId: number; owner: string; requestedAt: number })[] = [];
 
   /** Every ParcelService method: a JSON body with a login MyGLS accepts, then the method's own work. */
   const method = (name: string, handle: (user: string, body: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>) =>
@@ -174,6 +178,15 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     };
   };
 
+  // the answer's PickupRequestId is inferred: GLS's plugin stores it where present (class-gls-shipping-pickup-history.php)
+  const createPickupRequest = (user: string, body: Record<string, unknown>) => {
+    const check = checkPickupRequest(body, clock.now());
+    if (!check.ok) return failed('CreatePickupRequest', check.errors);
+    const booked = { ...check.pickup, PickupRequestId: Number(nextPickupRequestId()), owner: user, requestedAt: clock.now() };
+    pickups.push(booked);
+    return { PickupRequestErrors: [], PickupRequestId: booked.PickupRequestId };
+  };
+
   const routes: FastifyPluginAsync = async (app) => {
     app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => {
       const status = err.statusCode && err.statusCode < 500 ? 400 : 500;
@@ -186,11 +199,24 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.post(`${service}/GetParcelList`, method('GetParcelList', parcelList));
     app.post(`${service}/DeleteLabels`, method('DeleteLabels', deleteLabels));
     app.post(`${service}/GetParcelStatuses`, method('GetParcelStatuses', parcelStatuses));
+    app.post(`${service}/CreatePickupRequest`, method('CreatePickupRequest', createPickupRequest));
+  };
+
+  /** Mounted under `/_emulator/gls`: the pickup requests GLS holds, as its depot sees them. */
+  const control: FastifyPluginAsync = async (app) => {
+    app.get('/pickups', async () => ({
+      pickups: pickups.map((p) => ({
+        pickupRequestId: p.PickupRequestId, username: p.owner, clientNumber: p.ClientNumber, count: p.Count,
+        from: new Date(p.PickupTimeFrom).toISOString(), to: new Date(p.PickupTimeTo).toISOString(), address: p.Address,
+        requestedAt: new Date(p.requestedAt).toISOString(),
+      })),
+    }));
   };
 
   return {
     code,
     routes,
+    control,
     advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
     shipments: () => shipments.records((s) => ({
       state: shipments.isCancelled(s) ? 'DELETED' : 'PRINTED',
@@ -207,6 +233,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     reset: () => {
       shipments.reset();
       byParcelId.clear();
+      pickups.length = 0;
     },
     faultResponse: (status) => ({
       contentType: 'application/json; charset=utf-8',

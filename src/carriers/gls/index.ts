@@ -17,9 +17,10 @@ const mappers: CarrierMappers = {
 
 /**
  * GLS in Central and South-East Europe — the MyGLS API (ParcelService, JSON over HTTP, user name and SHA-512
- * password digest in every body): PrintLabels, GetPrintedLabels, GetParcelList, DeleteLabels, GetParcelStatuses.
- * Follows webapix/mygls-sdk, the ParcelService WSDL's data contracts as generated in
- * RustamKuramshin/mygls-java-clients, and GLS's "MyGLS API for system integration". Not GLS ShipIT (DE, AT, …).
+ * password digest in every body): PrintLabels, GetPrintedLabels, GetParcelList, DeleteLabels, GetParcelStatuses, and
+ * CreatePickupRequest at the end of the day. Follows webapix/mygls-sdk, the ParcelService WSDL's data contracts as
+ * generated in RustamKuramshin/mygls-java-clients, GLS's "MyGLS API for system integration", and for the pickup GLS's
+ * own WooCommerce plugin ("GLS Shipping for WooCommerce"). Not GLS ShipIT (DE, AT, …).
  */
 export const provider: ProviderDefinition = {
   code: 'gls',
@@ -35,6 +36,7 @@ export const provider: ProviderDefinition = {
     'https://github.com/RustamKuramshin/mygls-java-clients',
     'https://api.mygls.hu/',
     'https://api.mygls.ro/docs/MyGLS_API.pdf',
+    'https://wordpress.org/plugins/gls-shipping-for-woocommerce/',
   ],
   adapter: glsAdapter,
   trackingCodes: GLS_TRACKING,

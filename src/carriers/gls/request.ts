@@ -1,8 +1,8 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierParty, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, DispatchForCarrier, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { GLS_PRODUCT, GLS_PRODUCTS } from './codes.js';
-import { wcfDay } from './dates.js';
+import { glsLocalMs, wcfDate, wcfDay } from './dates.js';
 import type { GlsSettings } from './settings.js';
 
 /**
@@ -107,5 +107,29 @@ export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettin
     }],
     TypeOfPrinter: typeOfPrinter,
     ShowPrintDialog: false,
+  };
+}
+
+export interface GlsPickupRequest {
+  ClientNumber: number;
+  Count: number;
+  PickupTimeFrom: string;
+  PickupTimeTo: string;
+  Address: GlsAddress;
+}
+
+/**
+ * A dispatch's courier → the body of `POST /ParcelService.svc/json/CreatePickupRequest`, without the login, as GLS's
+ * WooCommerce plugin sends it (includes/api/class-gls-shipping-pickup-api-service.php, `create_pickup_request`):
+ * a number of packages and a window, no parcel numbers. The window is the station's, on the account country's clock.
+ */
+export function glsPickupRequest(dispatch: DispatchForCarrier, pickup: PickupRequest, settings: GlsSettings): GlsPickupRequest {
+  return {
+    ClientNumber: settings.clientNumber,
+    Count: dispatch.shipments.reduce((sum, s) => sum + s.parcels.length, 0),
+    PickupTimeFrom: wcfDate(glsLocalMs(pickup.date, pickup.from, settings.country)),
+    PickupTimeTo: wcfDate(glsLocalMs(pickup.date, pickup.to, settings.country)),
+    // the plugin's Address has no HouseNumberInfo: the apartment stays on the labels only
+    Address: glsAddress({ ...dispatch.sender, apartmentNumber: null }),
   };
 }

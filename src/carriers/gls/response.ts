@@ -119,25 +119,78 @@ function glsFieldPath(error: GlsErrorInfo): string {
   if (error.ErrorCode === 34) return 'label_format';
   const text = error.ErrorDescription ?? '';
   const address = /\b(PickupAddress|DeliveryAddress)\.(\w+)/.exec(text);
-  if (address) {
-    const [, role, member] = address as unknown as [string, string, string];
-    const [contact, place] = role === 'DeliveryAddress' ? ['recipient_contact', 'destination_address'] : ['sender_contact', 'origin_address'];
-    const field = ADDRESS_FIELDS[member];
-    return field ? `${CONTACT_MEMBERS.has(member) ? contact : place}.${field}` : place;
-  }
+  if (address) return addressFieldPath(address[1] === 'DeliveryAddress' ? 'recipient' : 'sender', address[2]!);
   const member = Object.keys(PARCEL_FIELDS).find((m) => new RegExp(`\\b${m}\\b`).test(text));
   return member ? PARCEL_FIELDS[member]! : 'shipment';
 }
 
-/** A refusal → a message and our field errors. */
-export function parseRefusal(status: number, body: GlsAnswer | undefined): { message: string; errors: FieldErrors } {
+/** An `Address` member → our contact or address field of the sender or the recipient. */
+function addressFieldPath(party: 'sender' | 'recipient', member: string): string {
+  const [contact, place] = party === 'recipient' ? ['recipient_contact', 'destination_address'] : ['sender_contact', 'origin_address'];
+  const field = ADDRESS_FIELDS[member];
+  return field ? `${CONTACT_MEMBERS.has(member) ? contact : place}.${field}` : place;
+}
+
+/**
+ * Which field of a dispatch a CreatePickupRequest error is about: its `Address` is the shipments' sender, its window
+ * the pickup asked for, its `Count` the parcels of the shipments. The description's form is inferred, as above.
+ */
+function pickupFieldPath(error: GlsErrorInfo): string {
+  if (error.ErrorCode !== undefined && CREDENTIAL_CODES.has(error.ErrorCode)) return 'shipping_channel_id';
+  const text = error.ErrorDescription ?? '';
+  const address = /\bAddress\.(\w+)/.exec(text);
+  if (address) return addressFieldPath('sender', address[1]!);
+  if (/\bAddress\b/.test(text)) return 'origin_address';
+  // a window that is over is fixed by another day
+  if (/\bin the past\b/.test(text)) return 'pickup.date';
+  if (/\bPickupTimeFrom\b/.test(text)) return 'pickup.from';
+  if (/\bPickupTimeTo\b/.test(text)) return 'pickup.to';
+  if (/\bCount\b/.test(text)) return 'shipment_ids';
+  if (/\bClientNumber\b/.test(text)) return 'shipping_channel_id';
+  return 'pickup';
+}
+
+/** An answer's errors → a message naming what was refused, and our field errors. */
+function refusalOf(what: string, fieldPath: (e: GlsErrorInfo) => string, fallback: string, status: number, body: GlsAnswer | undefined): { message: string; errors: FieldErrors } {
   const list = errorsOf(body);
   const errors: FieldErrors = {};
-  for (const e of list) (errors[glsFieldPath(e)] ??= []).push(`GLS: ${e.ErrorDescription || `error ${e.ErrorCode ?? '?'}`}`);
-  if (list.length === 0) errors.shipment = [`GLS: HTTP ${status} without a reason`];
+  for (const e of list) (errors[fieldPath(e)] ??= []).push(`GLS: ${e.ErrorDescription || `error ${e.ErrorCode ?? '?'}`}`);
+  if (list.length === 0) errors[fallback] = [`GLS: HTTP ${status} without a reason`];
   const first = list[0];
   const why = first ? `(error ${first.ErrorCode ?? '?'}): ${list.map((e) => e.ErrorDescription || `error ${e.ErrorCode ?? '?'}`).join('; ')}` : `(HTTP ${status})`;
-  return { message: `GLS refused the request ${why}`, errors };
+  return { message: `GLS refused ${what} ${why}`, errors };
+}
+
+/** A refusal → a message and our field errors. */
+export function parseRefusal(status: number, body: GlsAnswer | undefined): { message: string; errors: FieldErrors } {
+  return refusalOf('the request', glsFieldPath, 'shipment', status, body);
+}
+
+/** A refused CreatePickupRequest → a message and the dispatch's field errors. */
+export function parsePickupRefusal(status: number, body: GlsAnswer | undefined): { message: string; errors: FieldErrors } {
+  return refusalOf('the pickup request', pickupFieldPath, 'pickup', status, body);
+}
+
+/**
+ * CreatePickupRequest's answer. GLS's plugin reads `PickupRequestErrors` and, where present, `PickupRequestId`
+ * (includes/admin/class-gls-shipping-pickup-history.php `save_pickup_request`): the id is not certain to come.
+ */
+export interface GlsPickupAnswer {
+  PickupRequestId?: number | string | null;
+  PickupRequestErrors?: GlsErrorInfo[] | null;
+}
+
+/** How a booking GLS accepted without a request number is confirmed: by the moment it accepted it. */
+export const ACCEPTED_WITHOUT_NUMBER = 'accepted by GLS at ';
+
+/**
+ * GLS's confirmation of an accepted pickup request: its PickupRequestId, or, where GLS gives none, the moment it
+ * accepted the request (`YYYY-MM-DD HH:MM`, the account country's clock), so an accepted booking never reads as lost.
+ */
+export function pickupConfirmation(answer: GlsPickupAnswer, acceptedAt: string): string {
+  const id = answer.PickupRequestId;
+  const number = typeof id === 'number' ? (id > 0 ? String(id) : '') : (id ?? '').trim();
+  return number || `${ACCEPTED_WITHOUT_NUMBER}${acceptedAt}`;
 }
 
 interface GlsParcelStatus {

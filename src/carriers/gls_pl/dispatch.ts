@@ -1,3 +1,4 @@
+import { unconfirmedPickup } from '../book-once.js';
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type {
@@ -80,18 +81,15 @@ async function createPickup(
 
 /**
  * adeCourier_Order, at most once. ADE answers it with true or false only and lists no courier orders, so an order
- * whose answer was lost cannot be looked up: it is not sent again, and the dispatch goes without a confirmed courier.
+ * whose answer was lost cannot be looked up: it is not sent again, and the dispatch's courier stays unconfirmed.
  * It comes before the pickup, so that a courier ADE refuses (a past day) leaves the consignments in the preparing box.
  */
 async function orderCourier(
-  client: GlsPlClient, dispatch: DispatchForCarrier, pickup: PickupRequest, ctx: CarrierContext,
+  client: GlsPlClient, dispatch: DispatchForCarrier, pickup: PickupRequest,
   progress: GlsPlHandOverProgress, save: (next: GlsPlHandOverProgress) => Promise<void>,
-): Promise<boolean> {
-  if (progress.courier === 'ordered') return true;
-  if (progress.courier === 'sending') {
-    ctx.log.warn({ dispatch_id: dispatch.id, pickup_date: pickup.date }, 'GLS Poland\'s answer to the courier order was lost and ADE cannot tell whether it arrived: not ordered again');
-    return false;
-  }
+): Promise<'ordered' | 'unknown'> {
+  if (progress.courier === 'ordered') return 'ordered';
+  if (progress.courier === 'sending') return 'unknown';
   const { courier: _unsent, ...rest } = progress;
   await save({ ...rest, courier: 'sending' });
   const ordered = await client.orderCourier(parcelCount(dispatch), pickup.date).catch(async (err: unknown) => {
@@ -105,7 +103,7 @@ async function orderCourier(
     throw new CarrierRefusedError(`GLS Poland did not take the courier order for ${pickup.date}`, { 'pickup.date': [`GLS Poland took no courier order for ${pickup.date}`] });
   }
   await save({ ...rest, courier: 'ordered' });
-  return true;
+  return 'ordered';
 }
 
 async function handOver(
@@ -117,7 +115,7 @@ async function handOver(
     await ctx.progress.save({ ...next });
     progress = next;
   };
-  const courierOrdered = dispatch.pickup !== null && await orderCourier(client, dispatch, dispatch.pickup, ctx, progress, save);
+  const courier = dispatch.pickup && await orderCourier(client, dispatch, dispatch.pickup, progress, save);
 
   let pickupId = progress.pickupId;
   if (!pickupId) {
@@ -128,9 +126,10 @@ async function handOver(
   }
   // the receipt is read again on every run: it is the pickup's, the same each time, and needs no place in progress
   const document = await client.receipt(pickupId, RECEIPT_MODE);
+  if (!dispatch.pickup) return { carrierRef: pickupId, document };
   // ADE confirms a courier order with `true` alone and takes no hours: the pickup's number stands for the confirmation
-  const pickup = courierOrdered && dispatch.pickup ? { pickup: { confirmation: pickupId, ...dispatch.pickup } } : {};
-  return { carrierRef: pickupId, document, ...pickup };
+  const pickup = courier === 'ordered' ? { confirmation: pickupId, ...dispatch.pickup } : unconfirmedPickup(ctx, 'GLS Poland', dispatch.pickup);
+  return { carrierRef: pickupId, document, pickup };
 }
 
 export const glsPlDispatcher: CarrierDispatcher = {

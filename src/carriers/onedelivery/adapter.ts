@@ -6,6 +6,7 @@ import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
 } from '../types.js';
 import { OnedeliveryClient, OnedeliveryCredentialsRefused } from './client.js';
+import { onedeliveryDispatcher } from './dispatch.js';
 import { onedeliveryPackageRequest } from './request.js';
 import { orderNumberOf, parseCreated, parseTracking, type OnedeliveryCreated, type OnedeliveryPackageDetail } from './response.js';
 import { onedeliverySettings } from './settings.js';
@@ -100,6 +101,7 @@ export const onedeliveryAdapter: CarrierAdapter = {
 
   track,
   trackBatchSize: ONEDELIVERY_TRACK_BATCH,
+  dispatch: onedeliveryDispatcher,
 
   async settingOptions(key, settings, ctx) {
     if (key !== 'pickupPlaceCode') return undefined;

@@ -5,9 +5,10 @@ import { basicAuthorization, CarrierHttp, jsonOrUndefined } from '../carrier-htt
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
-import type { OnedeliveryPackageRequest } from './request.js';
+import type { OnedeliveryBatchRequest, OnedeliveryPackageRequest, OnedeliveryPickupRequest } from './request.js';
 import {
-  parseRefusal, pragueTime, type OnedeliveryCreateAnswer, type OnedeliveryError, type OnedeliveryPackageDetail, type OnedeliveryPackageListed,
+  parseRefusal, pragueTime, type OnedeliveryBatchAnswer, type OnedeliveryCreateAnswer, type OnedeliveryError, type OnedeliveryPackageDetail,
+  type OnedeliveryPackageListed, type OnedeliveryPickupAnswer,
 } from './response.js';
 import type { OnedeliverySettings } from './settings.js';
 
@@ -38,7 +39,8 @@ export class OnedeliveryCredentialsRefused extends CarrierCredentialsRefusedErro
 
 /**
  * The only One by Allegro code that does network I/O: one method per API call, HTTP Basic on every call. The pickup
- * place header goes where nuty456/WeDoApi sends it (creating and listing packages). One publishes no rate limit.
+ * place header goes where nuty456/WeDoApi sends it (creating and listing packages, ordering a pickup). One publishes
+ * no rate limit.
  */
 export class OnedeliveryClient {
   private readonly http: CarrierHttp;
@@ -85,6 +87,11 @@ export class OnedeliveryClient {
     return this.json('GET', `package?created_after=${encodeURIComponent(pragueTime.format(since))}`, { headers: this.pickupPlace });
   }
 
+  /** `GET /package?sent=0` (restapi.html: "Je zásilka odeslána ke zpracování?"): the packages no batch has sent for processing yet. */
+  unsentPackages(): Promise<OnedeliveryPackageListed[]> {
+    return this.json('GET', 'package?sent=0', { headers: this.pickupPlace });
+  }
+
   /** `GET /package/{order_number}`; undefined when One knows no such package. */
   async packageDetail(orderNumber: string): Promise<OnedeliveryPackageDetail | undefined> {
     try {
@@ -116,5 +123,22 @@ export class OnedeliveryClient {
       const message = `One by Allegro did not delete package ${failed.order_number ?? orderNumber} (code ${failed.code})`;
       throw new OnedeliveryRefusedError(message, { shipment: [message] }, 200);
     }
+  }
+
+  /** `POST /batch` (WeDoApi `createBatch`): sends the packages for processing in a new batch, the close of the day. */
+  createBatch(request: OnedeliveryBatchRequest): Promise<OnedeliveryBatchAnswer> {
+    return this.json('POST', 'batch', { json: request });
+  }
+
+  /** `GET /batch/{number}/manifest.pdf` (WeDoApi `saveBatchManifestPdfByNumber`): the batch's pickup protocol ("svozový protokol"). */
+  async batchManifest(number: string): Promise<Buffer> {
+    const pdf = (await this.send('GET', `batch/${encodeURIComponent(number)}/manifest.pdf`, { headers: { accept: 'application/pdf' } })).body;
+    if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new CarrierTransientError(`One by Allegro answered the protocol of batch ${number} without a PDF`);
+    return pdf;
+  }
+
+  /** `POST /pickup` (WeDoApi `orderPickup`): a courier on a day at the pickup place, in the window One sets. */
+  orderPickup(request: OnedeliveryPickupRequest): Promise<OnedeliveryPickupAnswer> {
+    return this.json('POST', 'pickup', { headers: this.pickupPlace, json: request });
   }
 }

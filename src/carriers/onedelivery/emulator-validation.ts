@@ -1,7 +1,8 @@
 /**
  * How the One by Allegro emulator checks a `POST /package` body: the keys and lengths of nuty456/WeDoApi
- * `models/{Pkg,Receiver,Sender,AdditionalService}.java` and of bridge.intime.cz/doc/restapi-pup.html's field table.
- * A refusal is One's `{message, detail[]}`; the wording of `detail` (`<field>: <problem>`) is inferred.
+ * `models/{Pkg,Receiver,Sender,AdditionalService}.java` and of bridge.intime.cz/doc/restapi-pup.html's field table;
+ * and the hand-over's bodies (`Articles.java`, `orderPickup`'s `pickup_date`). A refusal is One's `{message, detail[]}`;
+ * the wording of `detail` (`<field>: <problem>`) is inferred.
  */
 import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
@@ -148,4 +149,34 @@ export function checkPackage(body: unknown): OnedeliveryPackageCheck {
       cash_on_delivery: positive(cod),
     },
   };
+}
+
+/** `POST /batch` (WeDoApi `Articles`): `articles`, the order numbers, each once. */
+export function checkBatch(body: unknown): { ok: true; articles: string[] } | { ok: false; refusal: OnedeliveryRefusal } {
+  const refuse = (detail: string[]) => ({ ok: false as const, refusal: { message: 'Invalid batch', detail } });
+  const batch = objectOf(body);
+  if (!batch) return refuse(['body: an object with articles expected']);
+  const unknown = unknownKeys(batch, ['articles'], '');
+  if (unknown.length > 0) return refuse(unknown);
+  const { articles } = batch;
+  if (!Array.isArray(articles) || articles.length === 0 || !articles.every((a) => typeof a === 'string' && a !== '')) {
+    return refuse(['articles: a list of order numbers required']);
+  }
+  const twice = articles.filter((a, i) => articles.indexOf(a) !== i);
+  if (twice.length > 0) return refuse(twice.map((a) => `articles: package ${a} listed twice`));
+  return { ok: true, articles: articles as string[] };
+}
+
+/** `POST /pickup` (WeDoApi `orderPickup`): `pickup_date`, a `yyyy-MM-dd` day. */
+export function checkPickup(body: unknown): { ok: true; date: string } | { ok: false; refusal: OnedeliveryRefusal } {
+  const refuse = (detail: string[]) => ({ ok: false as const, refusal: { message: 'Invalid pickup', detail } });
+  const pickup = objectOf(body);
+  if (!pickup) return refuse(['body: an object with pickup_date expected']);
+  const unknown = unknownKeys(pickup, ['pickup_date'], '');
+  const date = pickup.pickup_date;
+  const day = typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
+  // a day that does not exist (02-30) reads as another one
+  const valid = !Number.isNaN(day) && new Date(day).toISOString().startsWith(date as string);
+  if (unknown.length > 0 || !valid) return refuse([...unknown, ...(valid ? [] : ['pickup_date: a day yyyy-MM-dd required'])]);
+  return { ok: true, date: date as string };
 }

@@ -75,6 +75,7 @@ function addressLines(a: OnedeliveryEmulatedAddress): string[] {
 /** What an emulated label prints; the Code 128 of the parcel's barcode stands in for One's own label. */
 export function labelContent(s: OnedeliveryShipment, parcel: EmulatedParcel): EmulatedLabel {
   const { request } = s;
+  const cod = cashOnDeliveryOf(s);
   return {
     carrier: 'One by Allegro',
     trackingNumber: parcel.number,
@@ -84,8 +85,18 @@ export function labelContent(s: OnedeliveryShipment, parcel: EmulatedParcel): Em
     product: `${s.product} · ${sortingCode(s)}`,
     sender: request.sender ? addressLines(request.sender) : ['One by Allegro pickup place'],
     recipient: [...addressLines(request.receiver), request.receiver.phone ?? request.receiver.mobile ?? ''].filter(Boolean),
-    cod: request.cash_on_delivery !== null
-      ? { amount: request.cash_on_delivery.toFixed(2), currency: request.receiver.state === 'SK' ? 'EUR' : 'CZK' }
-      : undefined,
+    cod: cod ? { amount: cod.amount.toFixed(2), currency: cod.currency } : undefined,
   };
+}
+
+/** A package's cash on delivery: CZK in Czechia, EUR in Slovakia. */
+export function cashOnDeliveryOf(s: OnedeliveryShipment): { amount: number; currency: string } | null {
+  const amount = s.request.cash_on_delivery;
+  return amount === null ? null : { amount, currency: s.request.receiver.state === 'SK' ? 'EUR' : 'CZK' };
+}
+
+/** How the emulator's pickup protocol names a package's recipient. */
+export function recipientLine(s: OnedeliveryShipment): string {
+  const { receiver } = s.request;
+  return `${addressLines(receiver)[0]}, ${receiver.postal_code} ${receiver.city}`;
 }

@@ -1,20 +1,26 @@
 /**
  * One by Allegro's (WE|DO's) REST API v2 as a local server, following nuty456/WeDoApi and bridge.intime.cz/doc:
- * HTTP Basic, `POST /package` (optionally sent for processing at once with X-WEDO-Auto-Complete), `POST /batch`,
- * the package list and detail with `last_state`, whole-package labels in PDF and ZPL, `DELETE /package` until the
- * package is sent for processing, `GET /pickup-place`, and One's `{message, detail[]}` refusals.
+ * HTTP Basic, `POST /package` (optionally sent for processing at once with X-WEDO-Auto-Complete, in a batch of its
+ * own), the package list (`sent`, `delivered`, `created_*` filters) and detail with `last_state`, whole-package
+ * labels in PDF and ZPL, `DELETE /package` until the package is sent for processing, the batches that send packages
+ * for processing (`POST /batch`, `GET /batch/{number}`, its pickup protocol `manifest.pdf` and `labels.pdf`), a
+ * courier (`POST /pickup`), `GET /pickup-place`, and One's `{message, detail[]}` refusals: 400 for a body it cannot
+ * read, 403 for a request against One's rules (restapi.html: "Chyba ve vnitřní logice požadavku … 403 Forbidden").
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabelFormat } from '../../domain/labels.js';
-import { layoutA4 } from '../../labels/index.js';
+import { layoutA4, mergeLabels } from '../../labels/index.js';
 import { basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent } from '../emulator/shipments.js';
 import { ONEDELIVERY_TRACKING } from './codes.js';
-import { checkPackage, type OnedeliveryEmulatedPackage } from './emulator-validation.js';
-import { createdView, detailView, labelContent, listedView, newestEvent, stateView, type OnedeliveryShipment } from './emulator-views.js';
+import { renderManifest } from './emulator-manifest.js';
+import { checkBatch, checkPackage, checkPickup, type OnedeliveryEmulatedPackage } from './emulator-validation.js';
+import {
+  cashOnDeliveryOf, createdView, detailView, labelContent, listedView, newestEvent, recipientLine, stateView, type OnedeliveryShipment,
+} from './emulator-views.js';
 import { pragueTime } from './response.js';
 
 /** The label layouts of `?format=` (nuty456/WeDoApi `Dimensions.java`); the A4 sheets hold four labels. */
@@ -26,6 +32,25 @@ const PICKUP_PLACE = {
   contact: { name: 'Sklad', phone: null, mobile: '+420601111222', email: 'sklad@example.cz' },
   address: { street: 'Skladová', city: 'Praha', postal_code: '11000', building_number: '12', country_code: 'CZ' },
 };
+
+/**
+ * The courier round a batch goes out with: 17:00 the same day, or the next day's for a batch made later (the README's
+ * batch of 21:25 has `transport_date` 17:00 the next day); weekends are not skipped.
+ */
+const ROUND_HOUR = 17;
+/** The window One's depot sets for an ordered courier (inferred: One answers its own `pickup_from`/`pickup_to`, whatever was wished). */
+const PICKUP_WINDOW = { from: '13:00:00', to: '16:00:00' };
+const DAY_MS = 86_400_000;
+
+/** A batch: the packages it sent for processing, by order number. */
+interface EmulatedBatch {
+  id: string;
+  number: string;
+  owner: string;
+  packages: string[];
+  created: number;
+  transportDate: string;
+}
 
 function refusal(reply: FastifyReply, status: number, message: string, detail: string[]): FastifyReply {
   return reply.code(status).send({ message, detail });
@@ -53,12 +78,39 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
   // One numbers a package with the customer's prefix (`46F`) and eight digits; its parcels' barcodes repeat it (README)
   const nextOrderNumber = numberSequence(clock, { prefix: '46F', digits: 11 });
   let nextBatchId = 51_000;
+  let nextPickupId = 27_000;
   const pad = (n: number) => String(n).padStart(3, '0');
   const barcodesOf = (order: string, count: number) => Array.from({ length: count }, (_, i) => `${order.slice(0, 3)}S${order.slice(3)}*${pad(i + 1)}${pad(count)}`);
 
-  const isSent = (s: OnedeliveryShipment) => !shipments.isCancelled(s) && s.parcels.some((p) => shipments.lastCode(p) !== ONEDELIVERY_TRACKING.created);
-  const sendForProcessing = (s: OnedeliveryShipment) => {
-    for (const p of s.parcels) if (shipments.lastCode(p) === ONEDELIVERY_TRACKING.created) shipments.advance(p.number);
+  const batches = new Map<string, EmulatedBatch>();
+  /** The batch each package was sent for processing in: a package goes into one batch only. */
+  const batchOfPackage = new Map<string, string>();
+  const isSent = (s: OnedeliveryShipment) => batchOfPackage.has(s.id);
+  const today = () => pragueTime.format(clock.now()).slice(0, 10);
+  /** `IT-46F-20230412212520` (the README's): the customer's prefix and the time made, a second later while one is taken. */
+  const batchNumber = (prefix: string) => {
+    for (let at = clock.now(); ; at += 1000) {
+      const number = `IT-${prefix}-${pragueTime.format(at, '').replace(/\D/g, '')}`;
+      if (!batches.has(number)) return number;
+    }
+  };
+  const transportDate = (at: number) => {
+    const made = pragueTime.format(at);
+    const day = Number(made.slice(11, 13)) < ROUND_HOUR ? made.slice(0, 10) : pragueTime.format(pragueTime.parse(`${made.slice(0, 10)} 12:00:00`)! + DAY_MS).slice(0, 10);
+    return `${day} ${ROUND_HOUR}:00:00`;
+  };
+  /** Sends packages for processing in a new batch: their parcels leave `NEW` for the courier's round. */
+  const sendInBatch = (owner: string, packages: readonly OnedeliveryShipment[]): EmulatedBatch => {
+    const created = clock.now();
+    const batch = {
+      id: String(nextBatchId++), number: batchNumber(packages[0]!.id.slice(0, 3)), owner, packages: packages.map((s) => s.id), created, transportDate: transportDate(created),
+    };
+    batches.set(batch.number, batch);
+    for (const s of packages) {
+      batchOfPackage.set(s.id, batch.number);
+      for (const p of s.parcels) shipments.advance(p.number);
+    }
+    return batch;
   };
   const document = (s: OnedeliveryShipment, format: Exclude<LabelFormat, 'epl'>) =>
     shipments.document(s, format, (parcel) => renderLabel(format, labelContent(s, parcel)));
@@ -98,7 +150,8 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
         labelFormat: 'pdf', request: pkg, numbers: barcodesOf(orderNumber, pkg.package_count),
       });
       const autoComplete = String(request.headers['x-wedo-auto-complete'] ?? '').toLowerCase();
-      if (autoComplete === 'true' || autoComplete === 'yes') sendForProcessing(shipment);
+      // restapi.html: "vytvářené zásilky jsou rovnou odeslány v nové dávce ke zpracování"
+      if (autoComplete === 'true' || autoComplete === 'yes') sendInBatch(userOf(request), [shipment]);
       return createdView(shipment);
     });
 
@@ -160,19 +213,85 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
     });
 
     app.post('/batch', async (request, reply) => {
-      const articles = (request.body as { articles?: unknown } | undefined)?.articles;
-      if (!Array.isArray(articles) || articles.length === 0 || !articles.every((a) => typeof a === 'string')) {
-        return refusal(reply, 400, 'Invalid batch', ['articles: a list of order numbers required']);
+      const check = checkBatch(request.body);
+      if (!check.ok) return refusal(reply, 400, check.refusal.message, check.refusal.detail);
+      const found = check.articles.map((n) => owned(request, n));
+      const missing = check.articles.filter((_, i) => !found[i] || shipments.isCancelled(found[i]!));
+      if (missing.length > 0) return refusal(reply, 403, 'Package not found', missing.map((n) => `articles: package ${n} not found`));
+      const sent = check.articles.filter((n) => batchOfPackage.has(n));
+      if (sent.length > 0) {
+        return refusal(reply, 403, 'Package already sent for processing', sent.map((n) => `articles: package ${n} is in batch ${batchOfPackage.get(n)} already`));
       }
-      const found = articles.map((n) => owned(request, n));
-      const missing = articles.filter((_, i) => !found[i] || shipments.isCancelled(found[i]!));
-      if (missing.length > 0) return refusal(reply, 400, 'Invalid batch', missing.map((n) => `articles: package ${n} not found`));
-      for (const s of found) sendForProcessing(s!);
-      const id = String(nextBatchId++);
-      const number = `IT-${articles[0]!.slice(0, 3)}-${pragueTime.format(clock.now(), '').replace(/\D/g, '')}`;
+      const batch = sendInBatch(userOf(request), found as OnedeliveryShipment[]);
       return {
-        articles: articles.map((orderNumber) => ({ code: '0', order_number: orderNumber })),
-        batch: { protocol_url: `${baseOf(request)}/batch/${number}/manifest.pdf`, id, number },
+        articles: batch.packages.map((orderNumber) => ({ code: '0', order_number: orderNumber })),
+        batch: { protocol_url: `${baseOf(request)}/batch/${batch.number}/manifest.pdf`, id: batch.id, number: batch.number },
+      };
+    });
+
+    /** The caller's batch, or One's 404 sent. */
+    const ownBatch = (request: FastifyRequest, reply: FastifyReply) => {
+      const { number } = request.params as { number: string };
+      const batch = batches.get(number);
+      if (batch && batch.owner === userOf(request)) return batch;
+      void refusal(reply, 404, 'Batch not found', [`number: ${number}`]);
+      return undefined;
+    };
+    const packagesOf = (batch: EmulatedBatch) => batch.packages.map((n) => shipments.byId(batch.owner, n)!);
+
+    app.get('/batch/:number', async (request, reply) => {
+      const batch = ownBatch(request, reply);
+      if (!batch) return reply;
+      const { address, contact } = PICKUP_PLACE;
+      return {
+        transport_date: batch.transportDate,
+        sender_contact: {
+          city: address.city, depot_email: 'dispecer.praha@wedo.cz', name: PICKUP_PLACE.name, depot_name: 'Praha 01', note: null,
+          phone: contact.mobile, street: `${address.street} ${address.building_number}`, postal_code: address.postal_code, customer_name: batch.owner,
+        },
+        packages: batch.packages,
+        labels_pdf: `${baseOf(request)}/batch/${batch.number}/labels.pdf`,
+      };
+    });
+
+    app.get('/batch/:number/manifest.pdf', async (request, reply) => {
+      const batch = ownBatch(request, reply);
+      if (!batch) return reply;
+      const { address } = PICKUP_PLACE;
+      const pdf = await renderManifest({
+        number: batch.number, created: pragueTime.format(batch.created, ' '), transportDate: batch.transportDate,
+        sender: [batch.owner, PICKUP_PLACE.name, `${address.street} ${address.building_number}`, `${address.postal_code} ${address.city}`],
+        packages: packagesOf(batch).map((s) => ({
+          orderNumber: s.id, barcodes: s.parcels.map((p) => p.number), recipient: recipientLine(s), weight: s.request.weight, cashOnDelivery: cashOnDeliveryOf(s),
+        })),
+      });
+      return reply.type('application/pdf').send(pdf);
+    });
+
+    app.get('/batch/:number/labels.pdf', async (request, reply) => {
+      const layout = (request.query as { format?: string }).format ?? 'label';
+      if (!LAYOUTS.includes(layout)) return refusal(reply, 400, 'Invalid label format', [`format: one of ${LAYOUTS.join(', ')}`]);
+      const batch = ownBatch(request, reply);
+      if (!batch) return reply;
+      const merged = (await mergeLabels('pdf', await Promise.all(packagesOf(batch).map((s) => document(s, 'pdf'))))).content;
+      return reply.type('application/pdf').send(A4_LAYOUTS.includes(layout) ? await layoutA4(merged) : merged);
+    });
+
+    app.post('/pickup', async (request, reply) => {
+      const place = unknownPickupPlace(request);
+      if (place) return refusal(reply, 403, 'Unknown pickup place', [`pickup_place: ${place} is not a pickup place of this account`]);
+      const check = checkPickup(request.body);
+      if (!check.ok) return refusal(reply, 400, check.refusal.message, check.refusal.detail);
+      if (check.date < today()) return refusal(reply, 403, 'Pickup date in the past', [`pickup_date: ${check.date} is in the past`]);
+      const { address } = PICKUP_PLACE;
+      return {
+        pickup_address: { street: address.street, building_number: address.building_number, city: address.city, postal_code: address.postal_code, country_code: address.country_code },
+        id: `I${nextPickupId++}`,
+        pickup_type: 'IRREGULAR',
+        pickup_from: PICKUP_WINDOW.from,
+        pickup_to: PICKUP_WINDOW.to,
+        created: pragueTime.format(clock.now()),
+        is_deletable: true,
       };
     });
   };
@@ -180,19 +299,20 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
   return {
     code,
     routes,
-    // One tracks the package: all its parcels move together
+    // One tracks the package: all its parcels move together, and only once a batch sent it for processing
     advance: (trackingNumber, to) => {
-      const outcome = shipments.advance(trackingNumber, to);
-      if (outcome.kind === 'advanced') {
-        for (const p of shipments.parcel(trackingNumber)!.shipment.parcels) if (p.number !== trackingNumber) shipments.advance(p.number, to);
+      const held = shipments.parcel(trackingNumber)?.shipment;
+      if (held && !shipments.isCancelled(held) && !isSent(held)) {
+        return { kind: 'cannot_advance', reason: `package ${held.id} is not sent for processing: One's courier takes it only after a batch (POST /batch) sends it` };
       }
-      return outcome;
+      return shipments.advanceWithShipment(trackingNumber, to);
     },
     shipments: () => shipments.records((s) => ({
       apiUser: s.owner,
       orderNumber: s.id,
       state: shipments.isCancelled(s) ? 'CANCELLED' : newestEvent(s).code,
       sentForProcessing: isSent(s),
+      batch: batchOfPackage.get(s.id) ?? null,
       referenceNumber: s.request.reference_number,
       comment: s.request.comment,
       weight: s.request.weight,
@@ -203,7 +323,11 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
     })),
     // Basic auth: there are no tokens to expire
     expireTokens: () => {},
-    reset: () => shipments.reset(),
+    reset: () => {
+      shipments.reset();
+      batches.clear();
+      batchOfPackage.clear();
+    },
     faultResponse: (status) => ({
       contentType: 'application/json; charset=utf-8',
       body: JSON.stringify(status === 429 ? { message: 'Too Many Requests', detail: [] } : { message: 'Internal Server Error', detail: [] }),

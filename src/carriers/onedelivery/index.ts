@@ -29,10 +29,10 @@ export const provider: ProviderDefinition = {
   // No package_count limit is published: 50 is our own cap.
   capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
   // DELETE /package works until the package is sent for processing: at creation with sendForProcessing (the default),
-  // else when the account's batch goes out
+  // else when its dispatch sends the day's batch
   channelCapabilities: (settings) => (onedeliverySettings.parse(settings).sendForProcessing ? {
     cancel: 'One by Allegro deletes no package once it is sent for processing, and this channel sends each shipment for processing as it '
-      + 'is created (settings.sendForProcessing); with sendForProcessing off, a shipment can be cancelled until your daily batch sends it',
+      + 'is created (settings.sendForProcessing); with sendForProcessing off, a shipment can be cancelled until its dispatch sends it in the day\'s batch',
   } : {}),
   settings: onedeliverySettings.specs,
   docs: [

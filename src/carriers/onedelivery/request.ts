@@ -130,3 +130,14 @@ export function onedeliveryPackageRequest(s: ShipmentForCarrier, settings: Onede
     ...(cod !== undefined ? { additional_service: { cash_on_delivery: cod } } : {}),
   };
 }
+
+/** `POST /batch` (WeDoApi `models/Articles.java`): the order numbers to send for processing in one batch. */
+export interface OnedeliveryBatchRequest {
+  articles: string[];
+}
+
+/** `POST /pickup` (WeDoApi `orderPickup`): the day only; One sets the window. */
+export interface OnedeliveryPickupRequest {
+  /** `yyyy-MM-dd`. */
+  pickup_date: string;
+}

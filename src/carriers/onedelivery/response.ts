@@ -1,7 +1,8 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
 import { localTime } from '../local-time.js';
-import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { CarrierTransientError } from '../errors.js';
+import type { BookedPickup, PickupRequest, TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { ONEDELIVERY_TRACKING } from './codes.js';
 
 /**
@@ -100,6 +101,8 @@ const PACKAGE_FIELDS: Readonly<Record<string, string>> = {
   weight: 'parcels', volumetric_weight: 'parcels', package_count: 'parcels', package_number: 'parcels',
   value: 'shipping_channel_id', product: 'shipping_channel_id', comment: 'reference_number',
   'additional_service.cash_on_delivery': 'cash_on_delivery_amount',
+  // the hand-over's calls: POST /batch names the packages, POST /pickup the day
+  articles: 'shipment_ids', pickup_date: 'pickup.date',
 };
 
 /** Where a field One names (`receiver.postal_code`) lands among ours. */
@@ -128,6 +131,49 @@ export function parseRefusal(status: number, body: OnedeliveryError | undefined)
   }
   if (Object.keys(errors).length === 0) errors[status === 401 ? 'shipping_channel_id' : 'shipment'] = [`${NAME}: ${message}`];
   return { message: `${NAME} refused the request (HTTP ${status}): ${message}${details[0] ? ` — ${details[0]}` : ''}`, errors };
+}
+
+/** `POST /batch` (BatchResponse): per package `code` "0" when it went into the batch, and the batch made. */
+export interface OnedeliveryBatchAnswer {
+  articles?: { code?: string; order_number?: string }[];
+  batch?: { id?: string; number?: string; protocol_url?: string } | null;
+}
+
+export interface OnedeliveryBatch {
+  /** `IT-46F-20230412212520`: what `GET /batch/{number}/…` takes. */
+  number: string;
+  /** The order numbers One did not take, with its code for each. */
+  notTaken: { orderNumber: string; code: string | null }[];
+}
+
+/** The batch of `asked` packages; an answer without a batch number leaves it unknown whether One made one. */
+export function parseBatch(body: OnedeliveryBatchAnswer, asked: readonly string[]): OnedeliveryBatch {
+  const number = body.batch?.number;
+  if (!number) throw new CarrierTransientError(`${NAME} answered POST /batch without a batch number`);
+  const codes = new Map((body.articles ?? []).map((a) => [a.order_number, a.code ?? null]));
+  return { number, notTaken: asked.filter((n) => codes.get(n) !== '0').map((orderNumber) => ({ orderNumber, code: codes.get(orderNumber) ?? null })) };
+}
+
+/** `POST /pickup` (PickupResponse): `pickup_from`/`pickup_to` are One's times of day (`14:24:35`). */
+export interface OnedeliveryPickupAnswer {
+  id?: string;
+  pickup_type?: string;
+  pickup_from?: string | null;
+  pickup_to?: string | null;
+  created?: string;
+  is_deletable?: boolean;
+  pickup_address?: { street?: string; building_number?: string; city?: string; postal_code?: string; country_code?: string } | null;
+}
+
+const hoursAndMinutes = (time: string | null | undefined) => /^(\d{2}):(\d{2})/.exec(time ?? '')?.slice(1, 3).join(':');
+
+/**
+ * The courier One booked, in the window One set; One may leave a bound out (the README's answer has `pickup_to:
+ * null`), and the asked one stands for it. An answer without an id leaves it unknown whether One booked.
+ */
+export function parsePickup(body: OnedeliveryPickupAnswer, asked: PickupRequest): BookedPickup {
+  if (!body.id) throw new CarrierTransientError(`${NAME} answered POST /pickup without a pickup id`);
+  return { confirmation: body.id, date: asked.date, from: hoursAndMinutes(body.pickup_from) ?? asked.from, to: hoursAndMinutes(body.pickup_to) ?? asked.to };
 }
 
 function stateEvent(state: OnedeliveryState): TrackingEventFromCarrier | undefined {

@@ -12,7 +12,8 @@ export const onedeliverySettings = defineSettings({
   sendForProcessing: {
     type: 'boolean', default: true,
     description: 'Send each shipment for processing as it is created (X-WEDO-Auto-Complete: a batch of its own), so One picks it up; '
-      + 'a shipment sent for processing can no longer be cancelled. Off: shipments wait in One\'s app for your daily batch and can be cancelled until then',
+      + 'a shipment sent for processing can no longer be cancelled. Off: shipments wait at One until their dispatch sends them in one batch '
+      + '(POST /batch, with its pickup protocol) and can be cancelled until then',
   },
   declaredValue: { type: 'number', description: 'Declared value of a shipment in CZK (value); without it a COD shipment declares its COD amount, others 0' },
 });

@@ -3,6 +3,7 @@ import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { PosteClient, PosteCredentialsRefused } from './client.js';
+import { posteItalianeDispatcher } from './dispatch.js';
 import { posteCreateRequest } from './request.js';
 import { parseCreated, parseTracking } from './response.js';
 import { posteItalianeSettings } from './settings.js';
@@ -58,6 +59,7 @@ export const posteItalianeAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  dispatch: posteItalianeDispatcher,
 
   async track(parcels, settings, ctx) {
     const trackingNumbers = parcels.map((p) => p.trackingNumber);

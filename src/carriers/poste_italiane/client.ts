@@ -3,6 +3,7 @@ import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
+import type { PostePickupAnswer, PostePickupFilter, PostePickupReport, PostePickupRequest } from './pickup.js';
 import type { PosteCreateRequest } from './request.js';
 import { isRefusal, parseRefusal, type PosteCreateAnswer, type PosteGatewayError, type PosteTrackAnswer } from './response.js';
 import type { PosteItalianeSettings } from './settings.js';
@@ -96,6 +97,29 @@ export class PosteClient {
     const res = await this.http.call('GET', downloadUrl);
     if (res.status !== 200) throw new CarrierRefusedError(`Poste Italiane's label link answered HTTP ${res.status}`, { label_format: [`Poste Italiane: the label could not be downloaded (HTTP ${res.status})`] });
     return res.body;
+  }
+
+  /** `POST postalandlogistics/parcel/pickup` (PickupBooking/Submitter.cs): the outcome is in the body's `result`, read by the caller. */
+  async bookPickup(request: PostePickupRequest): Promise<PostePickupAnswer> {
+    return this.pickupCall('postalandlogistics/parcel/pickup', request);
+  }
+
+  /** `POST postalandlogistics/parcel/pickupReport` (PickupBooking/Finder.cs): the bookings the filter matches. */
+  async pickupReport(filter: PostePickupFilter): Promise<PostePickupReport> {
+    return this.pickupCall('postalandlogistics/parcel/pickupReport', { pickupFilter: filter });
+  }
+
+  /** Both pickup calls answer 200 with OK or KO in the body; anything else is the gateway's refusal. */
+  private async pickupCall<T>(path: string, json: unknown): Promise<T> {
+    const res = await this.authed('POST', path, { json });
+    const body = jsonOrUndefined<T>(res);
+    if (res.status !== 200) {
+      // the gateway names no field of a booking: what it refuses is the pickup, unless it is the channel's credentials
+      const { message, errors } = parseRefusal(res.status, body as PosteGatewayError | undefined);
+      throw new CarrierRefusedError(message, errors.shipment ? { pickup: errors.shipment } : errors);
+    }
+    if (body === undefined) throw new CarrierTransientError(`Poste Italiane answered ${path} with a body that is not JSON`);
+    return body;
   }
 
   /** `GET postalandlogistics/parcel/tracking` for one waybill with its full history (Tracking/Submitter.cs). */

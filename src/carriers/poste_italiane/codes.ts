@@ -53,3 +53,25 @@ export const POSTE_TRACKING: TrackingCodeList & { codes: Readonly<Record<string,
     RES: { name: 'Restituita al mittente', phase: 'RESO AL MITTENTE', documented: false, status: 'returned' },
   },
 };
+
+/**
+ * Courier pickup slots (`timeSlot`, mlocati/MLPosteDeliveryExpress `Library/PickupBooking/TimeSlot.cs`): Poste names
+ * morning, afternoon or either, without hours. Its couriers pick up between 09:00 and 18:00 (business.poste.it
+ * "Celere: servizi e accessori", ritiro a domicilio); the split at 13:00 is packdesk's assumption.
+ */
+export const POSTE_TIME_SLOTS = {
+  AM: { from: '09:00', to: '13:00' },
+  PM: { from: '13:00', to: '18:00' },
+  AMPM: { from: '09:00', to: '18:00' },
+} as const;
+export type PosteTimeSlot = keyof typeof POSTE_TIME_SLOTS;
+
+/** `bookingType` (PickupBooking/BookingType.cs): one waybill, one paperless waybill, or several parcels at one address. */
+export const POSTE_BOOKING_TYPES = { single: 'RIT0001', paperless: 'RIT0002', multiple: 'RIT0003' } as const;
+
+/** A booking's `status` in the pickup report (PickupBooking/Status.cs); a cancelled one no longer brings a courier. */
+export const POSTE_PICKUP_STATUSES = {
+  PRENOTATO: 'Prenotato', INSERITO: 'Inserito', IN_ESECUZIONE: 'In esecuzione', EFFETTUATO: 'Effettuato',
+  NON_EFFETTUATO: 'Non effettuato', RITIRO_ANNULLATO: 'Ritiro annullato', RITIRO_LAV_MAN: 'Ritiro in carico all\'operatore',
+} as const;
+export const POSTE_PICKUP_CANCELLED = 'RITIRO_ANNULLATO';

@@ -2,7 +2,8 @@
  * Poste Delivery Business as a local server, following mlocati/MLPosteDeliveryExpress: a session from
  * `POST user/sessions` (`{error, error_description}` for a refused login), the `POSTE_ClientID` header and the raw
  * session token in `Authorization` on every business call, waybills answered with signed label links, tracking by
- * waybill number (GET with query parameters, or the manual's POST with `arg0`). Poste has no waybill cancel.
+ * waybill number (GET with query parameters, or the manual's POST with `arg0`), courier bookings and their report
+ * (emulator-pickup.ts). Poste has no waybill cancel.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -14,6 +15,7 @@ import { EmulatedShipments, type EmulatedParcel, type EmulatedShipment } from '.
 import { EmulatedTokens } from '../emulator/tokens.js';
 import { POSTE_PRODUCTS, POSTE_TRACKING, POSTE_ZPL_FORMAT, type PosteProductCode } from './codes.js';
 import { checkWaybillRequest, type EmulatedPosteAddress, type EmulatedWaybill, type PosteRefusal } from './emulator-validation.js';
+import { emulatedPickups } from './emulator-pickup.js';
 import { trackingAnswer, trackingEvent } from './emulator-tracking.js';
 
 /** Sessions live 3599 s (`expires_in` of Poste's documented session answer). */
@@ -42,6 +44,7 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
   const nextWaybill = numberSequence(clock, { prefix: '30', digits: 13 });
   /** The signature of each label link, as a storage service signs its download links. */
   const signatures = new Map<string, string>();
+  const pickups = emulatedPickups(clock, (owner, waybill) => shipments.parcel(waybill, owner) !== undefined);
 
   const label = (s: PosteShipment, parcel: EmulatedParcel) =>
     shipments.label(parcel, () => renderLabel(s.request.printFormat === POSTE_ZPL_FORMAT ? 'zpl' : 'pdf', labelContent(s, parcel)));
@@ -113,6 +116,9 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
       return reply.type(zpl ? 'application/octet-stream' : 'application/pdf').send(await label(found.shipment, found.parcel));
     });
 
+    app.post('/postalandlogistics/parcel/pickup', async (request) => pickups.book(clientOf(request), request.body));
+    app.post('/postalandlogistics/parcel/pickupReport', async (request) => pickups.report(clientOf(request), request.body));
+
     app.get<{ Querystring: Record<string, string | undefined> }>('/postalandlogistics/parcel/tracking', async (request) => {
       const { waybillNumber, lastTracingState } = request.query;
       return trackingAnswer(shipments, clientOf(request), waybillNumber ? [waybillNumber] : [], lastTracingState !== 'N');
@@ -124,9 +130,15 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
     });
   };
 
+  /** Mounted under `/_emulator/poste_italiane`: the courier bookings, as Poste's portal lists them. */
+  const control: FastifyPluginAsync = async (app) => {
+    app.get('/pickups', async () => ({ pickups: pickups.list() }));
+  };
+
   return {
     code,
     routes,
+    control,
     advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
     shipments: () => shipments.records((s) => ({
       clientId: s.owner,
@@ -145,6 +157,7 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
       shipments.reset();
       tokens.reset();
       signatures.clear();
+      pickups.reset();
     },
     faultResponse: (status) => ({
       contentType: 'application/json',

@@ -16,8 +16,9 @@ const mappers: CarrierMappers = {
 
 /**
  * Poste Italiane — Poste Delivery Business (PDB) REST API: a session from `POST user/sessions`, the `POSTE_ClientID`
- * header, waybills with signed label links, tracking by waybill. Poste publishes no OpenAPI; this follows the client
- * that runs against its sandbox, mlocati/MLPosteDeliveryExpress, and smart-dato/post-it-sdk (manual v1.9).
+ * header, waybills with signed label links, tracking by waybill, a courier booking at hand-over. Poste publishes no
+ * OpenAPI; this follows the client that runs against its sandbox, mlocati/MLPosteDeliveryExpress, and
+ * smart-dato/post-it-sdk (manual v1.9).
  */
 export const provider: ProviderDefinition = {
   code: 'poste_italiane',
@@ -32,7 +33,9 @@ export const provider: ProviderDefinition = {
     'https://github.com/mlocati/MLPosteDeliveryExpress/blob/main/Library/Service/JsonHttpClient.cs',
     'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/Waybill',
     'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/Tracking',
+    'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/PickupBooking',
     'https://github.com/smart-dato/post-it-sdk',
+    'https://github.com/smart-dato/post-it-sdk/blob/main/src/Requests/BookPickupRequest.php',
     'https://www.mypostedeliverybusiness.it/offertaunica/',
   ],
   adapter: posteItalianeAdapter,

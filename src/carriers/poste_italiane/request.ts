@@ -61,9 +61,9 @@ export interface PosteCreateRequest {
 const ITALY = { iso4: 'ITA1', name: 'Italia' };
 
 /** The field limits of Poste's manual (Address.cs MaxLength); longer text is cut rather than refused. */
-const cut = (text: string, max: number) => text.trim().slice(0, max);
+export const cut = (text: string, max: number) => text.trim().slice(0, max);
 
-function refuseOutsideItaly(party: CarrierParty, path: string): void {
+export function refuseOutsideItaly(party: CarrierParty, path: string): void {
   if (party.countryCode === 'IT') return;
   throw new CarrierRefusedError(`Poste Italiane ships packdesk's products within Italy only, not to or from ${party.countryCode}`, {
     [path]: ['Poste Italiane: PosteDelivery Business Standard and Express run within Italy (international products need customs lines)'],

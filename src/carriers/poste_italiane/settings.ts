@@ -30,6 +30,12 @@ export const posteItalianeSettings = defineSettings({
     // MLPosteDeliveryExpress Library/Waybill/Request/WaybillData.cs: MaxLength(30)
     maxLength: 30,
   },
+  pickupProvince: {
+    type: 'string',
+    description: 'Province of the pickup address (sigla, e.g. RM), needed to book a courier: Poste requires it and packdesk\'s addresses hold none',
+    // the pickup contact's `region` is mandatory (mlocati/MLPosteDeliveryExpress Library/PickupBooking/Request/Address.cs)
+    pattern: { regex: /^[A-Z]{2}$/, description: 'the province\'s two capital letters, e.g. RM or MI' },
+  },
 });
 
 export type PosteItalianeSettings = ReturnType<typeof posteItalianeSettings.parse>;

@@ -96,7 +96,13 @@ export function DispatchResult({ id, printerId, printers, readOnly, onSettled }:
       {printerId
         ? <p class={`print-status print-${job?.status ?? 'queued'}`} data-state={job?.status ?? 'queued'}>{printedText(job, printers.find((p) => p.id === printerId), printerId)}</p>
         : <p class="hint">{t('eod.noPrinter')}</p>}
-      {pickup && <p data-name="pickup">{t('eod.pickup', { date: pickup.date, from: pickup.from, to: pickup.to, confirmation: pickup.confirmation })}</p>}
+      {pickup && (
+        <p data-name="pickup" class={pickup.confirmation === null ? 'warning' : undefined}>
+          {pickup.confirmation === null
+            ? t('eod.pickupUnconfirmed', { date: pickup.date, from: pickup.from, to: pickup.to, note: pickup.note ?? '' })
+            : t('eod.pickup', { date: pickup.date, from: pickup.from, to: pickup.to, confirmation: pickup.confirmation })}
+        </p>
+      )}
       <p><a class="button" href={documentUrl(id)} download data-name="document">{t('eod.document')}</a></p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, data, errorText, type Channel, type Dispatch, type Printer, type Provider, type ShipmentSummary, type WaitingForDispatch } from '../api';
+import { api, ApiError, data, errorText, type Channel, type Dispatch, type PickupWindow, type Printer, type Provider, type ShipmentSummary, type WaitingForDispatch } from '../api';
 import { useChannels, usePrinters } from '../hooks';
 import { t } from '../i18n';
 import { onLive } from '../live';
@@ -27,6 +27,23 @@ function waitingShipments(channelId: string): Promise<ShipmentSummary[]> {
 
 interface PickupFields { on: boolean; date: string; from: string; to: string }
 
+/** The courier windows the carrier offers on the day: `null` while unknown or where the carrier publishes none. */
+function usePickupWindows(channelId: string, date: string, on: boolean) {
+  const [windows, setWindows] = useState<PickupWindow[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    setWindows(null);
+    setError('');
+    if (!on || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
+    let current = true;
+    void data(api.GET('/v1/dispatches/pickup-windows', { params: { query: { shipping_channel_id: channelId, date } } }))
+      .then((answer) => { if (current) setWindows(answer.offered ? answer.windows : null); })
+      .catch((err: Error) => { if (current) setError(errorText(err)); });
+    return () => { current = false; };
+  }, [channelId, date, on]);
+  return { windows, error };
+}
+
 const today = () => new Date().toLocaleDateString('sv');
 
 /** One channel's waiting shipments, its COD total, Close (and Order pickup where the carrier books a courier), and the dispatch made. */
@@ -39,6 +56,7 @@ function ChannelClose({ channelId, channel, waiting, pickupOffered, printerId, p
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const offered = usePickupWindows(channelId, pickup.date, pickupOffered && pickup.on);
   useEffect(() => {
     if (waiting === 0) setShipments([]);
     else void waitingShipments(channelId).then(setShipments).catch((err: Error) => setError(errorText(err)));
@@ -99,6 +117,17 @@ function ChannelClose({ channelId, channel, waiting, pickupOffered, printerId, p
                 <Field label="eod.pickupDate" path="pickup.date" errors={errors}><input type="date" name="pickup_date" value={pickup.date} disabled={readOnly} onInput={(e) => setPickup({ ...pickup, date: e.currentTarget.value })} /></Field>
                 <Field label="eod.pickupFrom" path="pickup.from" errors={errors} short><input type="time" name="pickup_from" value={pickup.from} disabled={readOnly} onInput={(e) => setPickup({ ...pickup, from: e.currentTarget.value })} /></Field>
                 <Field label="eod.pickupTo" path="pickup.to" errors={errors} short><input type="time" name="pickup_to" value={pickup.to} disabled={readOnly} onInput={(e) => setPickup({ ...pickup, to: e.currentTarget.value })} /></Field>
+                {offered.windows && (offered.windows.length === 0 ? <p class="hint" data-name="no_windows">{t('eod.noWindows')}</p> : (
+                  <div class="pickup-windows" role="group" aria-label={t('eod.windows')}>
+                    {offered.windows.map((w) => (
+                      <button
+                        type="button" name="pickup_window" data-window={`${w.from}-${w.to}`} disabled={readOnly}
+                        aria-pressed={pickup.from === w.from && pickup.to === w.to} onClick={() => setPickup({ ...pickup, from: w.from, to: w.to })}
+                      >{w.from}–{w.to}</button>
+                    ))}
+                  </div>
+                ))}
+                {offered.error && <p class="hint" data-name="windows_error">{offered.error}</p>}
               </>
             )}
             <button type="submit" name="close_day" class="primary" disabled={readOnly || busy}>{t(printerId ? 'eod.close' : 'eod.closeNoPrinter')}</button>
