@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { convertLabel, previewLabel } from './convert.js';
 import { renderHandoverList } from './handover-list.js';
+import { renderTestLabel } from './test-label.js';
 import type { ConversionRequest, ConversionReply } from './conversions.js';
 
 /** The thread that renders labels, so a slow or hostile page never stalls the daemon's event loop. */
@@ -12,7 +13,8 @@ async function answer(request: ConversionRequest): Promise<ConversionReply> {
   try {
     const value = request.op === 'convert' ? [await convertLabel(request.from, request.to, request.content, request.dpi)]
       : request.op === 'handover' ? [await renderHandoverList(request.list)]
-        : await previewLabel(request.format, request.content, request.dpi);
+        : request.op === 'test' ? [await renderTestLabel(request.format, request.label)]
+          : await previewLabel(request.format, request.content, request.dpi);
     // transferred buffers must own their memory: Buffer.from() may share Node's pool
     return { id: request.id, ok: true, value: value.map((b) => new Uint8Array(b)) };
   } catch (error) {

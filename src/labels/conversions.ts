@@ -2,13 +2,15 @@ import { Worker } from 'node:worker_threads';
 import type { LabelDpi, LabelFormat } from '../domain/labels.js';
 import { LabelFormatError } from './errors.js';
 import type { HandoverList } from './handover-list.js';
+import type { TestLabel } from './test-label.js';
 import { executableAsset, singleExecutable } from '../runtime/shipped.js';
 
 /** What the conversion thread is asked (conversion-worker.ts). */
 export type ConversionRequest =
   | { id: number; op: 'convert'; from: LabelFormat; to: LabelFormat; content: Uint8Array; dpi: LabelDpi }
   | { id: number; op: 'preview'; format: LabelFormat; content: Uint8Array; dpi: LabelDpi }
-  | { id: number; op: 'handover'; list: HandoverList };
+  | { id: number; op: 'handover'; list: HandoverList }
+  | { id: number; op: 'test'; format: LabelFormat; label: TestLabel };
 
 export type ConversionReply =
   | { id: number; ok: true; value: Uint8Array[] }
@@ -100,6 +102,12 @@ export function previewLabelOffThread(format: LabelFormat, content: Uint8Array, 
 export async function renderHandoverListOffThread(list: HandoverList): Promise<Buffer> {
   const [pdf] = await run({ op: 'handover', list });
   return pdf!;
+}
+
+/** A printer's test label, drawn in the thread like any label. */
+export async function renderTestLabelOffThread(format: LabelFormat, label: TestLabel): Promise<Buffer> {
+  const [content] = await run({ op: 'test', format, label });
+  return content!;
 }
 
 /** Stops the conversion thread (it starts again on the next conversion). */

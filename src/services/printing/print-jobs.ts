@@ -3,7 +3,7 @@ import { parsePrinterUri, type PrintFormat } from '../../../printers/index.js';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
-import { renderTestLabel } from '../../labels/test-label.js';
+import { renderTestLabelOffThread } from '../../labels/index.js';
 import { accounts, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
@@ -129,7 +129,7 @@ export async function printTestLabels(ctx: ServiceContext, accountId: string, pr
   const at = isoTime(ctx.clock.now());
   const jobs = await Promise.all(asked.map(async (format) => {
     const id = ctx.ids('printJob');
-    const content = await renderTestLabel(format, { stationName: station, printerName: printer.name, barcode: id, at });
+    const content = await renderTestLabelOffThread(format, { stationName: station, printerName: printer.name, barcode: id, at });
     return { id, format, content };
   }));
   return ctx.store.transaction(async () => {
