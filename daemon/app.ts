@@ -18,6 +18,7 @@ import { deskRoutes } from './routes/desk.js';
 import { importRoutes } from './routes/imports.js';
 import { metaRoutes, type HealthSource } from './routes/meta.js';
 import { dispatchRoutes } from './routes/dispatches.js';
+import { pickupPointRoutes } from './routes/pickup-points.js';
 import { stationRoutes } from './routes/stations.js';
 import { daemonRoutes } from './routes/daemons.js';
 import { printJobRoutes } from './routes/print-jobs.js';
@@ -107,6 +108,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(shipmentRoutes(ctx));
   await app.register(orderRoutes(ctx));
   await app.register(dispatchRoutes(ctx));
+  await app.register(pickupPointRoutes(ctx));
   await app.register(trackingParcelRoutes(ctx));
   await app.register(webhookRoutes(ctx));
   await app.register(printerRoutes(ctx));

@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: 'Shipments', description: 'Shipments created at the carrier in the background, their merged labels, cancelling and printing' },
   { name: 'Orders', description: 'The order queue: orders that wait for the packer, who ships each one as a shipment' },
   { name: 'Dispatches', description: "End of the day: a channel's created shipments handed over to the carrier (its close, protocol and courier), with the hand-over document" },
+  { name: 'Pickup points', description: "The carriers' pickup points and parcel lockers: search them, check one; a shipment's pickup_point delivers there" },
   { name: 'Tracking parcels', description: 'Parcels tracked by carrier tracking number, with their status updates' },
   { name: 'Webhook subscriptions', description: 'Signed event deliveries to your URLs, with a log of every delivery' },
   { name: 'Printers', description: 'Thermal (ZPL, EPL) and IPP printers that labels are printed on' },

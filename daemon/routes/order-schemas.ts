@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { ORDER_STATUSES } from '../../src/services/orders.js';
 import { Nullable, PlainText, Timestamp } from '../http/schemas.js';
-import { AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PrintSchema, StationNameSchema, updatableFields } from './shipment-schemas.js';
+import {
+  AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PickupPointInputSchema, PrintSchema, StationNameSchema, updatableFields,
+} from './shipment-schemas.js';
 
 /** JSON schemas of the order queue: an order is a shipment's creation input that may wait for its channel and parcels. */
 
@@ -45,6 +47,7 @@ export const OrderSchema = Type.Object({
   recipient_contact: ContactSchema,
   origin_address: Nullable(AddressSchema),
   destination_address: AddressSchema,
+  pickup_point: Type.Optional(Nullable(PickupPointInputSchema)),
   parcels: Type.Array(ParcelInputSchema),
   cash_on_delivery_amount: Nullable(Type.Number()),
   cash_on_delivery_currency: Nullable(Type.String()),

@@ -1,7 +1,7 @@
 import { Type, type TString } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listProviders, settingsSchema } from '../../src/carriers/registry.js';
-import type { ProviderDefinition } from '../../src/carriers/types.js';
+import { PICKUP_POINT_TYPES, type ProviderDefinition } from '../../src/carriers/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import { presentCapabilities } from '../../src/services/capability-records.js';
 import { listSettingOptions } from '../../src/services/channels.js';
@@ -54,6 +54,10 @@ export const ProviderSchema = Type.Object({
   dispatch: Type.Object({ close: Type.Boolean(), protocol: Type.Boolean(), pickup: Type.Boolean() }, {
     description: "What the carrier does at the end-of-day hand-over (POST /v1/dispatches): close the day's shipments, give its protocol, book a courier; all false: packdesk's own hand-over list",
   }),
+  pickup_points: Type.Object({
+    types: Type.Array(Type.String({ enum: [...PICKUP_POINT_TYPES] }), { description: "The point types its shipments deliver to (a shipment's pickup_point); empty: doors only" }),
+    search: Type.Boolean({ description: 'Whether GET /v1/pickup-points searches its points (through a channel of it)' }),
+  }),
   products: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }), {
     description: "The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's",
   }),
@@ -71,6 +75,9 @@ export function presentProvider(p: ProviderDefinition) {
       ...(s.minimum !== undefined ? { minimum: s.minimum } : {}), ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
     })),
     dispatch: { ...(p.adapter.dispatch?.capabilities ?? { close: false, protocol: false, pickup: false }) },
+    pickup_points: {
+      types: [...(p.adapter.pickupPoints?.types ?? [])], search: p.adapter.pickupPoints?.finder !== undefined,
+    },
     products: Object.entries(p.products ?? {}).map(([code, { name }]) => ({ code, name })),
   };
 }

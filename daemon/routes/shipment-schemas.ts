@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
 import { FieldErrorsSchema, FreeObject, LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
@@ -54,6 +55,19 @@ export const PrintSchema = Type.Object({
   copies: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 1 })),
 });
 
+/** A pickup point or locker of the channel's carrier, instead of the recipient's door. */
+export const PickupPointInputSchema = Type.Object({
+  provider_point_id: PlainText({ minLength: 1, maxLength: 64, description: "The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it)" }),
+  type: Type.Optional(Nullable(Type.String({ enum: [...PICKUP_POINT_TYPES], description: "Checked against the point where the carrier's point API knows it" }))),
+}, { additionalProperties: false });
+
+export const StoredPickupPointSchema = Type.Object({
+  provider_point_id: Type.String(),
+  type: Nullable(Type.String({ enum: [...PICKUP_POINT_TYPES] })),
+  name: Nullable(Type.String()),
+  address: Nullable(AddressSchema),
+}, { description: "The point the shipment goes to; its name and address where the carrier's point API knew it" });
+
 export const creationFields = {
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
   label_dpi: Type.Optional({ ...LabelDpiSchema, description: 'For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203' }),
@@ -66,6 +80,7 @@ export const creationFields = {
   cash_on_delivery_currency: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 3 }))),
   shipping_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, default today' })),
   print: Type.Optional(Nullable(PrintSchema)),
+  pickup_point: Type.Optional(Nullable({ ...PickupPointInputSchema, description: "Deliver to this pickup point or locker of the channel's carrier: its point product is chosen" })),
 };
 
 export const updatableFields = {
@@ -87,6 +102,7 @@ export const CreateShipmentBody = Type.Object({
   label_format: Type.Optional({ ...creationFields.label_format, description: `Required${STATION_GIVES}` }),
   sender_contact: Type.Optional({ ...ContactSchema, description: `Required${STATION_GIVES}; company_name, or first_name and last_name (or name)` }),
   origin_address: Type.Optional({ ...AddressSchema, description: `Required${STATION_GIVES}` }),
+  destination_address: Type.Optional({ ...AddressSchema, description: "Required, unless a pickup_point the carrier's point API knows: then the point's address" }),
   ...updatableFields,
 });
 
@@ -145,6 +161,7 @@ export const ShipmentSchema = Type.Object({
   recipient_contact: ContactSchema,
   origin_address: AddressSchema,
   destination_address: AddressSchema,
+  pickup_point: Nullable(StoredPickupPointSchema),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),
   enable_tracking: Type.Boolean(),

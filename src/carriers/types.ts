@@ -89,10 +89,68 @@ export interface ShipmentForCarrier {
   shippingDate: string;
   labelFormat: LabelFormat;
   sender: CarrierParty;
+  /** The person, and the door, or with `pickupPoint` the point's address. */
   recipient: CarrierParty;
   parcels: CarrierParcel[];
   cashOnDelivery: { amountMinor: number; currency: string } | null;
   labelComment: string | null;
+  /** Delivered to this pickup point or locker of the carrier instead of a door: the adapter picks its point product. */
+  pickupPoint: ShipmentPickupPoint | null;
+}
+
+/** Where a carrier's recipients collect parcels instead of at their door. */
+export const PICKUP_POINT_TYPES = ['parcelshop', 'locker', 'post_office'] as const;
+export type PickupPointType = (typeof PICKUP_POINT_TYPES)[number];
+
+/** The point a shipment goes to: the carrier's own id of it, and its type where known. */
+export interface ShipmentPickupPoint {
+  id: string;
+  type: PickupPointType | null;
+}
+
+/** A pickup point or parcel locker as its carrier's point API describes it. */
+export interface PickupPoint {
+  /** The carrier's id of the point, as its shipment requests name it. */
+  id: string;
+  name: string;
+  type: PickupPointType;
+  address: { street: string; houseNumber: string; city: string; postalCode: string; countryCode: string };
+  /** Per ISO weekday (1 Monday … 7 Sunday), its opening intervals in local time; a day absent is closed. */
+  openingHours: { day: number; from: string; to: string }[];
+  location: { lat: number; lon: number } | null;
+  /** Whether the point takes cash on delivery. */
+  cashOnDelivery: boolean;
+  /** False: the point exists but takes no parcels now (closed for good or for a while). */
+  open: boolean;
+}
+
+/** A search for points: in a country, near a postal code, a city or coordinates; of one type or any. */
+export interface PickupPointQuery {
+  countryCode: string;
+  postalCode?: string;
+  city?: string;
+  near?: { lat: number; lon: number };
+  type?: PickupPointType;
+  /** At most this many, nearest (or best matching) first. */
+  limit: number;
+}
+
+/** A carrier's pickup points: the types its shipments deliver to, and where it publishes them, their search. */
+export interface PickupPointService {
+  types: readonly PickupPointType[];
+  /**
+   * The carrier's point API; absent where it publishes none (the carrier then refuses an unknown point at creation).
+   * `settings` is the channel's where the API needs its credentials (`needsChannel`), else null.
+   */
+  finder?: {
+    needsChannel: boolean;
+    search(query: PickupPointQuery, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]>;
+    /**
+     * One point by id; undefined when the carrier does not know it. Absent where the carrier looks points up only by
+     * searching: packdesk then knows a point from a recent search only, and else leaves the check to the carrier.
+     */
+    find?(id: string, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint | undefined>;
+  };
 }
 
 export interface CreatedAtCarrier {
@@ -198,6 +256,8 @@ export interface CarrierDispatcher {
 
 /** The I/O side of a provider. */
 export interface CarrierAdapter {
+  /** Delivery to the carrier's pickup points and lockers; absent where packdesk ships only to doors with it. */
+  pickupPoints?: PickupPointService;
   /** End-of-day hand-over at the carrier; absent where the carrier needs nothing (packdesk's hand-over list). */
   dispatch?: CarrierDispatcher;
   /** Log in / fetch a token / make a cheap authenticated read with the channel's credentials. */

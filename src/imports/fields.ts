@@ -19,6 +19,9 @@ export const ORDER_FIELDS: ReadonlyMap<string, string> = new Map([
   ...nested('recipient_contact', CONTACT),
   ...nested('origin_address', ADDRESS),
   ...nested('destination_address', ADDRESS),
+  // the carrier's pickup point or locker the e-shop's checkout chose
+  ['pickup_point_id', 'pickup_point.provider_point_id'],
+  ['pickup_point_type', 'pickup_point.type'],
 ]);
 
 /** Flattened column name → field of one parcel (`parcels.N.<field>`). */

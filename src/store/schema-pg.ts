@@ -228,6 +228,7 @@ export const shipments = pgTable('shipments', {
   recipientContact: text('recipient_contact').notNull(),
   originAddress: text('origin_address').notNull(),
   destinationAddress: text('destination_address').notNull(),
+  pickupPoint: text('pickup_point'),
   metadata: text('metadata'),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking').notNull(),

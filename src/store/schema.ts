@@ -261,6 +261,8 @@ export const shipments = sqliteTable('shipments', {
   recipientContact: text('recipient_contact', { mode: 'json' }).notNull(),
   originAddress: text('origin_address', { mode: 'json' }).notNull(),
   destinationAddress: text('destination_address', { mode: 'json' }).notNull(),
+  /** `{provider_point_id, type, name, address}`: the carrier's pickup point or locker it goes to instead of a door, or null. */
+  pickupPoint: text('pickup_point', { mode: 'json' }),
   metadata: text('metadata', { mode: 'json' }),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking', { mode: 'boolean' }).notNull(),

@@ -75,10 +75,21 @@ async function seedResources(api: (method: string, path: string, body?: unknown)
   return trackingNumber;
 }
 
+/** Collections that list nothing unasked, and how the fuzz names theirs: pickup points are searched at the seeded PPL channel's carrier. */
+const SEARCHED: Readonly<Record<string, { ids?: string[]; list?: string; key?: string }>> = {
+  '/v1/pickup-points': { ids: ['ppl'] },
+  '/v1/pickup-points/{provider}': { list: '/v1/pickup-points?provider=ppl&country=CZ&city=Praha', key: 'provider_point_id' },
+};
+
 /** The ids of every collection a path parameter can name, listed through the API, parents before children. */
 async function listIds(api: (method: string, path: string) => Promise<{ data?: unknown }>, collections: string[]): Promise<IdsByCollection> {
   const ids: IdsByCollection = {};
   for (const collection of [...collections].sort((a, b) => a.length - b.length)) {
+    const searched = SEARCHED[collection];
+    if (searched) {
+      ids[collection] = searched.ids ?? ((await api('GET', searched.list!)).data as Record<string, string>[]).map((item) => item[searched.key!]!);
+      continue;
+    }
     const parameters = collection.match(/\{\w+\}/g) ?? [];
     let concrete = [collection];
     for (const parameter of parameters) {

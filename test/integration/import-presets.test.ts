@@ -30,6 +30,8 @@ interface Shipment {
   cash_on_delivery_amount: number | null;
   cash_on_delivery_currency: string | null;
   parcels: { weight_amount: number; length_dimension: number; tracking_number: string | null }[];
+  pickup_point: { provider_point_id: string; type: string | null } | null;
+  product: string | null;
 }
 
 interface Expected {
@@ -150,6 +152,15 @@ describe('order exports of shops and ERPs, read by their presets, become shipmen
       expect(after.map((r) => r.status)).toEqual(orders.map(() => 'already_imported'));
       expect(after.map((r) => r.shipment_id)).toEqual(before.map((r) => r.shipment_id));
     });
+  });
+
+  it('ships the orders of a shop’s export to the pickup point each buyer chose at checkout, and the others to their door', async () => {
+    const record = await imported('baselinker-points.csv', fixture('baselinker-points.csv'), withSender('baselinker'));
+    expect(record).toMatchObject({ status: 'done', shipments_created: 3, failed_rows: 0 });
+    const shipped = await Promise.all((await resultOf(record.id)).map((r) => shipment(r.shipment_id!)));
+    expect(shipped.map((s) => [s.reference_number, s.pickup_point?.provider_point_id ?? null, s.pickup_point?.type ?? null, s.product])).toEqual([
+      ['8802001', 'KM10000002', 'parcelshop', 'SMAD'], ['8802002', 'KM10000003', 'locker', 'SMAR'], ['8802003', null, null, 'PRIV'],
+    ]);
   });
 
   it('keeps the good orders of a file with a bad row and reports the bad one by row, field and column in words a packer acts on', async () => {

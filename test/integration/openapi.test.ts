@@ -61,6 +61,8 @@ export const ENDPOINTS = [
   'GET /v1/dispatches',
   'GET /v1/dispatches/waiting',
   'GET /v1/dispatches/pickup-windows',
+  'GET /v1/pickup-points',
+  'GET /v1/pickup-points/{provider}/{id}',
   'GET /v1/dispatches/{id}',
   'POST /v1/dispatches/{id}/retry',
   'GET /v1/dispatches/{id}/document',

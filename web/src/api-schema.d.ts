@@ -507,6 +507,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pickup-points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search a carrier's pickup points and lockers near a postal code, in a city or near coordinates */
+        get: operations["searchPickupPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pickup-points/{provider}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One pickup point, checked at its carrier */
+        get: operations["getPickupPoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tracking-parcels": {
         parameters: {
             query?: never;
@@ -2068,6 +2102,12 @@ export interface operations {
                                 close: boolean;
                                 protocol: boolean;
                                 pickup: boolean;
+                            };
+                            pickup_points: {
+                                /** @description The point types its shipments deliver to (a shipment's pickup_point); empty: doors only */
+                                types: ("parcelshop" | "locker" | "post_office")[];
+                                /** @description Whether GET /v1/pickup-points searches its points (through a channel of it) */
+                                search: boolean;
                             };
                             /** @description The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's */
                             products: {
@@ -3999,7 +4039,8 @@ export interface operations {
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
-                    destination_address: {
+                    /** @description Required, unless a pickup_point the carrier's point API knows: then the point's address */
+                    destination_address?: {
                         /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
                         street_name: string;
                         /** @description Empty: read from street_name by the country's convention */
@@ -4042,6 +4083,16 @@ export interface operations {
                         printer_id: string;
                         /** @default 1 */
                         copies?: number;
+                    } | null;
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
@@ -4143,6 +4194,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4559,6 +4629,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4803,6 +4892,16 @@ export interface operations {
                         /** @default 1 */
                         copies?: number;
                     } | null;
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -4903,6 +5002,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5272,6 +5390,16 @@ export interface operations {
                         /** @default 1 */
                         copies?: number;
                     } | null;
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -5372,6 +5500,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5642,6 +5789,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5897,6 +6063,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6273,6 +6458,15 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            pickup_point?: {
+                                /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                                provider_point_id: string;
+                                /**
+                                 * @description Checked against the point where the carrier's point API knows it
+                                 * @enum {string|null}
+                                 */
+                                type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -6424,6 +6618,16 @@ export interface operations {
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -6559,6 +6763,15 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            pickup_point?: {
+                                /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                                provider_point_id: string;
+                                /**
+                                 * @description Checked against the point where the carrier's point API knows it
+                                 * @enum {string|null}
+                                 */
+                                type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -6797,6 +7010,15 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            pickup_point?: {
+                                /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                                provider_point_id: string;
+                                /**
+                                 * @description Checked against the point where the carrier's point API knows it
+                                 * @enum {string|null}
+                                 */
+                                type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7005,6 +7227,15 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            pickup_point?: {
+                                /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                                provider_point_id: string;
+                                /**
+                                 * @description Checked against the point where the carrier's point API knows it
+                                 * @enum {string|null}
+                                 */
+                                type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7174,6 +7405,16 @@ export interface operations {
                         /** @description ISO 3166-1 alpha-2 */
                         country_code: string;
                     };
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -7309,6 +7550,15 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            pickup_point?: {
+                                /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                                provider_point_id: string;
+                                /**
+                                 * @description Checked against the point where the carrier's point API knows it
+                                 * @enum {string|null}
+                                 */
+                                type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7617,6 +7867,25 @@ export interface operations {
                                 /** @description ISO 3166-1 alpha-2 */
                                 country_code: string;
                             };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -8782,6 +9051,274 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchPickupPoints: {
+        parameters: {
+            query: {
+                /** @description The carrier's code (GET /v1/providers): asked through the account's oldest active channel of it */
+                provider?: string;
+                /** @description Ask through this channel: its carrier, credentials and sandbox */
+                shipping_channel_id?: string;
+                /** @description ISO 3166-1 alpha-2 */
+                country: string;
+                postal_code?: string;
+                city?: string;
+                /** @description latitude,longitude */
+                near?: string;
+                type?: "parcelshop" | "locker" | "post_office";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            /** @description The carrier's id of the point: a shipment's pickup_point.provider_point_id */
+                            provider_point_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "parcelshop" | "locker" | "post_office";
+                            address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            /** @description Intervals in local time; a day absent is closed */
+                            opening_hours: {
+                                /** @description ISO weekday: 1 Monday … 7 Sunday */
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[];
+                            location: {
+                                lat: number;
+                                lon: number;
+                            } | null;
+                            /** @description Whether a parcel with cash on delivery may go to the point */
+                            cash_on_delivery: boolean;
+                            /** @description false: the point takes no parcels now */
+                            open: boolean;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Carrier unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPickupPoint: {
+        parameters: {
+            query?: {
+                /** @description Ask through this channel: its carrier, credentials and sandbox */
+                shipping_channel_id?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            /** @description The carrier's id of the point: a shipment's pickup_point.provider_point_id */
+                            provider_point_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "parcelshop" | "locker" | "post_office";
+                            address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            /** @description Intervals in local time; a day absent is closed */
+                            opening_hours: {
+                                /** @description ISO weekday: 1 Monday … 7 Sunday */
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[];
+                            location: {
+                                lat: number;
+                                lon: number;
+                            } | null;
+                            /** @description Whether a parcel with cash on delivery may go to the point */
+                            cash_on_delivery: boolean;
+                            /** @description false: the point takes no parcels now */
+                            open: boolean;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Carrier unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,8 @@ import type {
 import { DhlPlClient, DhlPlCredentialsRefused, LABELS_DATA_BATCH } from './client.js';
 import { DHL_PL_LABEL_TYPES } from './codes.js';
 import { dhlPlDispatcher } from './dispatch.js';
-import { dhlPostalCode } from './request.js';
+import { dhlPlPoints } from './points.js';
+import { dhlPostalCode, productFor } from './request.js';
 import { dhlPlSettings } from './settings.js';
 
 interface DhlPlProgress {
@@ -49,7 +50,8 @@ async function findByReference(client: DhlPlClient, s: ShipmentForCarrier, since
  * DHL numbers the shipment (the 11-digit waybill) and each piece (getPieceId: JJD… package numbers, printed as the
  * piece's barcode on the BLP label): each parcel's tracking number is its piece number, and it is tracked by its
  * shipment's waybill, the number getTrackAndTraceInfo documents. getLabels gives one document with a label per piece,
- * cut into one per parcel.
+ * cut into one per parcel. A shipment to a DHL point is created with createShipment (product SP and the point's
+ * number), then numbered, labelled and found again the same way.
  */
 async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
@@ -66,7 +68,7 @@ async function createShipment(
     if (shipmentId !== undefined) await ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
   if (shipmentId === undefined) {
-    const created = await markedSend(ctx, progress.sendingSince, () => client.createShipments(s));
+    const created = await markedSend(ctx, progress.sendingSince, () => client.create(s));
     if (created.state === 'refused') {
       await ctx.progress.save({});
       throw new CarrierRefusedError(created.message, created.errors);
@@ -81,10 +83,12 @@ async function createShipment(
   const document = await client.labels(shipmentId, s.labelFormat);
   if (!document) throw new CarrierTransientError(`DHL Parcel Poland gave no label for shipment ${shipmentId} yet`);
   const labels = await splitLabels(s.labelFormat, document, pieces.length);
-  return { providerShipmentId: shipmentId, product: parsed.product, parcels: pieces.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })) };
+  return { providerShipmentId: shipmentId, product: productFor(s, parsed), parcels: pieces.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })) };
 }
 
 export const dhlPlAdapter: CarrierAdapter = {
+  pickupPoints: dhlPlPoints,
+
   async validate(settings, ctx): Promise<ValidationOutcome> {
     try {
       await new DhlPlClient(dhlPlSettings.parse(settings), ctx).checkCredentials(day(ctx.clock.now()));

@@ -3,14 +3,15 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { CarrierHttp } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, type SoapPart, type SoapService, type XmlObject } from '../soap.js';
-import type { CarrierContext, LabelFormat, PickupRequest, ShipmentForCarrier, TrackResult } from '../types.js';
+import type { CarrierContext, LabelFormat, PickupPoint, PickupRequest, ShipmentForCarrier, TrackResult } from '../types.js';
 import {
-  bookCourierPart, createShipmentsPart, deleteShipmentsPart, dhlPostalCode, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart,
-  myShipmentsPart, pnpPart, postalCodeServicesPart, trackAndTracePart,
+  bookCourierPart, createPart, deleteShipmentsPart, dhlPostalCode, getLabelsPart, getPieceIdPart, labelsDataPart, myShipmentsCountPart,
+  myShipmentsPart, nearestServicepointsPart, pnpPart, postalCodeServicesPart, trackAndTracePart,
 } from './request.js';
 import {
   dispatchFaultRefusal, faultRefusal, isCredentialFault, isServerTrouble, parseBookedBody, parseCreatedBody, parseDeletedBody, parseLabelsBody,
-  parseLabelsDataBody, parseMyShipmentsBody, parsePieceIdsBody, parsePnpBody, parsePostalCodeServicesBody, parseTrackingBody, postalCodeServicesFaultRefusal,
+  parseLabelsDataBody, parseMyShipmentsBody, parsePieceIdsBody, parsePnpBody, parsePostalCodeServicesBody, parseServicepointsBody, parseTrackingBody, postalCodeServicesFaultRefusal,
+  servicepointsFaultRefusal,
   type DhlPlCreated, type DhlPlPickupKind, type DhlPlPostalCodeServices, type DhlPlTrackingAsked,
 } from './response.js';
 import { DHL_PL_BASE_URLS, dhlPlService, SERVICE_PATH } from './service.js';
@@ -59,8 +60,14 @@ export class DhlPlClient {
     await this.call(myShipmentsCountPart(day, day, this.settings));
   }
 
-  async createShipments(s: ShipmentForCarrier): Promise<DhlPlCreated> {
-    return parseCreatedBody(await this.call(createShipmentsPart(s, this.settings)));
+  /** createShipments to a door, createShipment to a DHL point: the waybill DHL gave the shipment, or its refusal. */
+  async create(s: ShipmentForCarrier): Promise<DhlPlCreated> {
+    return parseCreatedBody(await this.call(createPart(s, this.settings)));
+  }
+
+  /** getNearestServicepoints: DHL's points near a post code or in a city. */
+  async nearestServicepoints(query: Parameters<typeof nearestServicepointsPart>[0]): Promise<PickupPoint[]> {
+    return parseServicepointsBody(await this.call(nearestServicepointsPart(query, this.settings), servicepointsFaultRefusal));
   }
 
   async pieceIds(shipmentId: string): Promise<string[]> {

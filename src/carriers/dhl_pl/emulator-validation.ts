@@ -1,5 +1,5 @@
 /**
- * DHL24's business checks of one createShipments item, as the emulator applies them: required fields of the
+ * DHL24's business checks of one createShipments item or createShipment request (to a DHL point), as the emulator applies them: required fields of the
  * documentation (createShipments, addressData, definicjaPaczki, paymentData, serviceDefinition), Polish postal codes,
  * the product's weight limit and the cash-on-delivery rules. DHL answers a refusal as a SOAP Fault whose faultstring
  * names the elements; the element names are the WSDL's, the Polish wording and the fault code 101 are inferred.
@@ -32,6 +32,14 @@ export interface EmulatedDhlShipment {
   receiver: EmulatedParty;
   pieces: { type: string; weight: number; width: number; height: number; length: number }[];
   cod: { amount: string } | null;
+  /** The DHL point's SAP number the shipment goes to (createShipment's ship.servicePointAccountNumber), or null to a door. */
+  servicePoint: string | null;
+}
+
+/** What the emulator knows of a DHL point when a shipment names it. */
+export interface EmulatedDhlPoint {
+  open: boolean;
+  cashOnDelivery: boolean;
 }
 
 export type ShipmentCheck = { ok: true; shipment: EmulatedDhlShipment } | { ok: false; problems: string[] };
@@ -89,17 +97,53 @@ function checkPieces(list: XmlObject, product: DhlPlProduct | undefined, problem
   });
 }
 
-function checkCod(service: XmlObject, problems: string[]): EmulatedDhlShipment['cod'] {
-  if (!isTrue(text(service, 'collectOnDelivery'))) return null;
-  const amount = text(service, 'collectOnDeliveryValue') ?? '';
-  if (!(Number(amount) > 0)) problems.push(`service.collectOnDeliveryValue: nieprawidłowa kwota pobrania (${amount})`);
-  if (text(service, 'collectOnDeliveryForm') !== 'BANK_TRANSFER') problems.push('service.collectOnDeliveryForm: jedyna forma zwrotu pobrania to BANK_TRANSFER');
-  const insured = isTrue(text(service, 'insurance')) ? Number(text(service, 'insuranceValue') ?? 0) : 0;
-  if (insured < Number(amount)) problems.push('service.insuranceValue: wartość ubezpieczenia musi być co najmniej równa kwocie pobrania');
+/** Cash on delivery as a request asks it, with the element names the refusals name. */
+interface CodAsked {
+  amount: string;
+  form: string | null;
+  insured: number;
+  at: { amount: string; form: string; insurance: string };
+}
+
+function checkCod(asked: CodAsked | null, problems: string[]): EmulatedDhlShipment['cod'] {
+  if (!asked) return null;
+  const { amount, at } = asked;
+  if (!(Number(amount) > 0)) problems.push(`${at.amount}: nieprawidłowa kwota pobrania (${amount})`);
+  if (asked.form !== 'BANK_TRANSFER') problems.push(`${at.form}: jedyna forma zwrotu pobrania to BANK_TRANSFER`);
+  if (asked.insured < Number(amount)) problems.push(`${at.insurance}: wartość ubezpieczenia musi być co najmniej równa kwocie pobrania`);
   return { amount };
 }
 
-/** One shipment as DHL would take it, or its problems (one line each, naming the element). */
+/** ServiceDefinition's COD switch (createShipments). */
+function codOfService(service: XmlObject): CodAsked | null {
+  if (!isTrue(text(service, 'collectOnDelivery'))) return null;
+  return {
+    amount: text(service, 'collectOnDeliveryValue') ?? '', form: text(service, 'collectOnDeliveryForm'),
+    insured: isTrue(text(service, 'insurance')) ? Number(text(service, 'insuranceValue') ?? 0) : 0,
+    at: { amount: 'service.collectOnDeliveryValue', form: 'service.collectOnDeliveryForm', insurance: 'service.insuranceValue' },
+  };
+}
+
+/** The special services COD and UBEZP (createShipment). */
+function codOfSpecialServices(services: XmlObject): CodAsked | null {
+  const items = xmlList(services.item).map(xmlObject);
+  const of = (type: string) => items.find((i) => text(i, 'serviceType') === type);
+  const cod = of('COD');
+  if (!cod) return null;
+  const insurance = of('UBEZP');
+  return {
+    amount: text(cod, 'serviceValue') ?? '', form: text(cod, 'collectOnDeliveryForm'), insured: insurance ? Number(text(insurance, 'serviceValue') ?? 0) : 0,
+    at: { amount: 'shipmentInfo.specialServices.COD.serviceValue', form: 'shipmentInfo.specialServices.COD.collectOnDeliveryForm', insurance: 'shipmentInfo.specialServices.UBEZP.serviceValue' },
+  };
+}
+
+const productOf = (code: string, at: string, problems: string[]): DhlPlProduct | undefined => {
+  const product = Object.hasOwn(DHL_PL_PRODUCTS, code) ? (code as DhlPlProduct) : undefined;
+  if (!product) problems.push(`${at}: nieznany produkt (${code})`);
+  return product;
+};
+
+/** One createShipments item as DHL would take it, or its problems (one line each, naming the element). */
 export function checkShipment(node: XmlObject): ShipmentCheck {
   const problems: string[] = [];
   const receiverNode = xmlObject(node.receiver);
@@ -109,11 +153,11 @@ export function checkShipment(node: XmlObject): ShipmentCheck {
   checkParty(shipper, 'shipper', problems);
   checkParty(receiver, 'receiver', problems);
   const service = xmlObject(node.service);
-  const productCode = text(service, 'product') ?? '';
-  const product = Object.hasOwn(DHL_PL_PRODUCTS, productCode) ? (productCode as DhlPlProduct) : undefined;
-  if (!product) problems.push(`service.product: nieznany produkt (${productCode})`);
+  const product = productOf(text(service, 'product') ?? '', 'service.product', problems);
+  // createShipments has no element for the point: SP goes through createShipment (inferred from createShipment.html)
+  if (product === 'SP') problems.push('service.product: produkt SP (doręczenie do punktu DHL POP) wymaga numeru punktu; createShipments go nie przyjmuje, użyj createShipment');
   const pieces = checkPieces(xmlObject(node.pieceList), product, problems);
-  const cod = checkCod(service, problems);
+  const cod = checkCod(codOfService(service), problems);
   const payment = xmlObject(node.payment);
   const accountNumber = text(payment, 'accountNumber') ?? '';
   // paymentData: accountNumber string(7), the payer's SAP number
@@ -130,7 +174,62 @@ export function checkShipment(node: XmlObject): ShipmentCheck {
     ok: true,
     shipment: {
       reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate, product, accountNumber,
-      shipper, receiver, pieces, cod,
+      shipper, receiver, pieces, cod, servicePoint: null,
+    },
+  };
+}
+
+/** An Addressat of createShipment (`address` and `contact`) as the party createShipments would have named. */
+function addressat(node: XmlObject): XmlObject {
+  const contact = xmlObject(node.contact);
+  return { ...xmlObject(node.address), contactPerson: contact.personName ?? '', contactPhone: contact.phoneNumber ?? '', contactEmail: contact.emailAddress ?? '' };
+}
+
+/**
+ * A createShipment request (the grouping method) as DHL would take it: the same business rules, and for product SP
+ * the point: a shipment to a point names it, the point exists, serves, and takes cash on delivery when the shipment
+ * carries it (DHL's own checks of the point are inferred; only REGULAR_PICKUP, no courier booking, is emulated).
+ */
+export function checkGroupedShipment(node: XmlObject, pointOf: (sap: string) => EmulatedDhlPoint | undefined): ShipmentCheck {
+  const problems: string[] = [];
+  const info = xmlObject(node.shipmentInfo);
+  const ship = xmlObject(node.ship);
+  const receiverNode = xmlObject(xmlObject(ship.receiver).address);
+  const shipper = readParty(addressat(xmlObject(ship.shipper)), 'PL');
+  const receiver = readParty(addressat(xmlObject(ship.receiver)), text(receiverNode, 'country'));
+  if (!text(receiverNode, 'country')) problems.push('ship.receiver.address.country: brak kraju odbiorcy');
+  checkParty(shipper, 'shipper', problems);
+  checkParty(receiver, 'receiver', problems);
+  if (text(info, 'dropOffType') !== 'REGULAR_PICKUP') problems.push(`shipmentInfo.dropOffType: emulator przyjmuje tylko REGULAR_PICKUP (${text(info, 'dropOffType') ?? 'brak'})`);
+  const product = productOf(text(info, 'serviceType') ?? '', 'shipmentInfo.serviceType', problems);
+  const pieces = checkPieces(xmlObject(node.pieceList), product, problems);
+  const cod = checkCod(codOfSpecialServices(xmlObject(info.specialServices)), problems);
+  const billing = xmlObject(info.billing);
+  const accountNumber = text(billing, 'billingAccountNumber') ?? '';
+  if (text(billing, 'paymentType') === 'BANK_TRANSFER' && !/^\d{1,7}$/.test(accountNumber)) {
+    problems.push('shipmentInfo.billing.billingAccountNumber: płatność przelewem wymaga numeru klienta SAP');
+  }
+  const content = text(node, 'content');
+  if (!content) problems.push('content: brak zawartości przesyłki');
+  const shipmentDate = text(xmlObject(info.shipmentTime), 'shipmentDate') ?? '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(shipmentDate)) problems.push(`shipmentInfo.shipmentTime.shipmentDate: nieprawidłowa data nadania (${shipmentDate})`);
+  if (!text(info, 'labelType')) problems.push('shipmentInfo.labelType: brak typu etykiety');
+  const servicePoint = text(ship, 'servicePointAccountNumber');
+  const at = 'ship.servicePointAccountNumber';
+  if (product === 'SP' && !servicePoint) problems.push(`${at}: produkt SP (doręczenie do punktu DHL POP) wymaga numeru punktu`);
+  if (servicePoint && product && product !== 'SP') problems.push(`${at}: numer punktu podaje się tylko z produktem SP, nie ${product}`);
+  if (servicePoint && product === 'SP') {
+    const point = pointOf(servicePoint);
+    if (!point) problems.push(`${at}: nieznany punkt DHL POP ${servicePoint}`);
+    else if (!point.open) problems.push(`${at}: punkt DHL POP ${servicePoint} jest nieczynny i nie przyjmuje przesyłek`);
+    else if (cod && !point.cashOnDelivery) problems.push(`${at}: punkt DHL POP ${servicePoint} nie wydaje przesyłek za pobraniem`);
+  }
+  if (problems.length > 0 || !product) return { ok: false, problems };
+  return {
+    ok: true,
+    shipment: {
+      reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate, product, accountNumber,
+      shipper, receiver, pieces, cod, servicePoint,
     },
   };
 }

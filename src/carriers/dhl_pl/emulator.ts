@@ -1,14 +1,17 @@
 /**
  * DHL Parcel Poland's DHL24 WebAPI2 as a local server: one SOAP 1.1 endpoint at its real path with the WSDL's
- * operations (createShipments, getPieceId, getLabels, deleteShipments, getTrackAndTraceInfo, getMyShipments(Count),
- * getLabelsData, getPostalCodeServices, bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's
- * encoding fault for requests that do not fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data.
+ * operations (createShipments, createShipment to a DHL point, getPieceId, getLabels, deleteShipments,
+ * getTrackAndTraceInfo, getMyShipments(Count), getLabelsData, getPostalCodeServices, getNearestServicepoints,
+ * bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's encoding fault for requests that do not
+ * fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data. Its DHL POP points are generated
+ * (emulator/points.ts): partner shops and DHL BOX lockers across Polish cities, numbered as DHL's SAP numbers.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { isBadCredential } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
+import { generatePoints, searchPoints, type GeneratedPoint } from '../emulator/points.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
 import { EmulatedSoapFault, serveSoap, soapFaultResponse, type SoapRequest } from '../emulator/soap.js';
 import { warsawTime } from '../local-time.js';
@@ -17,7 +20,7 @@ import type { LabelFormat } from '../types.js';
 import { DHL_PL_TRACKING } from './codes.js';
 import { dhlPlDispatchDesk } from './emulator-dispatch.js';
 import { checkAgainstSchema } from './emulator-schema.js';
-import { checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
+import { checkGroupedShipment, checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
 import { dhlPlService, SERVICE_PATH } from './service.js';
 
 type DhlShipment = EmulatedShipment<EmulatedDhlShipment>;
@@ -29,6 +32,35 @@ const LABEL_TYPES: Readonly<Record<string, LabelFormat>> = { BLP: 'pdf', LBLP: '
 /** createShipments takes one to three shipments per call (createShipments.html). */
 const MAX_SHIPMENTS_PER_CALL = 3;
 const PAGE = 100;
+/**
+ * DHL's points in Poland as the emulator has them: DHL POP shops and DHL BOX lockers, each numbered with a SAP number
+ * (PointStructure `sap`, e.g. 1020348) from its place in its list. Generated one type at a time, so every town has both
+ * (generatePoints deals types and towns round by round, which with two types and eight towns gives a town one type).
+ * Exported for stories that pick one taking COD, one taking none, one closed.
+ */
+export const DHL_PL_EMULATED_POINTS: readonly (GeneratedPoint & { sap: string })[] = [
+  ...generatePoints({ countryCode: 'PL', count: 240, seed: 'dhl_pl:pop', types: ['parcelshop'] }).map((p) => ({ ...p, sap: String(1_020_000 + p.seq) })),
+  ...generatePoints({ countryCode: 'PL', count: 160, seed: 'dhl_pl:box', types: ['locker'] }).map((p) => ({ ...p, sap: String(1_060_000 + p.seq) })),
+];
+const POINTS_BY_SAP = new Map(DHL_PL_EMULATED_POINTS.map((p) => [p.sap, p]));
+/** The points one getNearestServicepoints answer lists at most (DHL answers those within the radius; the cut is the emulator's). */
+const POINTS_PER_ANSWER = 50;
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/**
+ * A point as WSDL type Point: PARCELSHOP or PARCELSTATION (the values integrations read), hours `HH:MM` with DHL's
+ * 23:59 for a locker's midnight, a day the point is closed left out.
+ */
+function pointView(p: GeneratedPoint & { sap: string }): XmlElement {
+  const hours = Object.fromEntries(p.hours.flatMap(({ day, from, to }) => [[`${WEEKDAYS[day - 1]}Open`, from], [`${WEEKDAYS[day - 1]}Close`, to === '24:00' ? '23:59' : to]]));
+  const brand = p.type === 'locker' ? 'DHL BOX 24/7' : 'DHL POP';
+  return {
+    type: p.type === 'locker' ? 'PARCELSTATION' : 'PARCELSHOP',
+    address: { country: p.countryCode, name: `${brand} ${p.name}`, postcode: p.postalCode, city: p.city, street: p.street, houseNumber: p.houseNumber },
+    description: brand, longitude: String(p.lon), latitude: String(p.lat), sap: p.sap,
+    ...hours, workInHoliday: p.type === 'locker', name: `${brand} ${p.name}`,
+  };
+}
 
 /** DHL's numbered fault: 100 a wrong login (karrio's dhl_poland tests), 101 refused data (inferred). */
 function dhlFault(code: '100' | '101', reason: string): EmulatedSoapFault {
@@ -68,13 +100,52 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     if (problems.length > 0) throw dhlFault('101', problems.join('\n'));
     const created = checks.map((check) => {
       const request = (check as { ok: true; shipment: EmulatedDhlShipment }).shipment;
-      const s = shipments.add({
-        owner, referenceId: request.reference ?? '', product: request.product, labelFormat: 'pdf', id: nextWaybill(), request,
-        numbers: request.pieces.map(() => nextPiece()),
-      });
+      const s = file(owner, request, 'pdf');
       return { shipmentId: s.id, created: warsawTime.format(s.createdAt, ' '), shipper: address(request.shipper), receiver: address(request.receiver), orderStatus: 'NEW' };
     });
     return { name: 'createShipmentsResponse', content: { createShipmentsResult: { item: created } } };
+  };
+
+  /** A shipment DHL took: numbered, its pieces numbered, filed under the caller. */
+  const file = (owner: string, request: EmulatedDhlShipment, labelFormat: LabelFormat) => shipments.add({
+    owner, referenceId: request.reference ?? '', product: request.product, labelFormat, id: nextWaybill(), request, numbers: request.pieces.map(() => nextPiece()),
+  });
+
+  /** createShipment (the grouping method) with REGULAR_PICKUP: a shipment, to a DHL point with SP, and its label in the answer. */
+  const createShipment = async ({ body }: SoapRequest): Promise<SoapPart> => {
+    const owner = caller(body);
+    const node = xmlObject(body.shipment);
+    const check = checkGroupedShipment(node, (sap) => POINTS_BY_SAP.get(sap));
+    if (!check.ok) throw dhlFault('101', check.problems.join('\n'));
+    const labelType = xmlString(xmlObject(node.shipmentInfo).labelType) ?? '';
+    const format = Object.hasOwn(LABEL_TYPES, labelType) ? LABEL_TYPES[labelType]! : undefined;
+    if (!format) throw dhlFault('101', `shipmentInfo.labelType: nieznany typ etykiety (${labelType}); dostępne: ${Object.keys(LABEL_TYPES).join(', ')}`);
+    const s = file(owner, check.shipment, format);
+    const label = await documentOf(s, format);
+    return {
+      name: 'createShipmentResponse',
+      content: {
+        createShipmentResult: {
+          shipmentNotificationNumber: s.id, shipmentTrackingNumber: s.id,
+          label: { labelType, labelFormat: format === 'pdf' ? 'PDF' : 'ZPL', labelContent: label.toString('base64') },
+        },
+      },
+    };
+  };
+
+  /** getNearestServicepoints: the serving points near the post code or in the city; DHL POP points are in Poland only. */
+  const getNearestServicepoints = ({ body }: SoapRequest): SoapPart => {
+    caller(body);
+    const structure = xmlObject(body.structure);
+    const country = xmlString(structure.country) ?? 'PL';
+    const postalCode = xmlString(structure.postcode)?.trim() || undefined;
+    const city = xmlString(structure.city)?.trim() || undefined;
+    if (!postalCode && !city) throw dhlFault('101', 'structure.postcode, structure.city: podaj kod pocztowy lub miejscowość');
+    if (country === 'PL' && postalCode && !/^\d{5}$/.test(postalCode)) throw dhlFault('101', `structure.postcode: nieprawidłowy kod pocztowy (${postalCode})`);
+    const serving = country === 'PL' ? DHL_PL_EMULATED_POINTS.filter((p) => p.open) : [];
+    // searchPoints answers the points it was given
+    const found = searchPoints(serving, { ...(city ? { city } : { postalCode }), limit: POINTS_PER_ANSWER });
+    return { name: 'getNearestServicepointsResponse', content: { getNearestServicepointsResult: { points: { item: found.map((p) => pointView(p as (typeof DHL_PL_EMULATED_POINTS)[number])) }, count: found.length } } };
   };
 
   const getPieceId = ({ body }: SoapRequest): SoapPart => {
@@ -204,6 +275,8 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const routes: FastifyPluginAsync = async (app) => {
     serveSoap(app, SERVICE_PATH.replace(/\?.*$/, ''), SERVICES, {
       createShipments: withSchema(createShipments),
+      createShipment: withSchema(createShipment),
+      getNearestServicepoints: withSchema(getNearestServicepoints),
       getPieceId: withSchema(getPieceId),
       getLabels: withSchema(getLabels),
       deleteShipments: withSchema(deleteShipments),
@@ -221,8 +294,17 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
   return {
     code,
     routes,
-    // DHL reports the shipment's events: all its pieces move together
-    advance: (trackingNumber, to) => shipments.advanceWithShipment(trackingNumber, to),
+    // DHL reports the shipment's events: all its pieces move together; a shipment to a point is collected there, after it waited
+    advance: (trackingNumber, to) => {
+      const found = shipments.parcel(trackingNumber);
+      if (to !== 'delivered' || !found?.shipment.request.servicePoint || shipments.lastStatus(found.parcel) === 'ready_for_pickup') {
+        return shipments.advanceWithShipment(trackingNumber, to);
+      }
+      const waiting = shipments.advanceWithShipment(trackingNumber, 'ready_for_pickup');
+      if (waiting.kind !== 'advanced') return waiting;
+      const collected = shipments.advanceWithShipment(trackingNumber, 'delivered');
+      return collected.kind === 'advanced' ? { kind: 'advanced', events: [...waiting.events, ...collected.events] } : collected;
+    },
     shipments: () => shipments.records((s) => ({
       state: shipments.isCancelled(s) ? 'Cancelled' : DHL_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
       login: s.owner,
@@ -231,6 +313,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       courierOrder: desk.bookingOf(s.id) ?? null,
       comment: s.request.comment,
       cod: s.request.cod,
+      servicePoint: s.request.servicePoint,
       weights: s.request.pieces.map((p) => p.weight),
       shipper: s.request.shipper,
       receiver: s.request.receiver,
@@ -263,7 +346,7 @@ function labelContent(s: DhlShipment, piece: string, index: number): EmulatedLab
     parcelIndex: index,
     parcelCount: s.parcels.length,
     reference: request.comment ?? undefined,
-    product: `${s.product} · waybill ${s.id}${request.cod ? ' · COD' : ''}`,
+    product: `${s.product} · waybill ${s.id}${request.servicePoint ? ` · DHL POP ${request.servicePoint}` : ''}${request.cod ? ' · COD' : ''}`,
     sender: lines(request.shipper),
     recipient: [...lines(request.receiver), request.receiver.contactPhone ?? ''].filter(Boolean),
     cod: request.cod ? { amount: request.cod.amount, currency: 'PLN' } : undefined,

@@ -16,7 +16,8 @@ const mappers: CarrierMappers = {
 };
 
 /**
- * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments, getPieceId, getLabels, deleteShipments,
+ * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments (createShipment with product SP and the point's
+ * SAP number to a DHL POP or DHL BOX, found with getNearestServicepoints), getPieceId, getLabels, deleteShipments,
  * getTrackAndTraceInfo (by the shipment's number, as its method page documents `shipmentId`; its parcels share the
  * shipment's events); at the end of the day bookCourier and the PNP report (getPnp, read with getLabelsData). Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
  * (modules/connectors/dhl_poland/schemas/webapi2.xsd).
@@ -31,6 +32,8 @@ export const provider: ProviderDefinition = {
   settings: dhlPlSettings.specs,
   docs: [
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html',
+    'https://dhl24.com.pl/en/webapi2/doc/info/createShipment.html',
+    'https://dhl24.com.pl/en/servicepoint/doc/info/PointAllStructure.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/getPieceIdResponse.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/shipmentEvent.html',
     'https://dhl24.com.pl/webapi2/doc/info.html?id=getTrackAndTraceInfo',

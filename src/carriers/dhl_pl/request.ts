@@ -29,19 +29,14 @@ export function dhlPhone(phone: string): string {
 
 const cut = (text: string | null | undefined, max: number): string | undefined => (text ? text.slice(0, max) : undefined);
 
+/** The place of a party: AddressData without its contact, createShipment's Address. */
+function placeOf(p: CarrierParty): XmlElement {
+  return { name: p.companyName ?? p.personName, postalCode: dhlPostalCode(p.postalCode), city: p.city, street: p.street, houseNumber: p.houseNumber, apartmentNumber: p.apartmentNumber };
+}
+
 /** AddressData (shipper): contact person 60, phone 20, e-mail 60 characters (itemsToLabelDataResponse.html). */
 function shipperAddress(p: CarrierParty): XmlElement {
-  return {
-    name: p.companyName ?? p.personName,
-    postalCode: dhlPostalCode(p.postalCode),
-    city: p.city,
-    street: p.street,
-    houseNumber: p.houseNumber,
-    apartmentNumber: p.apartmentNumber,
-    contactPerson: cut(p.personName ?? p.companyName, 60),
-    contactPhone: dhlPhone(p.phone),
-    contactEmail: cut(p.email, 60),
-  };
+  return { ...placeOf(p), contactPerson: cut(p.personName ?? p.companyName, 60), contactPhone: dhlPhone(p.phone), contactEmail: cut(p.email, 60) };
 }
 
 /** ReceiverAddressData: the country and `addressType` B (business) or C (consumer) come first in the XSD. */
@@ -64,19 +59,28 @@ function piece(p: ShipmentForCarrier['parcels'][number]): XmlElement {
 }
 
 /**
- * ServiceDefinition: the channel's product; cash on delivery is its `collectOnDelivery` switch, paid out by bank
- * transfer (the only collectOnDeliveryForm), in the currency of the country of delivery (serviceDefinition.html).
- * DHL insures a COD shipment for at least its amount (inferred from DHL24's service rules).
+ * The cash to collect, as DHL writes amounts, paid out by bank transfer in the currency of the country of delivery
+ * (serviceDefinition.html); undefined without cash on delivery.
  */
-function service(s: ShipmentForCarrier, settings: DhlPlSettings): XmlElement {
+function codAmount(s: ShipmentForCarrier): string | undefined {
   const cod = s.cashOnDelivery;
-  if (!cod) return { product: settings.product };
+  if (!cod) return undefined;
   if (s.recipient.countryCode === 'PL' && cod.currency !== 'PLN') {
     throw new CarrierRefusedError(`DHL Parcel Poland collects cash on delivery in Poland in PLN, not ${cod.currency}`, {
       cash_on_delivery_currency: ['DHL Parcel Poland collects cash on delivery in the currency of the country of delivery (PLN)'],
     });
   }
-  const amount = formatMinorUnits(cod.amountMinor);
+  return formatMinorUnits(cod.amountMinor);
+}
+
+/**
+ * ServiceDefinition: the channel's product; cash on delivery is its `collectOnDelivery` switch, paid out by bank
+ * transfer (the only collectOnDeliveryForm). DHL insures a COD shipment for at least its amount (inferred from
+ * DHL24's service rules).
+ */
+function service(s: ShipmentForCarrier, settings: DhlPlSettings): XmlElement {
+  const amount = codAmount(s);
+  if (amount === undefined) return { product: settings.product };
   return {
     product: settings.product,
     collectOnDelivery: true,
@@ -96,7 +100,7 @@ function comment(s: ShipmentForCarrier): string | undefined {
  * createShipments with one shipment: its pieces in our order, billed to the channel's SAP number by bank transfer.
  * Our shipment id is the `reference` (200 characters), which getLabelsData reads back, so a lost answer can be found.
  */
-export function createShipmentsPart(s: ShipmentForCarrier, settings: DhlPlSettings): SoapPart {
+function createShipmentsPart(s: ShipmentForCarrier, settings: DhlPlSettings): SoapPart {
   const shipment: XmlElement = {
     shipper: shipperAddress(s.sender),
     receiver: receiverAddress(s.recipient),
@@ -112,9 +116,97 @@ export function createShipmentsPart(s: ShipmentForCarrier, settings: DhlPlSettin
   return { name: 'createShipments', content: { authData: authData(settings), shipments: { item: [shipment] } } };
 }
 
+/** Product SP: a shipment delivered to a DHL point (createShipment.html `serviceType`). */
+const POINT_PRODUCT = 'SP';
+
+/** The product a shipment goes out with: SP to a DHL point, else the channel's. */
+export function productFor(s: ShipmentForCarrier, settings: DhlPlSettings): string {
+  return s.pickupPoint ? POINT_PRODUCT : settings.product;
+}
+
+/** PreavisoContact: the person DHL notifies before delivery (`preaviso`) and calls (`contact`). */
+function preavisoContact(p: CarrierParty): XmlElement {
+  return { personName: cut(p.personName ?? p.companyName, 60), phoneNumber: dhlPhone(p.phone), emailAddress: cut(p.email, 60) };
+}
+
+/**
+ * createShipment (the grouping method), the WebAPI2 operation that names the point: `serviceType` SP and the point's
+ * SAP number (getNearestServicepoints' `sap`) as `servicePointAccountNumber` (createShipment.html); DHL records it
+ * as the shipment's `servicepoint` (getLabelsData's ServicePoint type). The receiver is the person who collects the
+ * parcel, at the address the shipment holds (the point's); DHL tells them by `preaviso` that the parcel waits.
+ * REGULAR_PICKUP creates the shipment without booking a courier, as createShipments does. Cash on delivery is the
+ * special service COD with the insurance UBEZP for its amount, as DHL's WebAPI FAQ writes it
+ * (https://narzedzia.dhl.pl/pl/serwis/pytania-webapi-dhl24). `servicePointAccountNumber` sits in `ship` as a PHP
+ * shop integration of WebAPI2 sends it and as DHL's ServicePoint API's ShipStructure has it (see
+ * fixtures/schema/SOURCE.md).
+ */
+function createShipmentPart(s: ShipmentForCarrier, settings: DhlPlSettings): SoapPart {
+  const amount = codAmount(s);
+  const shipment: XmlElement = {
+    shipmentInfo: {
+      dropOffType: 'REGULAR_PICKUP',
+      serviceType: POINT_PRODUCT,
+      billing: { shippingPaymentType: 'SHIPPER', billingAccountNumber: settings.sapNumber, paymentType: 'BANK_TRANSFER' },
+      specialServices: amount === undefined ? undefined : {
+        item: [{ serviceType: 'COD', serviceValue: amount, collectOnDeliveryForm: 'BANK_TRANSFER' }, { serviceType: 'UBEZP', serviceValue: amount }],
+      },
+      shipmentTime: { shipmentDate: s.shippingDate },
+      labelType: DHL_PL_LABEL_TYPES[s.labelFormat as keyof typeof DHL_PL_LABEL_TYPES],
+    },
+    content: cut(settings.parcelContent, 30),
+    comment: comment(s),
+    reference: s.id,
+    ship: {
+      shipper: { contact: preavisoContact(s.sender), address: placeOf(s.sender) },
+      receiver: {
+        preaviso: preavisoContact(s.recipient),
+        contact: preavisoContact(s.recipient),
+        address: { country: s.recipient.countryCode, addressType: s.recipient.companyName ? 'B' : 'C', ...placeOf(s.recipient) },
+      },
+      servicePointAccountNumber: s.pickupPoint!.id,
+    },
+    pieceList: { item: s.parcels.map(piece) },
+  };
+  return { name: 'createShipment', content: { authData: authData(settings), shipment } };
+}
+
+/** DHL's point ids are the points' SAP numbers (PointStructure `sap`, e.g. 1020348). */
+const POINT_ID = /^\d{1,10}$/;
+
+/**
+ * The creating operation: createShipment to a DHL point, createShipments to a door. DHL POP points are Polish
+ * (getNearestServicepoints searches `country` PL; abroad is inferred to take no SP shipment), and product SP on the
+ * channel only goes with a point.
+ */
+export function createPart(s: ShipmentForCarrier, settings: DhlPlSettings): SoapPart {
+  const point = s.pickupPoint;
+  if (!point) {
+    if (settings.product !== POINT_PRODUCT) return createShipmentsPart(s, settings);
+    throw new CarrierRefusedError('DHL Parcel Poland delivers product SP to a DHL point: the shipment names none', {
+      pickup_point: ["is required with the channel's product SP (delivery to a DHL POP point); choose a point or another product"],
+    });
+  }
+  if (point.type === 'post_office') {
+    throw new CarrierRefusedError('DHL Parcel Poland delivers to DHL POP shops and DHL BOX lockers, not to post offices', {
+      pickup_point: ['DHL Parcel Poland delivers to DHL POP shops and DHL BOX lockers, not to post offices: choose a DHL point'],
+    });
+  }
+  if (!POINT_ID.test(point.id)) {
+    throw new CarrierRefusedError(`DHL Parcel Poland has no point ${point.id}: its points are numbered with digits`, {
+      pickup_point: [`DHL Parcel Poland names its points by their SAP number (digits, e.g. 1020348), not ${point.id}`],
+    });
+  }
+  if (s.recipient.countryCode !== 'PL') {
+    throw new CarrierRefusedError(`DHL Parcel Poland delivers to its points in Poland, not in ${s.recipient.countryCode}`, {
+      pickup_point: [`DHL Parcel Poland's points (DHL POP) are in Poland; the point's address is in ${s.recipient.countryCode}`],
+    });
+  }
+  return createShipmentPart(s, settings);
+}
+
 /** The create request exactly as sent: the operation element's XML. */
 export function dhlPlCreateRequest(s: ShipmentForCarrier, settings: DhlPlSettings): string {
-  return soapElement(dhlPlService(settings.sandboxMode), createShipmentsPart(s, settings));
+  return soapElement(dhlPlService(settings.sandboxMode), createPart(s, settings));
 }
 
 /** getPieceId: the piece numbers (JJD…) DHL gave each package of the shipment. */
@@ -183,4 +275,13 @@ export function postalCodeServicesPart(postalCode: string, date: string, setting
 /** getPnp: the PNP report (Potwierdzenie Nadania Przesyłek) of every kind of shipment (`ALL`) sent on a day (getPnp.html). */
 export function pnpPart(day: string, settings: DhlPlSettings): SoapPart {
   return { name: 'getPnp', content: { pnpRequest: { authData: authData(settings), date: day, type: 'ALL' } } };
+}
+
+/**
+ * getNearestServicepoints: DHL's points near a post code (5 digits, as every DHL24 post code) or in a city, within
+ * `radius` km (GetNearestServicepointsRequest of the WSDL: country, postcode, city, radius).
+ */
+export function nearestServicepointsPart(query: { country: string; postcode?: string; city?: string; radius: number }, settings: DhlPlSettings): SoapPart {
+  const structure = { country: query.country, postcode: query.postcode === undefined ? undefined : dhlPostalCode(query.postcode), city: query.city, radius: query.radius };
+  return { name: 'getNearestServicepoints', content: { authData: authData(settings), structure } };
 }

@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
 import { warsawTime } from '../local-time.js';
 import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlNode, type XmlObject } from '../soap.js';
-import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import type { PickupPoint, PickupPointType, TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { DHL_PL_TRACKING } from './codes.js';
 
 /**
@@ -39,6 +39,8 @@ const SENDER: Party = { contact: 'sender_contact', address: 'origin_address' };
  * and says it in Polish ("kod pocztowy odbiorcy"). The element names are the XSD's; the wording is inferred.
  */
 export function dhlFieldPath(reason: string): string {
+  // the point (createShipment's ship.servicePointAccountNumber, "punkt DHL POP") comes first: its refusals may name the COD too
+  if (/servicePointAccountNumber|\bpunkt/i.test(reason)) return 'pickup_point';
   const piece = /pieceList(?:\.item)?\[(\d+)\]/.exec(reason);
   if (piece || /\bweight\b|\bwag[aię]/i.test(reason)) {
     const index = piece ? Number(piece[1]) : undefined;
@@ -74,10 +76,16 @@ export function faultRefusal(fault: SoapFault): { message: string; errors: Field
 
 export type DhlPlCreated = { state: 'created'; shipmentId: string } | { state: 'refused'; message: string; errors: FieldErrors };
 
-/** createShipmentsResponse → the waybill (`shipmentId`) of our one shipment. */
+/**
+ * createShipmentsResponse → the waybill (`shipmentId`) of our one shipment; createShipmentResponse (a shipment to a
+ * point) → its `shipmentTrackingNumber`, which karrio's dhl_poland passes on as the shipment's identifier (to
+ * deleteShipment) and a PHP shop integration stores as the shipment's number (DHL's page does not say which of
+ * shipmentNotificationNumber and shipmentTrackingNumber is the waybill: inferred).
+ */
 export function parseCreatedBody(body: XmlObject): DhlPlCreated {
   const result = xmlObject(xmlObject(body.createShipmentsResponse).createShipmentsResult);
-  const shipmentId = xmlString(xmlObject(xmlList(result.item)[0]).shipmentId);
+  const grouped = xmlObject(xmlObject(body.createShipmentResponse).createShipmentResult);
+  const shipmentId = xmlString(xmlObject(xmlList(result.item)[0]).shipmentId) ?? xmlString(grouped.shipmentTrackingNumber);
   if (shipmentId) return { state: 'created', shipmentId };
   return { state: 'refused', message: `${NAME} created no shipment`, errors: { shipment: [`${NAME}: the answer holds no shipment number`] } };
 }
@@ -255,4 +263,63 @@ function trackingEvent(e: XmlObject): TrackingEventFromCarrier | undefined {
     code, text: nameOfCode(DHL_PL_TRACKING, code), status: statusOfCode(DHL_PL_TRACKING, code),
     location: xmlString(e.terminal) ?? null, description: xmlString(e.description) ?? null, occurredAt,
   };
+}
+
+/** A Fault to getNearestServicepoints as a refusal on the search's fields: the post code, the city, else the search. */
+export function servicepointsFaultRefusal(fault: SoapFault): { message: string; errors: FieldErrors } {
+  return faultRefusalOn(fault, 'the point search', (line) => (/postcode/.test(line) ? 'postal_code' : /\bcity/.test(line) ? 'city' : 'pickup_points'));
+}
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** An hour of a point's day as DHL writes it: `HH:MM` (as integrations read it) or `HHMM` (PointStructure's example). */
+function pointHour(node: XmlNode | undefined): string | undefined {
+  const m = /^(\d{1,2}):?(\d{2})(?::\d{2})?$/.exec(xmlString(node)?.trim() ?? '');
+  return m ? `${m[1]!.padStart(2, '0')}:${m[2]}` : undefined;
+}
+
+/**
+ * A point's type: PARCELSTATION is a locker (DHL BOX 24/7); PARCELSHOP (a partner's shop) and SERVICEPOINT (DHL's
+ * own counter) hand parcels over the counter. The values are those integrations read (xGrz/dhl24 ServicePointType).
+ */
+function pointType(type: string | undefined): PickupPointType {
+  return /STATION/i.test(type ?? '') ? 'locker' : 'parcelshop';
+}
+
+const coordinate = (node: XmlNode | undefined) => {
+  const value = Number(xmlString(node)?.replace(',', '.') ?? NaN);
+  return Number.isFinite(value) && xmlString(node)?.trim() ? value : undefined;
+};
+
+/**
+ * getNearestServicepointsResponse → the points (WSDL type Point: `sap` its number, `name`, `address`, `longitude` and
+ * `latitude`, `monOpen`…`sunClose`). A day without both hours is closed. WebAPI2's Point says nothing of cash on
+ * delivery or of a point closed for a while: every point is read as taking COD and as open, and DHL's refusal of a
+ * shipment to a point that takes none lands on `pickup_point` (the ServicePoint API's PointStructure has a `cod`
+ * flag; WebAPI2's has not).
+ */
+export function parseServicepointsBody(body: XmlObject): PickupPoint[] {
+  const result = xmlObject(xmlObject(body.getNearestServicepointsResponse).getNearestServicepointsResult);
+  return xmlList(xmlObject(result.points).item).flatMap((node) => {
+    const p = xmlObject(node);
+    const id = xmlString(p.sap)?.trim();
+    if (!id) return [];
+    const address = xmlObject(p.address);
+    const lat = coordinate(p.latitude);
+    const lon = coordinate(p.longitude);
+    const openingHours = WEEKDAYS.flatMap((day, i) => {
+      const from = pointHour(p[`${day}Open`]);
+      const to = pointHour(p[`${day}Close`]);
+      return from && to && from !== to ? [{ day: i + 1, from, to }] : [];
+    });
+    const house = [xmlString(address.houseNumber), xmlString(address.apartmentNumber)].filter(Boolean).join('/');
+    return [{
+      id, name: xmlString(p.name) ?? xmlString(address.name) ?? id, type: pointType(xmlString(p.type)),
+      address: {
+        street: xmlString(address.street) ?? '', houseNumber: house, city: xmlString(address.city) ?? '',
+        postalCode: xmlString(address.postcode) ?? '', countryCode: xmlString(address.country) ?? 'PL',
+      },
+      openingHours, location: lat === undefined || lon === undefined ? null : { lat, lon }, cashOnDelivery: true, open: true,
+    }];
+  });
 }

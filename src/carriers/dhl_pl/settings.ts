@@ -17,7 +17,7 @@ export const dhlPlSettings = defineSettings({
   },
   product: {
     type: 'string', default: 'AH', enum: DHL_PL_PRODUCT_CODES,
-    description: 'DHL24 product (service.product): AH domestic, PR Premium, 09/12 domestic by 9:00/12:00, DW evening, SP to a DHL point, EK Connect, PI International, CP Connect Plus, CM Connect Plus pallet',
+    description: 'DHL24 product (service.product): AH domestic, PR Premium, 09/12 domestic by 9:00/12:00, DW evening, SP to a DHL point (taken by itself for a shipment to a pickup point), EK Connect, PI International, CP Connect Plus, CM Connect Plus pallet',
   },
   parcelContent: {
     type: 'string', default: 'Goods', description: 'What the parcels contain (content, up to 30 characters; DHL requires it)',

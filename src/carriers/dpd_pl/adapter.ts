@@ -4,6 +4,7 @@ import { markedSend } from '../marked-send.js';
 import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
 import { DpdPlClient, DpdPlCredentialsRefused } from './client.js';
 import { dpdPlDispatcher } from './dispatch.js';
+import { dpdPlPickupPoints } from './points.js';
 import { sessionTypeOfShipment, type DpdPackageLookup } from './request.js';
 import { parseTrackingBody, type DpdPlLabels } from './response.js';
 import { dpdPlSettings } from './settings.js';
@@ -58,6 +59,8 @@ async function createShipment(
 }
 
 export const dpdPlAdapter: CarrierAdapter = {
+  pickupPoints: dpdPlPickupPoints,
+
   async validate(settings, ctx): Promise<ValidationOutcome> {
     try {
       await new DpdPlClient(dpdPlSettings.parse(settings), ctx).checkCredentials();

@@ -5,7 +5,7 @@
  * FieldNames ReceiverPostalCode); which FieldNames DPD names for the other codes is inferred.
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
-import { DPD_PL_SESSION_TYPES, sessionTypeOf, type DpdPlSessionType } from './codes.js';
+import { DPD_PL_PICKUP_LIMITS, DPD_PL_SESSION_TYPES, sessionTypeOf, type DpdPlSessionType } from './codes.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface ValidationInfo {
@@ -35,7 +35,12 @@ export interface EmulatedPackage {
   parcels: { weight: number; content: string | null; reference: string | null }[];
   cod: { amount: string; currency: string } | null;
   sessionType: DpdPlSessionType;
+  /** The DPD Pickup point (`services.dpdPickup.pudo`), or null for the door. */
+  pudo: string | null;
 }
+
+/** What DPD knows of a DPD Pickup point when it takes a package for it. */
+export type PudoLookup = (id: string) => { open: boolean; cashOnDelivery: boolean } | undefined;
 
 export type PackageCheck =
   | { ok: true; pkg: EmulatedPackage }
@@ -104,8 +109,43 @@ function checkCod(services: XmlObject, sessionType: DpdPlSessionType, errors: Va
   return { amount, currency };
 }
 
-/** One package as DPD would take it, or its refusal. `masterFid` is the caller's; sender fid and payer must be it. */
-export function checkPackage(node: XmlObject, masterFid: string): PackageCheck {
+/**
+ * A package for a DPD Pickup point, checked as the "dpd-services-pudo" group of DPD's "Error codes" sheet words it: the
+ * point's id (3019, blank or unknown; a closed point answers the same, inferred), cash on delivery where the point
+ * takes none (3021, "Service not available in Pickup points"), the recipient's name (3018), and each parcel's weight
+ * (3015), sides (3022–3024) and circumference plus height (3026).
+ */
+function checkPudo(services: XmlObject, cod: boolean, receiver: EmulatedAddress, parcelNodes: readonly XmlObject[], pudoOf: PudoLookup, errors: ValidationInfo[], parcelErrors: ValidationInfo[][]): string | null {
+  if (!('dpdPickup' in services)) return null;
+  const id = text(xmlObject(services.dpdPickup), 'pudo');
+  const point = id ? pudoOf(id) : undefined;
+  if (!id) errors.push({ ErrorId: 3019, ErrorCode: 'ERROR_EMPTY_PUDO', FieldNames: 'Pudo', Info: 'SP point identifier cannot be blank' });
+  else if (!point?.open) errors.push({ ErrorId: 3019, ErrorCode: 'ERROR_EMPTY_PUDO', FieldNames: 'Pudo', Info: 'Incorrect SP point identifier' });
+  else if (cod && !point.cashOnDelivery) errors.push({ ErrorId: 3021, ErrorCode: 'ERROR_SERVICES_NOT_SUPPORTED_BY_PUDO', FieldNames: 'Pudo', Info: 'Service not available in Pickup points' });
+  if (!receiver.name) errors.push({ ErrorId: 3018, ErrorCode: 'ERROR_EMPTY_RECEIVER_NAME_FOR_DPD_PICKUP', FieldNames: 'ReceiverName', Info: 'Recipient name and surname cannot be blank' });
+  parcelNodes.forEach((node, i) => {
+    const own = parcelErrors[i]!;
+    const [x, y, z] = (['sizeX', 'sizeY', 'sizeZ'] as const).map((k) => Number(text(node, k) ?? 0));
+    if (Number(text(node, 'weight')) > DPD_PL_PICKUP_LIMITS.maxWeightKg) {
+      own.push({ ErrorId: 3015, ErrorCode: 'ERROR_INCORRECT_WEIGHT_FOR_DPD_PICKUP', FieldNames: 'Weight', Info: `Maximum parcel weight ${DPD_PL_PICKUP_LIMITS.maxWeightKg} kg` });
+    }
+    ([[x, 'X', 3022], [y, 'Y', 3023], [z, 'Z', 3024]] as const).forEach(([side, axis, errorId]) => {
+      if (side! > DPD_PL_PICKUP_LIMITS.maxSideCm) {
+        own.push({ ErrorId: errorId, ErrorCode: `ERROR_INCORRECT_PARCEL_SIZE_${axis}`, FieldNames: `Size${axis}`, Info: `The longest parcel side cannot exceed ${DPD_PL_PICKUP_LIMITS.maxSideCm} cm` });
+      }
+    });
+    if (2 * (x! + y!) + z! > DPD_PL_PICKUP_LIMITS.maxGirthPlusHeightCm) {
+      own.push({ ErrorId: 3026, ErrorCode: 'ERROR_INCORRECT_PUDO_PARCEL_DIM', FieldNames: 'SizeZ', Info: `The sum of base circumference plus height cannot exceed ${DPD_PL_PICKUP_LIMITS.maxGirthPlusHeightCm} cm` });
+    }
+  });
+  return id;
+}
+
+/**
+ * One package as DPD would take it, or its refusal. `masterFid` is the caller's; sender fid and payer must be it.
+ * `pudoOf` answers the DPD Pickup points DPD knows.
+ */
+export function checkPackage(node: XmlObject, masterFid: string, pudoOf: PudoLookup): PackageCheck {
   const sender = readAddress(xmlObject(node.sender));
   const receiver = readAddress(xmlObject(node.receiver));
   const sessionType = sessionTypeOf(receiver.countryCode);
@@ -115,7 +155,9 @@ export function checkPackage(node: XmlObject, masterFid: string): PackageCheck {
   const parcelNodes = xmlList(node.parcels).map(xmlObject);
   if (parcelNodes.length === 0) errors.push({ ErrorId: 1000, ErrorCode: 'ERROR_PARCEL_WEIGHT_REQUIRED', FieldNames: 'Parcels', Info: 'One of \'(Parcel)\' is expected.' });
   const parcels = parcelNodes.map((p) => checkParcel(p, sessionType));
-  const cod = checkCod(xmlObject(node.services), sessionType, errors);
+  const services = xmlObject(node.services);
+  const cod = checkCod(services, sessionType, errors);
+  const pudo = checkPudo(services, cod !== null, receiver, parcelNodes, pudoOf, errors, parcels.map((p) => p.errors));
   const payer = (text(node, 'payerType') ?? 'SENDER') === 'SENDER' ? sender.fid : text(node, 'thirdPartyFID');
   if (payer !== null && payer !== masterFid) return { ok: false, status: 'DISALLOWED_FID', errors: [], parcelErrors: parcels.map(() => []) };
   if (errors.length > 0 || parcels.some((p) => p.errors.length > 0)) {
@@ -124,7 +166,7 @@ export function checkPackage(node: XmlObject, masterFid: string): PackageCheck {
   return {
     ok: true,
     pkg: {
-      reference: text(node, 'reference'), ref1: text(node, 'ref1'), sender, receiver, cod, sessionType,
+      reference: text(node, 'reference'), ref1: text(node, 'ref1'), sender, receiver, cod, sessionType, pudo,
       parcels: parcelNodes.map((p, i) => ({ weight: parcels[i]!.weight, content: text(p, 'content'), reference: text(p, 'reference') })),
     },
   };

@@ -2,11 +2,12 @@
  * DPD Poland's DPDServices as a local server: DPDPackageObjServices (generatePackagesNumbersV4, generateSpedLabelsV4,
  * generateProtocolV2, packagesPickupCallV4, getCourierOrderAvailabilityV1, findPostalCodeV1) and DPD Info Services (getEventsForWaybillV1) at their
  * real paths, SOAP 1.1 with authDataV1 in every call, DPD's schema validation, package statuses with
- * ValidationDetails, document statuses (statusDGREnumV1), courier-order errorDetails, and DPDServiceException faults.
+ * ValidationDetails, document statuses (statusDGREnumV1), courier-order errorDetails, and DPDServiceException faults;
+ * and DPD Polska's point API (mypudo) with the DPD Pickup points packages may go to.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { mergeLabels } from '../../labels/index.js';
-import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import type { AdvanceOutcome, AdvanceTarget, EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { isBadCredential } from '../emulator/auth.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
@@ -14,10 +15,11 @@ import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '..
 import { EmulatedSoapFault, serveSoap, soapFaultResponse } from '../emulator/soap.js';
 import { xmlList, xmlObject, xmlString, type XmlElement, type XmlObject } from '../soap.js';
 import type { LabelFormat } from '../types.js';
-import { DPD_PL_TRACKING } from './codes.js';
+import { DPD_PL_AT_POINT, DPD_PL_TRACKING } from './codes.js';
 import { checkAgainstSchema } from './emulator-schema.js';
 import { renderProtocol } from './emulator-protocol.js';
-import { checkPackage, checkPickup, readAddress, type EmulatedAddress, type EmulatedPackage, type ValidationInfo } from './emulator-validation.js';
+import { dpdPlPudos, pudoRoutes } from './emulator-pudo.js';
+import { checkPackage, checkPickup, readAddress, type EmulatedAddress, type EmulatedPackage, type PudoLookup, type ValidationInfo } from './emulator-validation.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import { warsawTime } from '../local-time.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
@@ -68,6 +70,11 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const nextDocumentId = numberSequence(clock, { prefix: '27', digits: 8 });
   const nextOrderNumber = numberSequence(clock, { prefix: '20', digits: 10 });
   const nextCheckSum = numberSequence(clock, { prefix: '6', digits: 8 });
+  const pudos = dpdPlPudos();
+  const pudoOf: PudoLookup = (id) => {
+    const found = pudos.get(id.trim().toUpperCase());
+    return found && { open: found.point.open, cashOnDelivery: found.point.cashOnDelivery };
+  };
   /** Protocols by documentId, and the protocol each waybill is in: a parcel goes into one protocol only. */
   const protocols = new Map<string, { owner: string; document: Buffer }>();
   const protocolOfWaybill = new Map<string, string>();
@@ -88,7 +95,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     if (xmlString(body.langCode) !== 'PL') {
       return answer('UNSUPPORTED_LANG_CODE', packages.map((p) => ({ Status: 'UNSUPPORTED_LANG_CODE', Reference: xmlString(p.reference) })));
     }
-    const checks = packages.map((p) => checkPackage(p, caller.masterFid));
+    const checks = packages.map((p) => checkPackage(p, caller.masterFid, pudoOf));
     const duplicate = (p: EmulatedPackage) => p.reference !== null && shipments.byReference(caller.login, p.reference).length > 0;
     const views = checks.map((check, i): XmlElement => {
       const Reference = xmlString(packages[i]!.reference);
@@ -291,12 +298,30 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       getCourierOrderAvailabilityV1: withSchema('getCourierOrderAvailabilityV1', courierOrderAvailability),
     });
     serveSoap(app, INFO_SERVICE_PATH, DPD_INFO_SERVICE, { getEventsForWaybillV1: withSchema('getEventsForWaybillV1', eventsForWaybill) });
+    await app.register(pudoRoutes(pudos));
+  };
+
+  /**
+   * A parcel for a DPD Pickup point is delivered only once collected there: out of the van its next step is the point,
+   * and on its way to `delivered` it waits there.
+   */
+  const advance = (trackingNumber: string, to?: AdvanceTarget): AdvanceOutcome => {
+    const found = shipments.parcel(trackingNumber);
+    if (!found?.shipment.request.pudo) return shipments.advance(trackingNumber, to);
+    if (to === undefined && DPD_PL_TRACKING.codes[shipments.lastCode(found.parcel)]?.next?.includes(DPD_PL_AT_POINT.code)) {
+      return shipments.advance(trackingNumber, 'ready_for_pickup');
+    }
+    if (to !== 'delivered' || found.parcel.events.some((e) => e.code === DPD_PL_AT_POINT.code)) return shipments.advance(trackingNumber, to);
+    const waiting = shipments.advance(trackingNumber, 'ready_for_pickup');
+    if (waiting.kind !== 'advanced') return waiting;
+    const collected = shipments.advance(trackingNumber, 'delivered');
+    return collected.kind === 'advanced' ? { kind: 'advanced', events: [...waiting.events, ...collected.events] } : collected;
   };
 
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    advance,
     shipments: () => shipments.records((s) => ({
       state: DPD_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
       login: s.owner,
@@ -306,6 +331,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       protocols: s.parcels.map((p) => protocolOfWaybill.get(p.number) ?? null),
       ref1: s.request.ref1,
       cod: s.request.cod,
+      pudo: s.request.pudo,
       weights: s.request.parcels.map((p) => p.weight),
       sender: s.request.sender,
       receiver: s.request.receiver,
@@ -333,9 +359,10 @@ function labelContent(s: DpdShipment, waybill: string, index: number): EmulatedL
     parcelIndex: index,
     parcelCount: s.parcels.length,
     reference: request.ref1 ?? undefined,
-    product: `${s.product}${request.cod ? ' · COD' : ''}`,
+    product: `${s.product}${request.pudo ? ' · Pickup' : ''}${request.cod ? ' · COD' : ''}`,
     sender: addressLines(request.sender),
-    recipient: [...addressLines(request.receiver), request.receiver.phone ?? ''].filter(Boolean),
+    // a parcel for a point is addressed to the point first
+    recipient: [request.pudo ? `DPD Pickup ${request.pudo}` : '', ...addressLines(request.receiver), request.receiver.phone ?? ''].filter(Boolean),
     cod: request.cod ? { amount: request.cod.amount, currency: request.cod.currency } : undefined,
   };
 }

@@ -16,7 +16,7 @@ const mappers: CarrierMappers = {
 
 /**
  * DPD Poland — DPDServices (SOAP): DPDPackageObjServices for waybills, labels, hand-over protocols and courier orders,
- * DPD Info Services for tracking.
+ * DPD Info Services for tracking, DPD Polska's point API (mypudo) for DPD Pickup points and lockers.
  * Follows DPD's "DPDServices — customer documentation" 2.87 (with its schema and error-code sheet), and the types
  * generated from the WSDLs in t3ko/dpd-pl-api-php.
  */
@@ -33,6 +33,9 @@ export const provider: ProviderDefinition = {
     'https://dpdinfoservices.dpd.com.pl/DPDInfoServicesObjEventsService/DPDInfoServicesObjEvents?wsdl',
     'https://github.com/xinyi-cx/logisticsManagement/tree/48970c8c068994a6dc1973c9d8ad3519560f2b12/eg/DPD-Services-dokumentacja-klienta-ENG%202.87',
     'https://github.com/t3ko/dpd-pl-api-php',
+    // DPD Pickup points: DPD Polska's point API as its own shop modules and answear's client call it
+    'https://mypudo.dpd.com.pl/api/pudo/details',
+    'https://github.com/answear/dpd-pl-pickup-services-bundle',
   ],
   adapter: dpdPlAdapter,
   trackingCodes: DPD_PL_TRACKING,

@@ -41,16 +41,31 @@ function address(party: CarrierParty, fid?: number): XmlElement {
   };
 }
 
-/** `services.cod`: amount in major units as text, one of DPD's currencies. */
+/**
+ * `services` in the schema's order: `cod` (amount in major units as text, one of DPD's currencies), then `dpdPickup`
+ * with the point's id in `pudo` for a DPD Pickup point or locker (customer documentation 2.87: "dpdPickup … Pudo:
+ * Pickup point code", its example `<dpdPickup><pudo>PL11805</pudo></dpdPickup>`). Cash on delivery at a point is
+ * the same `cod` beside it; DPD takes it at the points that offer it ("cod" validation: "available only for selected
+ * Pickup points", as DPD Polska's own module sends both).
+ */
 function services(s: ShipmentForCarrier): XmlElement | undefined {
   const cod = s.cashOnDelivery;
-  if (!cod) return undefined;
-  if (!(DPD_PL_CURRENCIES as readonly string[]).includes(cod.currency)) {
+  const point = s.pickupPoint;
+  if (point?.type === 'post_office') {
+    throw new CarrierRefusedError('DPD Poland delivers to DPD Pickup points and lockers, not to post offices', {
+      pickup_point: ['DPD Poland delivers to DPD Pickup points (parcel shops) and DPD Pickup lockers, not to post offices'],
+    });
+  }
+  if (cod && !(DPD_PL_CURRENCIES as readonly string[]).includes(cod.currency)) {
     throw new CarrierRefusedError(`DPD Poland cannot collect cash on delivery in ${cod.currency}`, {
       cash_on_delivery_currency: [`DPD Poland collects cash on delivery in ${DPD_PL_CURRENCIES.join(', ')}`],
     });
   }
-  return { cod: { amount: formatMinorUnits(cod.amountMinor), currency: cod.currency } };
+  if (!cod && !point) return undefined;
+  return {
+    cod: cod ? { amount: formatMinorUnits(cod.amountMinor), currency: cod.currency } : undefined,
+    dpdPickup: point ? { pudo: point.id } : undefined,
+  };
 }
 
 /** DPD prints 100 characters of a reference (ERROR_PACKAGE_REF_NO2_SIZE_EXCEEEDED). */

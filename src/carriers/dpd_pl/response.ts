@@ -2,7 +2,7 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
 import { readSoapBody, SoapFault, xmlList, xmlObject, xmlString, type XmlNode, type XmlObject } from '../soap.js';
 import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
-import { DPD_PL_TRACKING } from './codes.js';
+import { DPD_PL_AT_POINT, DPD_PL_TRACKING } from './codes.js';
 import { warsawTime } from '../local-time.js';
 
 /**
@@ -55,10 +55,12 @@ const SENDER: Party = { contact: 'sender_contact', address: 'origin_address' };
 export function dpdFieldPath(errorCode: string, fieldNames: string, parcelIndex: number | undefined): string {
   const words = new Set(`${errorCode} ${fieldNames.replace(/([a-z0-9])([A-Z])/g, '$1_$2')}`.toUpperCase().split(/[^A-Z0-9]+/));
   const has = (...any: string[]) => any.some((w) => words.has(w));
-  const dimension = has('SIZE') && has('X', 'Y', 'Z');
+  const dimension = (has('SIZE') && has('X', 'Y', 'Z')) || has('DIM');
   if (has('WEIGHT') || dimension) {
     return parcelIndex === undefined ? 'parcels' : `parcels.${parcelIndex}.${dimension ? 'length_dimension' : 'weight_amount'}`;
   }
+  // the point itself (ERROR_EMPTY_PUDO, ERROR_SERVICES_NOT_SUPPORTED_BY_PUDO, ERROR_DPD_PICKUP_*_EXCLUDING …), not its recipient
+  if (has('PUDO') || (has('PICKUP') && !has('RECEIVER'))) return 'pickup_point';
   if (has('COD')) return has('CURRENCY') ? 'cash_on_delivery_currency' : 'cash_on_delivery_amount';
   if (has('NO1', 'REF1')) return 'reference_number';
   if (has('NO2', 'REF2')) return 'label_comment';
@@ -71,6 +73,8 @@ export function dpdFieldPath(errorCode: string, fieldNames: string, parcelIndex:
   if (has('COUNTRY')) return `${party.address}.country_code`;
   if (has('CITY')) return `${party.address}.city_name`;
   if (has('ADDRESS')) return `${party.address}.street_name`;
+  // a DPD Pickup recipient is a person: "Recipient name and surname cannot be blank"
+  if (has('NAME') && has('PICKUP')) return `${party.contact}.last_name`;
   if (has('COMPANY', 'NAME')) return `${party.contact}.company_name`;
   return party.address;
 }
@@ -166,10 +170,12 @@ function trackingEvent(e: XmlObject): TrackingEventFromCarrier | undefined {
   if (!code || occurredAt === undefined) return undefined;
   const depot = xmlString(e.depotName);
   const country = xmlString(e.country);
+  const description = xmlString(e.description) ?? null;
   return {
-    code, text: nameOfCode(DPD_PL_TRACKING, code), status: statusOfCode(DPD_PL_TRACKING, code),
+    code, text: nameOfCode(DPD_PL_TRACKING, code),
+    status: statusOfCode(DPD_PL_TRACKING, code) ?? (DPD_PL_AT_POINT.wording.test(description ?? '') ? 'ready_for_pickup' : null),
     location: depot ? (country ? `${depot}, ${country}` : depot) : country ?? null,
-    description: xmlString(e.description) ?? null, occurredAt,
+    description, occurredAt,
   };
 }
 

@@ -1,10 +1,13 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
-import { GLS_PRODUCT, GLS_TRACKING, glsStatusCode } from './codes.js';
-import { GlsClient, GlsCredentialsRefused, GlsRefusedError } from './client.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPointService, ShipmentForCarrier, ValidationOutcome,
+} from '../types.js';
+import { GLS_COUNTRIES, GLS_POINT_TYPES, GLS_PRODUCT, GLS_TRACKING, glsStatusCode, type GlsCountry } from './codes.js';
+import { GlsClient, GlsCredentialsRefused, GlsRefusedError, glsPointList } from './client.js';
 import { glsDispatcher } from './dispatch.js';
+import { searchPickupPoints } from './points.js';
 import { glsPrintLabelsRequest } from './request.js';
 import { labelDocument, NOT_PRINTED, parseCreated, parseTracking, type GlsCreated, type GlsLabelsAnswer } from './response.js';
 import { glsSettings } from './settings.js';
@@ -74,7 +77,41 @@ async function deletedBefore(client: GlsClient, parcelNumber: string | undefined
   return result?.found === true && result.events.every((e) => glsStatusCode(e.code) === GLS_TRACKING.created);
 }
 
+function glsCountryOf(countryCode: string): GlsCountry | undefined {
+  return GLS_COUNTRIES.find((c) => c === countryCode.toLowerCase());
+}
+
+/** The countries whose list may hold a point: the one its id starts with first (`CZ…`, `RO…`); Hungarian ids carry none. */
+function countriesOfPointId(id: string): GlsCountry[] {
+  const named = glsCountryOf(id.slice(0, 2));
+  return named ? [named, ...GLS_COUNTRIES.filter((c) => c !== named)] : [...GLS_COUNTRIES];
+}
+
+/**
+ * GLS ParcelShops and ParcelLockers (the PSD service) in the MyGLS countries, found in GLS's public point lists:
+ * no channel needed. A list is a whole country, so a point is found by reading the lists its id may be in.
+ */
+const glsPickupPoints: PickupPointService = {
+  types: Object.values(GLS_POINT_TYPES),
+  finder: {
+    needsChannel: false,
+    async search(query, settings, ctx) {
+      const country = glsCountryOf(query.countryCode);
+      return country ? searchPickupPoints(await glsPointList(country, settings, ctx), query) : [];
+    },
+    async find(id, settings, ctx) {
+      for (const country of countriesOfPointId(id)) {
+        const found = (await glsPointList(country, settings, ctx)).find((p) => p.id === id);
+        if (found) return found;
+      }
+      return undefined;
+    },
+  },
+};
+
 export const glsAdapter: CarrierAdapter = {
+  pickupPoints: glsPickupPoints,
+
   async validate(settings, ctx): Promise<ValidationOutcome> {
     const parsed = glsSettings.parse(settings);
     try {

@@ -3,9 +3,10 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
-import type { CarrierContext } from '../types.js';
-import type { GlsCountry } from './codes.js';
+import type { CarrierContext, ChannelSettings, PickupPoint } from '../types.js';
+import { GLS_MAP_HOSTS, type GlsCountry } from './codes.js';
 import { wcfDate } from './dates.js';
+import { pickupPointsOf, type GlsDeliveryPointList } from './points.js';
 import type { GlsPickupRequest, GlsPrintLabelsRequest } from './request.js';
 import {
   glsFailure, parsePickupRefusal, parseRefusal, type GlsAnswer, type GlsLabelsAnswer, type GlsParcelStatusesAnswer, type GlsPickupAnswer,
@@ -111,4 +112,34 @@ export class GlsClient {
   parcelStatuses(parcelNumber: string): Promise<GlsParcelStatusesAnswer & GlsAnswer> {
     return this.post('GetParcelStatuses', { ParcelNumber: Number(parcelNumber), ReturnPOD: false, LanguageIsoCode: 'EN' }, 'not_found');
   }
+}
+
+/** How long a country's point list is kept: each file is the whole country (thousands of points), searched here. */
+const POINT_LIST_LIFETIME_MS = 10 * 60_000;
+const pointLists = new Map<string, { fetchedAt: number; points: Promise<PickupPoint[]> }>();
+
+/**
+ * A country's ParcelShops and ParcelLockers from GLS's public point list: `GET /data/deliveryPoints/<country>.json`
+ * on the country's map host (no login; the country in lower case), or under `baseUrl` where the settings give one.
+ * Kept for a while and shared by the calls that ask meanwhile; a failed fetch is not kept.
+ */
+export function glsPointList(country: GlsCountry, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
+  const base = typeof settings?.baseUrl === 'string' && settings.baseUrl ? settings.baseUrl : GLS_MAP_HOSTS[country];
+  const http = new CarrierHttp('gls', base, ctx, []);
+  const path = `/data/deliveryPoints/${country}.json`;
+  const url = http.url(path);
+  const kept = pointLists.get(url);
+  if (kept && ctx.clock.now() - kept.fetchedAt < POINT_LIST_LIFETIME_MS) return kept.points;
+  const points = http.call('GET', path).then((res) => {
+    const list = res.status === 200 ? jsonOrUndefined<GlsDeliveryPointList>(res) : undefined;
+    if (!list || !Array.isArray(list.items)) {
+      throw new CarrierTransientError(`GLS's point list for ${country.toUpperCase()} could not be read (HTTP ${res.status})`);
+    }
+    return pickupPointsOf(list, country);
+  });
+  pointLists.set(url, { fetchedAt: ctx.clock.now(), points });
+  points.catch(() => {
+    if (pointLists.get(url)?.points === points) pointLists.delete(url);
+  });
+  return points;
 }

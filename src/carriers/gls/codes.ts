@@ -1,4 +1,5 @@
 import type { CarrierProduct, TrackingCode, TrackingCodeList } from '../codes.js';
+import type { PickupPointType } from '../types.js';
 
 /** GLS's MyGLS code lists, read by the adapter and the emulator. */
 
@@ -34,6 +35,35 @@ export const GLS_PRODUCTS: Readonly<Record<'BusinessParcel', CarrierProduct & { 
   BusinessParcel: { name: 'GLS BusinessParcel', cod: true, maxWeightKg: 40 },
 };
 export const GLS_PRODUCT = 'BusinessParcel';
+
+/**
+ * MyGLS's ParcelShop Delivery service: the parcel goes to the ParcelShop or ParcelLocker whose id is the service's
+ * `PSDParameter.StringValue` (webapix/mygls-sdk `src/Services/ParcelShopDelivery.php`, GLS's WooCommerce plugin
+ * `includes/api/class-gls-shipping-api-data.php` `get_service_list`; the WSDL's `ServiceParameterStringInteger`).
+ */
+export const GLS_POINT_SERVICE = 'PSD';
+
+/**
+ * GLS's map host of each MyGLS country: its map widget (`/widget/gls-dpm.js`, which GLS's WooCommerce plugin embeds)
+ * reads the country's ParcelShops and ParcelLockers from `/data/deliveryPoints/<country>.json` there, without a login.
+ */
+export const GLS_MAP_HOSTS: Readonly<Record<GlsCountry, string>> = {
+  cz: 'https://map.gls-czech.com', sk: 'https://map.gls-slovakia.com', hu: 'https://map.gls-hungary.com', ro: 'https://map.gls-romania.com',
+  si: 'https://map.gls-slovenia.com', hr: 'https://map.gls-croatia.com', rs: 'https://map.gls-serbia.com',
+};
+
+/** The point list's `type` → ours: GLS delivers to ParcelShops and ParcelLockers, never to post offices. */
+export const GLS_POINT_TYPES: Readonly<Record<string, PickupPointType>> = { 'parcel-shop': 'parcelshop', 'parcel-locker': 'locker' };
+
+/**
+ * The point list's `features` and `lockerSaturation` words a shipment depends on: `delivery` (GLS delivers parcels
+ * there), the ways a recipient pays cash on delivery there, and the saturation of a point that takes nothing now.
+ */
+export const GLS_POINT_FEATURES = {
+  delivery: 'delivery',
+  payments: ['acceptsCash', 'acceptsCard', 'acceptsOnline'],
+  outOfOrder: 'outOfOrder',
+} as const;
 
 /**
  * `StatusCode`s of GetParcelStatuses with the names the webapix/mygls-sdk gives them (src/Models/ParcelStatus.php),
@@ -91,6 +121,9 @@ export const GLS_TRACKING: TrackingCodeList & { codes: Readonly<Record<string, T
     '51': { name: 'Data sent: parcel data entered into the GLS system', status: 'created', next: ['01'] },
     '52': { name: 'COD data sent', status: 'created' },
     '53': { name: 'Depot transit', status: 'in_transit' },
+    // not in the SDK's list: GLS CZ reports a parcel put in a ParcelLocker so (ondrejsanetrnik/parcelable src/ParcelStoredUntil.php)
+    '54': { name: 'ParcelLocker deposit', status: 'ready_for_pickup', next: ['05', '23'] },
+    // the recipient's collection at the point then reads 05 (GLS CZ "Doručeno", ondrejsanetrnik/parcelable src/Gls.php)
     '55': { name: 'ParcelShop deposit', status: 'ready_for_pickup', next: ['05', '57'] },
     '56': { name: 'ParcelShop storage', status: 'ready_for_pickup' },
     '57': { name: 'ParcelShop return: storage time over', status: 'on_hold', next: ['23'] },

@@ -6,9 +6,11 @@
 import { createHash } from 'node:crypto';
 import { isBadCredential } from '../emulator/auth.js';
 import { localTime } from '../local-time.js';
-import { GLS_COUNTRY_RULES, GLS_PRINTER_TYPES } from './codes.js';
+import type { PickupPointType } from '../types.js';
+import { GLS_COUNTRY_RULES, GLS_POINT_SERVICE, GLS_PRINTER_TYPES } from './codes.js';
 import { glsZone, parseWcfDate } from './dates.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
+import type { EmulatedGlsPoint } from './emulator-points.js';
 
 export interface GlsErrorView {
   ErrorCode: number;
@@ -45,11 +47,22 @@ export interface GlsEmulatedParcel {
   PickupAddress: GlsEmulatedAddress;
   DeliveryAddress: GlsEmulatedAddress;
   PickupDate: number;
+  /** The ParcelShop or ParcelLocker of the parcel's PSD service; null: delivered to the door. */
+  Point: { id: string; type: PickupPointType } | null;
 }
+
+/** The emulator's points by GLS's id, for the PSD service's checks. */
+export type GlsPointLookup = (id: string) => EmulatedGlsPoint | undefined;
 
 /** `APIRequestBase` members every call may carry, plus the integrator tag GLS asks webshop plugins to send. */
 const LOGIN_KEYS = ['Username', 'Password', 'ClientNumberList', 'WebshopEngine'];
 const PARCEL_KEYS = ['ClientNumber', 'ClientReference', 'CODAmount', 'CODCurrency', 'CODReference', 'Content', 'Count', 'DeliveryAddress', 'PickupAddress', 'PickupDate', 'ServiceList'];
+/** The data members of the WSDL's `Service` and of the PSD service's `ServiceParameterStringInteger`. */
+const SERVICE_KEYS = [
+  'ADRParameter', 'AOSParameter', 'CS1Parameter', 'Code', 'DDSParameter', 'DPVParameter', 'FDSParameter', 'FSSParameter', 'INSParameter',
+  'MMPParameter', 'PSDParameter', 'SDSParameter', 'SM1Parameter', 'SM2Parameter', 'SZLParameter', 'Value',
+];
+const STRING_INTEGER_KEYS = ['IntegerValue', 'StringValue'];
 const ADDRESS_KEYS = ['City', 'ContactEmail', 'ContactName', 'ContactPhone', 'CountryIsoCode', 'HouseNumber', 'HouseNumberInfo', 'Name', 'Street', 'ZipCode'];
 /** Our cap on `Count` (MyGLS publishes none). */
 const MAX_COUNT = 99;
@@ -124,7 +137,36 @@ function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress' 
   };
 }
 
-function checkParcel(value: unknown, problems: Problems, now: number): GlsEmulatedParcel | undefined {
+/**
+ * The parcel's services: members of `Service` only, and a PSD service naming a point that exists, takes parcels now
+ * and, for a parcel with cash on delivery, takes payments. Whether and how GLS refuses these is inferred.
+ */
+function checkPointService(value: unknown, codAmount: number, points: GlsPointLookup, problems: Problems): GlsEmulatedParcel['Point'] {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value)) {
+    problems.add('ServiceList must be a list.');
+    return null;
+  }
+  const services = value.map((v) => objectOf(v) ?? {});
+  for (const service of services) for (const key of Object.keys(service)) if (!SERVICE_KEYS.includes(key)) problems.add(`'${key}' is not a member of Service.`);
+  const psd = services.filter((s) => s.Code === GLS_POINT_SERVICE);
+  if (psd.length === 0) return null;
+  if (psd.length > 1) problems.add('ServiceList holds the PSD service more than once.');
+  const parameter = objectOf(psd[0]!.PSDParameter);
+  for (const key of Object.keys(parameter ?? {})) if (!STRING_INTEGER_KEYS.includes(key)) problems.add(`'${key}' is not a member of PSDParameter.`);
+  const id = text(parameter?.StringValue);
+  if (!id) {
+    problems.add('PSDParameter.StringValue is required: the id of the ParcelShop or ParcelLocker the PSD service delivers to.');
+    return null;
+  }
+  const found = points(id);
+  if (!found) problems.add(`PSDParameter.StringValue: there is no ParcelShop or ParcelLocker ${id}.`);
+  else if (!found.point.open) problems.add(`PSDParameter.StringValue: ParcelShop or ParcelLocker ${id} takes no parcels now.`);
+  else if (codAmount > 0 && !found.point.cashOnDelivery) problems.add(`PSD point ${id} takes no cash on delivery: send the parcel without CODAmount or to another point.`);
+  return found ? { id, type: found.point.type } : null;
+}
+
+function checkParcel(value: unknown, problems: Problems, now: number, points: GlsPointLookup): GlsEmulatedParcel | undefined {
   const parcel = objectOf(value);
   if (!parcel) {
     problems.add('ParcelList holds an empty Parcel.');
@@ -145,12 +187,12 @@ function checkParcel(value: unknown, problems: Problems, now: number): GlsEmulat
   if ((codAmount as number) > 0 && codCurrency && expected && codCurrency !== expected) {
     problems.add(`CODCurrency must be ${expected} for deliveries to ${delivery!.CountryIsoCode}.`);
   }
-  if (parcel.ServiceList !== undefined && parcel.ServiceList !== null && !Array.isArray(parcel.ServiceList)) problems.add('ServiceList must be a list.');
+  const point = checkPointService(parcel.ServiceList, typeof codAmount === 'number' ? codAmount : 0, points, problems);
   if (!pickup || !delivery || pickupDate === undefined) return undefined;
   return {
     ClientNumber: parcel.ClientNumber as number, ClientReference: text(parcel.ClientReference), Count: count as number,
     CODAmount: codAmount as number, CODCurrency: codCurrency ?? expected ?? null, CODReference: text(parcel.CODReference),
-    Content: text(parcel.Content), PickupAddress: pickup, DeliveryAddress: delivery, PickupDate: pickupDate,
+    Content: text(parcel.Content), PickupAddress: pickup, DeliveryAddress: delivery, PickupDate: pickupDate, Point: point,
   };
 }
 
@@ -159,7 +201,7 @@ export type PrintLabelsCheck =
   | { ok: false; errors: GlsErrorView[] };
 
 /** A PrintLabels body → its parcels and printer type, or the PrintLabelsErrorList MyGLS answers. */
-export function checkPrintLabels(body: Record<string, unknown>, now: number): PrintLabelsCheck {
+export function checkPrintLabels(body: Record<string, unknown>, now: number, points: GlsPointLookup): PrintLabelsCheck {
   const keyProblems = requestKeysProblems(body, ['ParcelList', 'PrintPosition', 'ShowPrintDialog', 'TypeOfPrinter'], 'PrintLabelsRequest');
   if (keyProblems.length > 0) return { ok: false, errors: keyProblems.map((d) => errorInfo(13, d)) };
   const typeOfPrinter = body.TypeOfPrinter ?? 'A4_2x2';
@@ -172,7 +214,7 @@ export function checkPrintLabels(body: Record<string, unknown>, now: number): Pr
   const errors: GlsErrorView[] = [];
   for (const item of list) {
     const problems = new Problems();
-    const parcel = checkParcel(item, problems, now);
+    const parcel = checkParcel(item, problems, now, points);
     const ref = text(objectOf(item)?.ClientReference);
     for (const p of problems.list) errors.push(errorInfo(13, p, ref ? [ref] : []));
     if (parcel && problems.list.length === 0) parcels.push(parcel);

@@ -2,7 +2,7 @@
 import { layoutA4, mergeLabels } from '../../labels/index.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
 import type { EmulatedEvent, EmulatedParcel, EmulatedShipment, EmulatedShipments } from '../emulator/shipments.js';
-import { GLS_TRACKING, GLS_ZPL_PRINTER_TYPES } from './codes.js';
+import { GLS_POINT_SERVICE, GLS_TRACKING, GLS_ZPL_PRINTER_TYPES } from './codes.js';
 import { wcfDate } from './dates.js';
 import type { GlsEmulatedAddress, GlsEmulatedParcel } from './emulator-validation.js';
 
@@ -35,7 +35,7 @@ function labelContent(s: GlsShipment, parcel: EmulatedParcel): EmulatedLabel {
     reference: p.Content ?? p.ClientReference ?? undefined,
     product: s.product,
     sender: addressLines(p.PickupAddress),
-    recipient: [...addressLines(p.DeliveryAddress), p.DeliveryAddress.ContactPhone ?? ''].filter(Boolean),
+    recipient: [...addressLines(p.DeliveryAddress), p.DeliveryAddress.ContactPhone ?? '', p.Point ? `${GLS_POINT_SERVICE} ${p.Point.id}` : ''].filter(Boolean),
     cod: p.CODAmount > 0 ? { amount: p.CODAmount.toFixed(2), currency: p.CODCurrency ?? '' } : undefined,
   };
 }
@@ -77,7 +77,8 @@ export function printDataInfo(s: GlsShipment, parcel: EmulatedParcel): Record<st
     Parcel: {
       ClientNumber: p.ClientNumber, ClientReference: p.ClientReference, CODAmount: p.CODAmount, CODCurrency: p.CODCurrency,
       CODReference: p.CODReference, Content: p.Content, Count: p.Count, DeliveryAddress: addressView(p.DeliveryAddress),
-      PickupAddress: addressView(p.PickupAddress), PickupDate: wcfDate(p.PickupDate), ServiceList: [],
+      PickupAddress: addressView(p.PickupAddress), PickupDate: wcfDate(p.PickupDate),
+      ServiceList: p.Point ? [{ Code: GLS_POINT_SERVICE, PSDParameter: { StringValue: p.Point.id } }] : [],
     },
     ParcelId: s.request.parcelIds[parcel.index - 1],
     ParcelNumber: Number(parcel.number),

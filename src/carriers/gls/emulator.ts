@@ -3,13 +3,16 @@
  * under /ParcelService.svc/json/, the login (`Username` + SHA-512 password digest) in every body, HTTP 200 answers
  * that list their errors as `ErrorInfo`s, one label document a call, DeleteLabels by ParcelId, GetParcelStatuses by
  * parcel number, and CreatePickupRequest as GLS's WooCommerce plugin calls it (a count and a window, no parcel numbers).
+ * Beside it, GLS's public point lists (emulator-points.ts), whose ParcelShops and ParcelLockers the PSD service names.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { TrackingCode, TrackingCodeList } from '../codes.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel } from '../emulator/shipments.js';
 import { GLS_PRINTER_TYPES, GLS_PRODUCT, GLS_TRACKING } from './codes.js';
 import { parseWcfDate } from './dates.js';
+import { glsPoints, pointListRoutes } from './emulator-points.js';
 import { callerOf, checkPickupRequest, checkPrintLabels, errorInfo, requestKeysProblems, type GlsEmulatedPickup, type GlsErrorView } from './emulator-validation.js';
 import { formatOfPrinter, labelDocumentOf, printDataInfo, statusView, type GlsShipment, type GlsStored } from './emulator-views.js';
 
@@ -18,6 +21,14 @@ const MAX_DELETED = 50;
 const MAX_REPRINTED = 99;
 
 type Found = { shipment: GlsShipment; parcel: EmulatedParcel };
+
+/** GLS's moves for a parcel of the PSD service: out for delivery to the point, put in it, collected there (05). */
+function pointRoute(deposit: '54' | '55'): Readonly<Record<string, TrackingCode>> {
+  return { ...GLS_TRACKING.codes, '04': { ...GLS_TRACKING.codes['04']!, next: [deposit] } };
+}
+
+/** The codes' moves per destination: the door's, a ParcelShop's (55 ParcelShop deposit), a ParcelLocker's (54). */
+const ROUTES = { door: GLS_TRACKING.codes, parcelshop: pointRoute('55'), locker: pointRoute('54') } as const;
 
 /** Each method's answer when it fails as a whole: its own members, empty, and its error list. */
 const EMPTY_ANSWERS: Record<string, { errorKey: string; empty: Record<string, unknown> }> = {
@@ -42,7 +53,11 @@ function idList(value: unknown): number[] | undefined {
 }
 
 export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
-  const shipments = new EmulatedShipments<GlsStored>(clock, GLS_TRACKING, (event: EmulatedEvent) => statusView(undefined, event));
+  const points = glsPoints();
+  // the shipments' store walks one code table: an advance reads the route of its parcel's destination while it walks
+  let route: Readonly<Record<string, TrackingCode>> = ROUTES.door;
+  const tracking: TrackingCodeList = { created: GLS_TRACKING.created, cancelled: GLS_TRACKING.cancelled, get codes() { return route; } };
+  const shipments = new EmulatedShipments<GlsStored>(clock, tracking, (event: EmulatedEvent) => statusView(undefined, event));
   const nextParcelNumber = numberSequence(clock, { prefix: '31', digits: 10 });
   const nextParcelId = numberSequence(clock, { prefix: '5', digits: 9 });
   const byParcelId = new Map<number, Found>();
@@ -71,7 +86,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const isError = (x: Found | GlsErrorView): x is GlsErrorView => 'ErrorCode' in x;
 
   const printLabels = async (user: string, body: Record<string, unknown>) => {
-    const check = checkPrintLabels(body, clock.now());
+    const check = checkPrintLabels(body, clock.now(), (id) => points.get(id));
     if (!check.ok) return failed('PrintLabels', check.errors);
     const printed: Found[] = [];
     for (const parcel of check.parcels) {
@@ -200,6 +215,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.post(`${service}/DeleteLabels`, method('DeleteLabels', deleteLabels));
     app.post(`${service}/GetParcelStatuses`, method('GetParcelStatuses', parcelStatuses));
     app.post(`${service}/CreatePickupRequest`, method('CreatePickupRequest', createPickupRequest));
+    await app.register(pointListRoutes(points));
   };
 
   /** Mounted under `/_emulator/gls`: the pickup requests GLS holds, as its depot sees them. */
@@ -217,7 +233,15 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     code,
     routes,
     control,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    advance: (trackingNumber, to) => {
+      const point = shipments.parcel(trackingNumber)?.shipment.request.parcel.Point;
+      route = !point ? ROUTES.door : point.type === 'locker' ? ROUTES.locker : ROUTES.parcelshop;
+      try {
+        return shipments.advance(trackingNumber, to);
+      } finally {
+        route = ROUTES.door;
+      }
+    },
     shipments: () => shipments.records((s) => ({
       state: shipments.isCancelled(s) ? 'DELETED' : 'PRINTED',
       clientNumber: s.request.parcel.ClientNumber,
@@ -227,6 +251,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
       content: s.request.parcel.Content,
       pickupAddress: s.request.parcel.PickupAddress,
       deliveryAddress: s.request.parcel.DeliveryAddress,
+      pickupPoint: s.request.parcel.Point,
     })),
     // the login travels in every body: there are no tokens to expire
     expireTokens: () => {},

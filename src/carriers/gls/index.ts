@@ -20,7 +20,9 @@ const mappers: CarrierMappers = {
  * password digest in every body): PrintLabels, GetPrintedLabels, GetParcelList, DeleteLabels, GetParcelStatuses, and
  * CreatePickupRequest at the end of the day. Follows webapix/mygls-sdk, the ParcelService WSDL's data contracts as
  * generated in RustamKuramshin/mygls-java-clients, GLS's "MyGLS API for system integration", and for the pickup GLS's
- * own WooCommerce plugin ("GLS Shipping for WooCommerce"). Not GLS ShipIT (DE, AT, …).
+ * own WooCommerce plugin ("GLS Shipping for WooCommerce"). ParcelShops and ParcelLockers: the PSD service, with the
+ * points found in GLS's public point lists (`/data/deliveryPoints/<country>.json` on map.gls-<country>.com, the lists
+ * GLS's map widget reads). Not GLS ShipIT (DE, AT, …).
  */
 export const provider: ProviderDefinition = {
   code: 'gls',
@@ -37,6 +39,7 @@ export const provider: ProviderDefinition = {
     'https://api.mygls.hu/',
     'https://api.mygls.ro/docs/MyGLS_API.pdf',
     'https://wordpress.org/plugins/gls-shipping-for-woocommerce/',
+    'https://map.gls-czech.com/widget/gls-dpm.js',
   ],
   adapter: glsAdapter,
   trackingCodes: GLS_TRACKING,

@@ -1,7 +1,7 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, DispatchForCarrier, PickupRequest, ShipmentForCarrier } from '../types.js';
-import { GLS_PRODUCT, GLS_PRODUCTS } from './codes.js';
+import { GLS_POINT_SERVICE, GLS_PRODUCT, GLS_PRODUCTS } from './codes.js';
 import { glsLocalMs, wcfDate, wcfDay } from './dates.js';
 import type { GlsSettings } from './settings.js';
 
@@ -36,7 +36,13 @@ export interface GlsParcel {
   PickupAddress: GlsAddress;
   DeliveryAddress: GlsAddress;
   PickupDate: string;
-  ServiceList: { Code: string }[];
+  ServiceList: GlsService[];
+}
+
+/** A `Service` of the parcel: its code, and for the ParcelShop Delivery service the point's id. */
+export interface GlsService {
+  Code: string;
+  PSDParameter?: { StringValue: string };
 }
 
 export interface GlsPrintLabelsRequest {
@@ -77,6 +83,21 @@ function refuseOverweight(s: ShipmentForCarrier): void {
   if (Object.keys(errors).length > 0) throw new CarrierRefusedError(`GLS takes parcels up to ${limit} kg`, errors);
 }
 
+/**
+ * A point shipment's ParcelShop Delivery service, sent as GLS's own WooCommerce plugin sends it; the DeliveryAddress
+ * stays the recipient's. GLS has no post offices to deliver to.
+ */
+function pointServices(s: ShipmentForCarrier): GlsService[] {
+  const point = s.pickupPoint;
+  if (!point) return [];
+  if (point.type === 'post_office') {
+    throw new CarrierRefusedError('GLS delivers to its ParcelShops and ParcelLockers, not to post offices', {
+      pickup_point: ['GLS delivers to its ParcelShops and ParcelLockers, not to post offices: choose a GLS point'],
+    });
+  }
+  return [{ Code: GLS_POINT_SERVICE, PSDParameter: { StringValue: point.id } }];
+}
+
 function printerType(s: ShipmentForCarrier, settings: GlsSettings): string {
   if (s.labelFormat === 'pdf') return settings.pdfPrinterType;
   if (s.labelFormat === 'zpl') return settings.zplPrinterType;
@@ -87,6 +108,7 @@ function printerType(s: ShipmentForCarrier, settings: GlsSettings): string {
  * One MyGLS parcel with `Count` = our parcels: GLS numbers each package of it (one PrintLabelsInfo per package).
  * `ClientReference` carries our shipment id, which GetParcelList and GetParcelStatuses give back; the user's
  * reference goes to `CODReference` (the payment reference of the payout) and, with the label comment, to `Content`.
+ * Cash on delivery to a point is the same `CODAmount`: the PSD service changes where GLS delivers, not the product.
  */
 export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettings): GlsPrintLabelsRequest {
   const typeOfPrinter = printerType(s, settings);
@@ -103,7 +125,7 @@ export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettin
       PickupAddress: glsAddress(s.sender),
       DeliveryAddress: glsAddress(s.recipient),
       PickupDate: wcfDay(s.shippingDate, settings.country),
-      ServiceList: [],
+      ServiceList: pointServices(s),
     }],
     TypeOfPrinter: typeOfPrinter,
     ShowPrintDialog: false,

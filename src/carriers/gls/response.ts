@@ -118,6 +118,8 @@ function glsFieldPath(error: GlsErrorInfo): string {
   // Appendix A 34: "Value of TypeOfPrinter is invalid"
   if (error.ErrorCode === 34) return 'label_format';
   const text = error.ErrorDescription ?? '';
+  // the ParcelShop Delivery service carries the shipment's pickup point
+  if (/\bPSD(Parameter)?\b/.test(text)) return 'pickup_point';
   const address = /\b(PickupAddress|DeliveryAddress)\.(\w+)/.exec(text);
   if (address) return addressFieldPath(address[1] === 'DeliveryAddress' ? 'recipient' : 'sender', address[2]!);
   const member = Object.keys(PARCEL_FIELDS).find((m) => new RegExp(`\\b${m}\\b`).test(text));

@@ -1,7 +1,10 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError } from '../errors.js';
 import { pollUntil } from '../poll.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPointService, ShipmentForCarrier,
+} from '../types.js';
+import { accessPointLookup, accessPointSearch, pickupPointOf, pickupPointsOf } from './access-points.js';
 import { PplClient, PplCredentialsRefused } from './client.js';
 import { pplDispatcher } from './dispatch.js';
 import { pplBatchRequest } from './request.js';
@@ -62,7 +65,30 @@ async function createShipment(
   };
 }
 
+/** PPL's point API needs the channel's token, like every CPL API call but /info. */
+function pointClient(settings: ChannelSettings | null, ctx: CarrierContext): PplClient {
+  if (!settings) throw new CarrierRefusedError('PPL lists its access points only to a channel', { shipping_channel_id: ["PPL's point search needs a channel's credentials"] });
+  return new PplClient(pplSettings.parse(settings), ctx);
+}
+
+/** Delivery to PPL's ParcelShops and to its and Alza's parcel boxes, found with `GET /accessPoint`. */
+const pplPickupPoints: PickupPointService = {
+  types: ['parcelshop', 'locker'],
+  finder: {
+    needsChannel: true,
+    async search(query, settings, ctx) {
+      const params = accessPointSearch(query);
+      return params ? pickupPointsOf(await pointClient(settings, ctx).accessPoints(params), query) : [];
+    },
+    async find(id, settings, ctx) {
+      const found = await pointClient(settings, ctx).accessPoints(accessPointLookup(id));
+      return found.map(pickupPointOf).find((p) => p?.id === id);
+    },
+  },
+};
+
 export const pplAdapter: CarrierAdapter = {
+  pickupPoints: pplPickupPoints,
   async validate(settings, ctx) {
     try {
       await new PplClient(pplSettings.parse(settings), ctx).checkCredentials();

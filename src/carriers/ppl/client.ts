@@ -3,6 +3,7 @@ import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { resolveLocation, type CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
+import type { PplAccessPoint } from './access-points.js';
 import type { PplOrderRequest } from './dispatch.js';
 import type { PplBatchRequest } from './request.js';
 import { parseProblem, type BatchStatusBody, type PplTrackedShipment, type ProblemDetails } from './response.js';
@@ -118,6 +119,13 @@ export class PplClient {
   async cancel(shipmentNumber: string): Promise<void> {
     const res = await this.authed('POST', `/shipment/${encodeURIComponent(shipmentNumber)}/cancel`);
     if (res.status !== 200 && res.status !== 202) throw this.refused(res);
+  }
+
+  /** `GET /accessPoint` (list-of-access-points-13601458e0): ParcelShops and ParcelBoxes matching the query. */
+  async accessPoints(query: URLSearchParams): Promise<PplAccessPoint[]> {
+    const res = await this.authed('GET', `/accessPoint?${query}`);
+    if (res.status !== 200) throw this.refused(res);
+    return res.json<PplAccessPoint[]>();
   }
 
   /** `GET /shipment?ShipmentNumbers=…` (≤ 100 per call) or by our reference. */

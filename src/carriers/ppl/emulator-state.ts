@@ -4,6 +4,8 @@ import type { Clock } from '../../domain/clock.js';
 import { mergeLabels } from '../../labels/index.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
+import { walkToStatus } from '../codes.js';
+import type { AdvanceOutcome, AdvanceTarget } from '../emulator/contract.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel, type EmulatedShipment } from '../emulator/shipments.js';
 import { EmulatedTokens } from '../emulator/tokens.js';
 import { PPL_PRODUCTS, PPL_TRACKING, type PplShipmentState } from './codes.js';
@@ -12,6 +14,8 @@ import type { PplAddress, PplBatchRequest, PplLabelFormat, PplShipmentRequest } 
 // Tokens live 30 minutes; PPL allows 12 token requests a minute per client (https://ppl-cpl-api-en.apidog.io).
 export const TOKEN_LIFETIME_SECONDS = 1800;
 const TOKEN_REQUESTS_PER_MINUTE = 12;
+/** "Package is ready in pickup point". */
+const AT_ACCESS_POINT = '343';
 
 export type PplShipment = EmulatedShipment<PplShipmentRequest & { batchId: string }>;
 
@@ -66,6 +70,22 @@ export class PplEmulatorState {
     }
     this.batches.set(batch.id, batch);
     return batch;
+  }
+
+  /**
+   * The parcel's next event, or the events on the way to `to`. A parcel for an access point goes from the depot to
+   * the point (343), not out to a door: its next step there is its arrival, and its delivery is its collection (450).
+   */
+  advance(number: string, to?: AdvanceTarget): AdvanceOutcome {
+    const found = this.shipments.parcel(number);
+    if (!found?.shipment.request.parcelShopCode || found.parcel.events.some((e) => e.code === AT_ACCESS_POINT)) return this.shipments.advance(number, to);
+    const toPoint = walkToStatus(PPL_TRACKING, this.shipments.lastCode(found.parcel), 'ready_for_pickup');
+    if (to === undefined && toPoint?.length === 1) return this.shipments.advance(number, 'ready_for_pickup');
+    if (to !== 'delivered' || !toPoint) return this.shipments.advance(number, to);
+    const arrived = this.shipments.advance(number, 'ready_for_pickup');
+    if (arrived.kind !== 'advanced') return arrived;
+    const collected = this.shipments.advance(number, 'delivered');
+    return collected.kind === 'advanced' ? { kind: 'advanced', events: [...arrived.events, ...collected.events] } : collected;
   }
 
   /** A batch of this client, without counting a status read. */
@@ -141,7 +161,10 @@ function labelContent(shipment: PplShipment, parcel: EmulatedParcel): EmulatedLa
     reference: cust ?? request.referenceId,
     product: `${request.productType} ${PPL_PRODUCTS[request.productType]?.name ?? ''}`.trim(),
     sender: addressLines(request.sender),
-    recipient: [...addressLines(request.recipient), ...(request.recipient.phone ? [request.recipient.phone] : [])],
+    recipient: [
+      ...addressLines(request.recipient), ...(request.recipient.phone ? [request.recipient.phone] : []),
+      ...(request.parcelShopCode ? [`Access point ${request.parcelShopCode}`] : []),
+    ],
     cod: request.cashOnDelivery ? { amount: request.cashOnDelivery.codPrice.toFixed(2), currency: request.cashOnDelivery.codCurrency } : undefined,
   };
 }

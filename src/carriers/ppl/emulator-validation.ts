@@ -42,6 +42,8 @@ export interface PplShipmentRequest {
   cashOnDelivery: PplCashOnDelivery | null;
   externalNumbers: { code: string; externalNumber: string }[];
   note?: string;
+  /** `specificDelivery.parcelShopCode`: the access point a Smart product delivers to. */
+  parcelShopCode?: string;
 }
 
 export interface PplBatchRequest {
@@ -114,12 +116,20 @@ function readShipment(raw: unknown, at: string, add: AddError): PplShipmentReque
   const cashOnDelivery = readCashOnDelivery(raw.cashOnDelivery, `${at}.CashOnDelivery`, add);
   const externalNumbers = readExternalNumbers(raw.externalNumbers, `${at}.ExternalNumbers`, add);
   const note = optionalString(raw.note, `${at}.Note`, 300, add);
+  const parcelShopCode = readParcelShopCode(raw.specificDelivery, `${at}.SpecificDelivery`, add);
 
   if (product && raw.cashOnDelivery != null && !product.cod) {
     add(`${at}.CashOnDelivery`, 'Cash on delivery requires a COD product (e.g. PRID)');
   }
   if (product?.cod && raw.cashOnDelivery == null) {
     add(`${at}.CashOnDelivery`, `Product ${productType} is a cash on delivery product; the CashOnDelivery field is required.`);
+  }
+  // the Smart products deliver only to an access point, and only they do (PPL's shop modules; inferred for the API)
+  const pointGiven = isObject(raw.specificDelivery) && raw.specificDelivery.parcelShopCode != null && raw.specificDelivery.parcelShopCode !== '';
+  if (product?.toAccessPoint && !pointGiven) {
+    add(`${at}.SpecificDelivery.ParcelShopCode`, `Product ${productType} delivers to an access point; the ParcelShopCode field is required.`);
+  } else if (product && !product.toAccessPoint && pointGiven) {
+    add(`${at}.SpecificDelivery.ParcelShopCode`, `Product ${productType} does not deliver to an access point; use SMAR or SMEU (or their COD variants).`);
   }
   if (product?.notifiesRecipient && recipient && !recipient.phone) {
     add(`${at}.Recipient.Phone`, 'The Phone field is required for products with delivery notifications.');
@@ -136,7 +146,17 @@ function readShipment(raw: unknown, at: string, add: AddError): PplShipmentReque
   if (!referenceId || !productType || !product || !sender || !recipient || !parcelWeights || cashOnDelivery === undefined || !externalNumbers) {
     return undefined;
   }
-  return { referenceId, productType, sender, recipient, parcelWeights, cashOnDelivery, externalNumbers, note };
+  return { referenceId, productType, sender, recipient, parcelWeights, cashOnDelivery, externalNumbers, note, ...(parcelShopCode ? { parcelShopCode } : {}) };
+}
+
+/** `specificDelivery` (ShipmentBatch.SpecificDeliveryFeatureModel): its `parcelShopCode`, at most 50 characters. */
+function readParcelShopCode(raw: unknown, at: string, add: AddError): string | undefined {
+  if (raw == null) return undefined;
+  if (!isObject(raw)) {
+    add(at, 'The SpecificDelivery field must be an object.');
+    return undefined;
+  }
+  return optionalString(raw.parcelShopCode, `${at}.ParcelShopCode`, 50, add);
 }
 
 function readAddress(raw: unknown, at: string, add: AddError): PplAddress | undefined {

@@ -1,6 +1,6 @@
 /**
  * PPL CZ's CPL API ("MyAPI2") as a local server, following https://ppl-cpl-api-en.apidog.io: OAuth2 client
- * credentials, asynchronous shipment batches, per-parcel and whole-batch labels, cancel and tracking.
+ * credentials, asynchronous shipment batches, per-parcel and whole-batch labels, cancel, tracking and access points.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS, bearerToken, basicCredentials, isBadCredential, requireCaller } from '../emulator/auth.js';
@@ -9,6 +9,7 @@ import { PPL_PRODUCTS, PPL_TRACKING } from './codes.js';
 import type { LabelFormat } from '../../domain/labels.js';
 import type { EmulatedParcel } from '../emulator/shipments.js';
 import { eventView, parcelState, PplEmulatorState, TOKEN_LIFETIME_SECONDS, type ParcelInShipment, type PplBatch } from './emulator-state.js';
+import { accessPointRefusals, accessPointView, PPL_ACCESS_POINT_TYPE_NAMES, PplAccessPoints, type PplAccessPointType } from './emulator-points.js';
 import { validateBatchRequest, validateOrderBatch, type FieldErrors, type PplOrder } from './emulator-validation.js';
 import { randomUUID } from 'node:crypto';
 
@@ -35,6 +36,7 @@ const PARTNER_URL = 'https://www.ppl.cz/vyhledat-zasilku?shipmentId=';
 
 export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
   const state = new PplEmulatorState(clock);
+  const accessPoints = new PplAccessPoints();
   const orders: PlacedOrder[] = [];
   let lastOrderNumber = 40_000_000;
   const pathOf = (request: FastifyRequest) => request.url.split('?')[0]!.slice(code.length + 1) || '/';
@@ -98,6 +100,8 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.post('/shipment/batch', async (request, reply) => {
       const result = validateBatchRequest(request.body);
       if (!result.ok) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', result.errors);
+      const pointErrors = accessPointRefusals(result.batch.shipments, accessPoints);
+      if (Object.keys(pointErrors).length > 0) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', pointErrors);
       const batch = state.createBatch(clientOf(request), result.batch);
       return reply.code(201).header('Location', `${baseUrl(request)}/shipment/batch/${batch.id}`).send();
     });
@@ -174,6 +178,34 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       }));
     });
 
+    // list-of-access-points-13601458e0: Limit and Offset are required, AccessPointTypes repeats, Radius is in km
+    app.get('/accessPoint', async (request, reply) => {
+      const page = paging(request.query, 'required');
+      const errors: FieldErrors = { ...page.errors };
+      const types = queryValues(request.query, 'accesspointtypes');
+      for (const t of types) if (!PPL_ACCESS_POINT_TYPE_NAMES.includes(t as PplAccessPointType)) (errors.AccessPointTypes ??= []).push(`The value '${t}' is not valid.`);
+      const number = (name: string) => {
+        const raw = queryValues(request.query, name.toLowerCase())[0];
+        if (raw === undefined) return undefined;
+        if (raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+        errors[name] = [`The value '${raw}' is not valid.`];
+        return undefined;
+      };
+      const lat = number('Latitude');
+      const lon = number('Longitude');
+      const radiusKm = number('Radius');
+      if ((lat === undefined) !== (lon === undefined) && !errors.Latitude && !errors.Longitude) errors.Latitude = ['Latitude and Longitude go together.'];
+      if (Object.keys(errors).length > 0) return problem(request, reply, 400, 'Please refer to the errors property for additional details.', errors);
+      const first = (name: string) => queryValues(request.query, name)[0];
+      const found = accessPoints.list({
+        code: first('accesspointcode'), countryCode: first('countrycode'), types: types as PplAccessPointType[],
+        zipCode: first('zipcode'), city: first('city'),
+        ...(lat !== undefined && lon !== undefined ? { near: { lat, lon, ...(radiusKm !== undefined ? { radiusKm } : {}) } } : {}),
+      });
+      reply.header('X-Paging-Total-Items-Count', String(found.length)).header('X-Paging-Offset', String(page.offset)).header('X-Paging-Limit', String(page.limit));
+      return found.slice(page.offset, page.offset + page.limit).map(accessPointView);
+    });
+
     app.get('/shipment', async (request, reply) => {
       const numbers = queryValues(request.query, 'shipmentnumbers');
       const references = queryValues(request.query, 'customerreferences');
@@ -193,7 +225,7 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => state.shipments.advance(trackingNumber, to),
+    advance: (trackingNumber, to) => state.advance(trackingNumber, to),
     shipments: () => state.shipments.records((s) => ({
       batchId: s.request.batchId,
       clientId: s.owner,
@@ -204,6 +236,7 @@ export function createPplEmulator({ code, clock }: EmulatorContext): ProviderEmu
       recipient: s.request.recipient,
       externalNumbers: s.request.externalNumbers,
       note: s.request.note ?? null,
+      parcelShopCode: s.request.parcelShopCode ?? null,
       labelFormat: s.labelFormat === 'zpl' ? 'Zpl' : 'Pdf',
       parcels: s.parcels.map((p) => ({
         shipmentNumber: p.number, weight: s.request.parcelWeights[p.index - 1] ?? null, shipmentState: parcelState(state, p), lastStatusId: Number(state.shipments.lastCode(p)),
@@ -282,17 +315,22 @@ function queryValues(query: unknown, lowerCaseName: string): string[] {
   return values.filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
-function paging(query: unknown, defaultLimit: number): { limit: number; offset: number; errors?: FieldErrors } {
+/** Limit and Offset as the CPL API binds them; `required` (GET /accessPoint) has no defaults and a Limit of at most 1000. */
+function paging(query: unknown, defaultLimit: number | 'required'): { limit: number; offset: number; errors?: FieldErrors } {
   const errors: FieldErrors = {};
-  const read = (name: 'Limit' | 'Offset', fallback: number, min: number) => {
+  const required = defaultLimit === 'required';
+  const read = (name: 'Limit' | 'Offset', fallback: number, min: number, max: number) => {
     const raw = queryValues(query, name.toLowerCase())[0];
-    if (raw === undefined) return fallback;
+    if (raw === undefined) {
+      if (required) errors[name] = [`The ${name} field is required.`];
+      return fallback;
+    }
     const n = Number(raw);
-    if (Number.isInteger(n) && n >= min) return n;
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
     errors[name] = [`The value '${raw}' is not valid for ${name}.`];
     return fallback;
   };
-  const page = { limit: read('Limit', defaultLimit, 1), offset: read('Offset', 0, 0) };
+  const page = { limit: read('Limit', required ? 1 : defaultLimit, 1, required ? 1000 : Infinity), offset: read('Offset', 0, 0, Infinity) };
   return Object.keys(errors).length > 0 ? { ...page, errors } : page;
 }
 

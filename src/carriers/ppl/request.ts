@@ -2,10 +2,13 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { productForShipment } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
-import { PPL_PRODUCTS } from './codes.js';
+import { PPL_PRODUCTS, pplAccessPointProduct } from './codes.js';
 import type { PplSettings } from './settings.js';
 
-/** Our shipment → PPL CPL API `POST /shipment/batch` body. Pure. Docs: https://ppl-cpl-api-en.apidog.io */
+/**
+ * Our shipment → PPL CPL API `POST /shipment/batch` body. Pure. Docs: https://ppl-cpl-api-en.apidog.io; the body's
+ * schema: PPL's CPL OpenAPI, vendored in fixtures/schema/.
+ */
 
 const LABEL_FORMATS: Record<LabelFormat, string | undefined> = { pdf: 'Pdf', zpl: 'Zpl', epl: undefined };
 
@@ -44,10 +47,35 @@ export function variableSymbol(reference: string | null): string | undefined {
   return digits ? digits.slice(-10) : undefined;
 }
 
+/** `specificDelivery.parcelShopCode` is at most 50 characters (ShipmentBatch.SpecificDeliveryFeatureModel of PPL's CPL OpenAPI). */
+const ACCESS_POINT_CODE_MAX = 50;
+
+/**
+ * The product before the COD switch: a shipment to an access point goes with the Smart product of the point's country,
+ * whatever the channel's product; a door shipment with the channel's, which must not be a Smart product (it needs a point).
+ */
+function baseProduct(s: ShipmentForCarrier, settings: PplSettings): string {
+  if (s.pickupPoint) {
+    const code = s.pickupPoint.id;
+    if (code.trim() === '' || code.length > ACCESS_POINT_CODE_MAX) {
+      throw new CarrierRefusedError(`PPL access point code "${code.slice(0, 60)}" is not a PPL point code`, {
+        pickup_point: [`a PPL access point code has 1 to ${ACCESS_POINT_CODE_MAX} characters (e.g. KM10000042)`],
+      });
+    }
+    return pplAccessPointProduct(s.recipient.countryCode);
+  }
+  if (PPL_PRODUCTS[settings.productType]?.toAccessPoint) {
+    throw new CarrierRefusedError(`PPL product ${settings.productType} delivers only to a ParcelShop or ParcelBox`, {
+      pickup_point: [`PPL product ${settings.productType} delivers to a pickup point: give the shipment a pickup point, or choose a door product on the channel`],
+    });
+  }
+  return settings.productType;
+}
+
 export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
   const format = LABEL_FORMATS[s.labelFormat];
   if (!format) throw new CarrierRefusedError(`PPL cannot produce ${s.labelFormat} labels`, { label_format: [`PPL cannot produce ${s.labelFormat} labels`] });
-  const productType = productForShipment('PPL', PPL_PRODUCTS, settings.productType, s.cashOnDelivery !== null);
+  const productType = productForShipment('PPL', PPL_PRODUCTS, baseProduct(s, settings), s.cashOnDelivery !== null);
   const cod = s.cashOnDelivery;
   const varSym = variableSymbol(s.reference);
   return {
@@ -65,6 +93,7 @@ export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
       },
       sender: pplAddress(s.sender),
       recipient: pplAddress(s.recipient),
+      ...(s.pickupPoint ? { specificDelivery: { parcelShopCode: s.pickupPoint.id } } : {}),
       ...(cod ? {
         cashOnDelivery: { codPrice: Number(formatMinorUnits(cod.amountMinor)), codCurrency: cod.currency, ...(varSym ? { codVarSym: varSym } : {}) },
       } : {}),

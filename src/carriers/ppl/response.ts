@@ -65,6 +65,7 @@ const FIELD_PATHS: [RegExp, string][] = [
   [/^producttype$/, 'shipping_channel_id'],
   [/^externalnumbers(\[\d+\])?(\..*)?$/, 'reference_number'],
   [/^note$/, 'label_comment'],
+  [/^specificdelivery(\..*)?$/, 'pickup_point'],
   // a pickup order's fields (POST /order/batch) on the dispatch's pickup
   [/^orders\[\d+\]\.senddate$/, 'pickup.date'],
   [/^orders\[\d+\]\.sendtime(from|to)$/, 'pickup.$1'],

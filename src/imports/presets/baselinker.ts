@@ -18,7 +18,8 @@ function lineValue(row: FileRow, column: string, part: (value: number) => number
 
 export const baselinker: MappingPreset = {
   name: 'baselinker',
-  columns: { order_id: 'reference_number' },
+  // delivery_point_id: the pickup point the buyer chose (getOrders' delivery_point_id; BaseLinker's own shop modules keep it as bl_delivery_point_id)
+  columns: { order_id: 'reference_number', delivery_point_id: 'pickup_point_id' },
   defaults: {},
   rowsAre: 'items',
   summed: ['parcel_weight_amount', 'cash_on_delivery_amount'],

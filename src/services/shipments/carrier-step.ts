@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
+import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
@@ -46,6 +47,7 @@ export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[]): S
     })),
     cashOnDelivery: row.codAmountMinor == null ? null : { amountMinor: row.codAmountMinor, currency: row.codCurrency! },
     labelComment: row.labelComment,
+    pickupPoint: row.pickupPoint ? { id: (row.pickupPoint as StoredPickupPoint).provider_point_id, type: (row.pickupPoint as StoredPickupPoint).type } : null,
   };
 }
 

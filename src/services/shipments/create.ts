@@ -5,6 +5,7 @@ import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
 import { checkParcelMeasures, withParcelDefaults, type ParcelDefaults } from '../../domain/parcel-defaults.js';
 import { normaliseParties } from '../../domain/parties.js';
+import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { findProvider } from '../../carriers/registry.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
@@ -14,6 +15,7 @@ import { bindIdempotentResource } from '../idempotency.js';
 import { enqueueJob, jobLane } from '../jobs.js';
 import { checkPrintRequest } from '../printing/print-jobs.js';
 import { loadPrinterRow } from '../printing/printers.js';
+import { resolveShipmentPoint } from '../pickup-points.js';
 import { presentShipment, type ShipmentRow } from './records.js';
 import { indexShipmentForSearch, nextShipmentSeq } from './search.js';
 
@@ -45,6 +47,8 @@ export interface ShipmentBody {
   recipient_contact: Contact;
   origin_address: Address;
   destination_address: Address;
+  /** Given as `{provider_point_id, type?}`; validated, the point as stored (its name and address where the carrier's API knew it). */
+  pickup_point?: ({ provider_point_id: string; type?: string | null } & Partial<StoredPickupPoint>) | null;
   parcels: ParcelBody[];
   cash_on_delivery_amount?: number | null;
   cash_on_delivery_currency?: string | null;
@@ -89,7 +93,13 @@ export async function validateCreation(ctx: ServiceContext, accountId: string, g
   for (const key of STATION_FIELDS) if (given[key] === undefined) errors.add(key, "is required (or name a station whose settings give it: station)");
   const found = await channelForShipment(ctx, accountId, given.shipping_channel_id, errors);
   const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
-  const body = normaliseParties({ ...given, parcels }, errors);
+  const point = given.pickup_point && found ? await resolveShipmentPoint(ctx, found.channel, given.pickup_point, given.cash_on_delivery_amount != null, errors) : undefined;
+  // a shipment to a point goes to the point's address unless the body names one
+  const destination = given.destination_address ?? point?.address ?? undefined;
+  if (!destination && !(given.pickup_point && !point)) {
+    errors.add('destination_address', given.pickup_point ? "is required: the carrier publishes no point API to read the point's address from" : 'is required (or a pickup_point)');
+  }
+  const body = normaliseParties({ ...given, parcels, ...(destination ? { destination_address: destination } : {}), pickup_point: point ?? null }, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
   if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels, errors);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
@@ -113,6 +123,7 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
     recipientContact: body.recipient_contact,
     originAddress: body.origin_address,
     destinationAddress: body.destination_address,
+    pickupPoint: (body.pickup_point as StoredPickupPoint | null | undefined) ?? null,
     printRequest: body.print ?? null,
   };
 }

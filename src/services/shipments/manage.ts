@@ -32,11 +32,10 @@ export async function getShipment(ctx: ServiceContext, accountId: string, id: st
   return presentShipment(ctx, row);
 }
 
-/** Fields that may change at any time. */
 /** Fields of the creation input, correctable while the shipment is pending after a failed creation; other keys are ignored. */
 const CREATION_FIELDS: ReadonlySet<string> = new Set([
   'shipping_channel_id', 'label_format', 'label_dpi', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
-  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print',
+  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print', 'pickup_point',
 ]);
 
 async function jobRunning(ctx: ServiceContext, id: string): Promise<boolean> {
@@ -53,6 +52,7 @@ async function storedBody(ctx: ServiceContext, row: ShipmentRow): Promise<Shipme
     cash_on_delivery_amount: view.cash_on_delivery_amount, cash_on_delivery_currency: view.cash_on_delivery_currency,
     reference_number: row.referenceNumber, shipping_date: row.shippingDate, label_comment: row.labelComment,
     metadata: view.metadata, enable_tracking: row.enableTracking, print: (row.printRequest as ShipmentBody['print']) ?? null,
+    pickup_point: view.pickup_point,
   };
 }
 
@@ -70,7 +70,10 @@ export async function patchShipment(ctx: ServiceContext, accountId: string, id: 
     if (why) for (const k of creationKeys) errors.add(k, `cannot be changed: ${why}`);
   }
   errors.throwIfAny();
-  const merged = { ...(await storedBody(ctx, row)), ...patch } as ShipmentBody;
+  const stored = await storedBody(ctx, row);
+  // another point, or none, and no new address: the old point's address goes with the old point
+  const pointAddressGoes = 'pickup_point' in patch && patch.destination_address === undefined && stored.pickup_point?.address != null;
+  const merged = { ...stored, ...patch, ...(pointAddressGoes ? { destination_address: undefined } : {}) } as ShipmentBody;
   const now = ctx.clock.now();
   const update: Partial<ShipmentRow> = { updatedAt: now };
   if ('reference_number' in patch) update.referenceNumber = (patch.reference_number as string | null) ?? null;

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { fromMinorUnits } from '../../domain/money.js';
+import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import type { Db } from '../../store/store.js';
 import { labels, parcels, shipments } from '../../store/schema.js';
@@ -126,6 +127,7 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     recipient_contact: row.recipientContact as Contact,
     origin_address: row.originAddress as Address,
     destination_address: row.destinationAddress as Address,
+    pickup_point: (row.pickupPoint as StoredPickupPoint | null) ?? null,
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,
