@@ -10,6 +10,7 @@ import { EXIT } from '../src/cli/exit-codes.js';
 import { registerImportCommands } from '../src/cli/import.js';
 import { registerOrderCommands } from '../src/cli/orders.js';
 import { argvAsksForJson, printError } from '../src/cli/output.js';
+import { registerPointCommands } from '../src/cli/points.js';
 import { registerPrintJobCommands } from '../src/cli/print-jobs.js';
 import { registerPrinterCommands } from '../src/cli/printers.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerShipCommand(program);
   registerShipmentCommands(program);
+  registerPointCommands(program);
   registerOrderCommands(program);
   registerPrinterCommands(program);
   registerPrintJobCommands(program);

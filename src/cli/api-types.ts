@@ -37,9 +37,13 @@ export type Parcel = Shipment['parcels'][number];
 export type LabelFormat = Shipment['label_format'];
 export type CreateShipmentBody = BodyOf<'/v1/shipments', 'post'>;
 export type UpdateShipmentBody = BodyOf<'/v1/shipments/{id}', 'patch'>;
+/** The point a shipment goes to, as its record keeps it (name and address where the carrier's point API knew them). */
+export type ShipmentPickupPoint = NonNullable<Shipment['pickup_point']>;
 export type LabelPictures = Extract<DataOf<'/v1/shipments/{id}/label', 'get'>, { images: unknown }>;
 
 export type Order = DataOf<'/v1/orders/{id}', 'get'>;
+
+export type PickupPoint = DataOf<'/v1/pickup-points/{provider}/{id}', 'get'>;
 
 export type Printer = DataOf<'/v1/printers/{id}', 'get'>;
 export type PrintJob = DataOf<'/v1/print-jobs/{id}', 'get'>;

@@ -7,7 +7,7 @@ import { action, listPath } from './run.js';
 import { bodyFromFlags, type Json } from './ship-body.js';
 import { attachPrintRequest, type ShipPrintFlags } from './ship-print.js';
 import { fixRefusedHint, reportShipment } from './ship-report.js';
-import { addressLine, contactName, parseWait } from './shipment-records.js';
+import { addressLine, contactName, parseWait, pickupPointLine } from './shipment-records.js';
 import { shippingStation } from './station-settings.js';
 
 export const orderPath = (id: string) => `/v1/orders/${encodeURIComponent(id)}`;
@@ -34,6 +34,7 @@ function printOrder(o: Order): void {
     ...(o.shipping_date ? { 'shipping date': o.shipping_date } : {}),
     sender: o.sender_contact && o.origin_address ? `${contactName(o.sender_contact)} — ${addressLine(o.origin_address)}` : "the station's, when shipped",
     recipient: `${contactName(o.recipient_contact)} — ${addressLine(o.destination_address)}`,
+    ...(o.pickup_point ? { 'pickup point': pickupPointLine(o.pickup_point) } : {}),
     'recipient contact': `${o.recipient_contact.email_address}, ${o.recipient_contact.phone_number}`,
     ...(o.label_comment ? { 'label comment': o.label_comment } : {}),
     created: o.created_at, updated: o.updated_at,

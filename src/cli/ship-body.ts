@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { PICKUP_POINT_TYPES } from '../carriers/types.js';
 import { isLabelFormat, LABEL_FORMATS } from '../domain/labels.js';
 import { splitFullName } from '../domain/names.js';
 import { usualCurrency } from '../domain/reference-data.js';
@@ -33,6 +34,9 @@ export interface RecipientFlags {
   parcel?: string[];
   cod?: string;
   codCurrency?: string;
+  /** The carrier's id of a pickup point or locker to deliver to. */
+  point?: string;
+  pointType?: string;
 }
 
 export interface ShipFlags extends RecipientFlags {
@@ -65,10 +69,11 @@ export function flagOfField(path: string): string | undefined {
   if (path === 'destination_address.country_code') return '--country';
   if (path.startsWith('parcels')) return '--parcel';
   if (path.startsWith('cash_on_delivery')) return path.endsWith('currency') ? '--cod-currency' : '--cod';
+  if (path.startsWith('pickup_point')) return path.endsWith('.type') ? '--point-type' : '--point';
   return TEXT_FIELD_FLAGS.find((f) => f.field === path)?.flag;
 }
 
-/** Adds the recipient, address, parcel and COD flags to a command. */
+/** Adds the recipient, address, point, parcel and COD flags to a command. */
 export function addRecipientFlags(command: Command): Command {
   return command
     .option('--recipient-name <name>', 'recipient "First Last"')
@@ -80,6 +85,8 @@ export function addRecipientFlags(command: Command): Command {
     .option('--city <city>', 'destination city')
     .option('--postal-code <code>', 'destination postal code')
     .option('--country <code>', 'destination country, ISO 3166-1 alpha-2 (default CZ)')
+    .option('--point <id>', "deliver to this pickup point or locker of the channel's carrier (`packdesk points search`); the address flags may then be left out: the point's address is the destination")
+    .addOption(new Option('--point-type <type>', "the point's type, checked against the point").choices(PICKUP_POINT_TYPES))
     .option('--parcel <KGxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2.5x30x20x10 or 2,5x30x20x10; repeat for each', collect)
     .option('--cod <amount>', 'cash on delivery amount, e.g. 1249.90 or "1 249,90"')
     .option('--cod-currency <code>', 'cash on delivery currency (default: that of the destination country, e.g. CZK)');
@@ -169,18 +176,28 @@ export function layRecipientFlags(body: Json, o: RecipientFlags): string[] {
   if (o.parcel?.length) put('parcels', o.parcel.map((p) => parseParcel(p)));
   if (o.cod !== undefined) put('cash_on_delivery_amount', parseCodAmount(o.cod));
   if (o.codCurrency !== undefined) put('cash_on_delivery_currency', o.codCurrency.toUpperCase());
+  if (o.pointType !== undefined && o.point === undefined) throw new CliError('--point-type goes with --point ID', EXIT.usage);
+  if (o.point !== undefined) put('pickup_point', { provider_point_id: o.point, ...(o.pointType !== undefined ? { type: o.pointType } : {}) });
   return [...set];
 }
 
-/** Fills what the unattended form leaves to defaults: country CZ, the COD currency of the country (the station gives the label format). */
+/** Whether the body goes to a pickup point, whose address the destination may then be. */
+export const toPoint = (body: Json): boolean => isObject(body.pickup_point);
+
+/** Whether an address has anything but its country. */
+const hasPlace = (address: Json): boolean => Object.entries(address).some(([key, value]) => key !== 'country_code' && filled(value));
+
+/**
+ * Fills what the unattended form leaves to defaults: country CZ, the COD currency of the country (the station gives
+ * the label format). To a point with no address given, the destination is the point's: the country only picks the currency.
+ */
 export function applyDefaults(body: Json): void {
   const address = objectAt(body, 'destination_address');
-  if (!filled(address.country_code)) {
-    address.country_code = DEFAULT_COUNTRY;
-    body.destination_address = address;
-  }
+  const country = filled(address.country_code) ? address.country_code : DEFAULT_COUNTRY;
+  if (!toPoint(body) || hasPlace(address)) body.destination_address = { ...address, country_code: country };
+  else delete body.destination_address;
   if (filled(body.cash_on_delivery_amount) && !filled(body.cash_on_delivery_currency)) {
-    const currency = usualCurrency(address.country_code);
+    const currency = usualCurrency(country);
     if (currency) body.cash_on_delivery_currency = currency;
   }
 }
@@ -194,7 +211,10 @@ export function applySender(body: Json, sender: Sender): void {
   body.origin_address = sender.address;
 }
 
-/** What the interactive form would have to ask for (the API judges the values themselves); the station may give the channel. */
+/**
+ * What the interactive form would have to ask for (the API judges the values themselves); the station may give the
+ * channel, a pickup point the address.
+ */
 export function missingForShipment(body: Json, stationChannel: string | null): string[] {
   const contact = objectAt(body, 'recipient_contact');
   const address = objectAt(body, 'destination_address');
@@ -203,7 +223,7 @@ export function missingForShipment(body: Json, stationChannel: string | null): s
   if (!filled(contact.company_name) && !filled(contact.last_name)) missing.push('recipient name');
   if (!filled(contact.email_address)) missing.push('recipient e-mail');
   if (!filled(contact.phone_number)) missing.push('recipient phone');
-  for (const key of ['street_name', 'house_number', 'city_name', 'postal_code']) if (!filled(address[key])) missing.push(key);
+  if (!toPoint(body)) for (const key of ['street_name', 'house_number', 'city_name', 'postal_code']) if (!filled(address[key])) missing.push(key);
   if (!Array.isArray(body.parcels) || body.parcels.length === 0) missing.push('parcels');
   return missing;
 }

@@ -8,7 +8,7 @@ import { formatMoney } from './output.js';
 import type { Channel, Provider, StationView } from './api-types.js';
 import { channelProduct, fetchProviders, productsOf } from './product-names.js';
 import {
-  DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, type Json, type Sender,
+  DEFAULT_COUNTRY, isObject, parseCodAmount, parseParcel, toPoint, type Json, type Sender,
 } from './ship-body.js';
 
 /** The questions of `packdesk ship` on a terminal: only what the flags did not already give. */
@@ -162,8 +162,8 @@ export interface PromptedShipment {
 }
 
 /**
- * Completes a creation body on a terminal: channel and label format (the station's by default), recipient, address,
- * parcels and COD.
+ * Completes a creation body on a terminal: channel and label format (the station's by default), recipient, address
+ * (none to a pickup point: the point's is the destination), parcels and COD.
  */
 export async function promptShipment(client: ApiClient, start: Json, station: StationView, given: GivenFlags): Promise<PromptedShipment> {
   const { confirm, input, select } = await prompts();
@@ -184,10 +184,10 @@ export async function promptShipment(client: ApiClient, start: Json, station: St
   }
 
   const recipient = await askContact('Recipient', asObject(body.recipient_contact), false);
-  const destination = await askAddress('Recipient', asObject(body.destination_address));
-  await completePhone('Recipient', recipient, destination);
+  const destination = toPoint(body) ? asObject(body.destination_address) : await askAddress('Recipient', asObject(body.destination_address));
+  await completePhone('Recipient', recipient, { country_code: DEFAULT_COUNTRY, ...destination });
   body.recipient_contact = recipient;
-  body.destination_address = destination;
+  if (Object.keys(destination).length > 0) body.destination_address = destination;
   if (!Array.isArray(body.parcels) || body.parcels.length === 0) body.parcels = await askParcels();
 
   if (!given.cod && body.cash_on_delivery_amount == null && provider?.cash_on_delivery !== false) {
@@ -213,8 +213,10 @@ export async function confirmShipment(body: Json, channel: string, parcelsLine: 
   const who = [text(contact.company_name), [contact.first_name, contact.last_name].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   const cod = typeof body.cash_on_delivery_amount === 'number'
     ? `, COD ${formatMoney(body.cash_on_delivery_amount, text(body.cash_on_delivery_currency))}` : '';
+  const door = text(address.street_name) ? `${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}` : '';
+  const where = toPoint(body) ? [`pickup point ${String(asObject(body.pickup_point).provider_point_id)}`, door].filter(Boolean).join(', recipient at ') : door;
   process.stdout.write(
-    `\nTo:      ${who}${text(contact.phone_number) ? ` (${String(contact.phone_number)})` : ''}, ${String(address.street_name)} ${String(address.house_number)}, ${String(address.postal_code)} ${String(address.city_name)}, ${String(address.country_code)}\n`
+    `\nTo:      ${who}${text(contact.phone_number) ? ` (${String(contact.phone_number)})` : ''}, ${where}\n`
     + `Parcels: ${parcelsLine}${cod}\nChannel: ${channel}\n`
     + `Label:   ${String(body.label_format)}${body.reference_number ? `, reference ${String(body.reference_number)}` : ''}\n\n`,
   );

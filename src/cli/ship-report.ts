@@ -6,7 +6,7 @@ import { printJson, printRecord } from './output.js';
 import { describePrintJob } from './print-jobs.js';
 import { flagOfField } from './ship-body.js';
 import { printTarget, SHIP_PRINT_WAIT_SECONDS, shipmentPrintJob } from './ship-print.js';
-import { describeShipmentProduct } from './shipment-records.js';
+import { describeShipmentProduct, pickupPointLine } from './shipment-records.js';
 
 /** What `ship`, `orders ship` and `shipments update` do with the shipment the API answered. */
 export interface ShipmentOutcome {
@@ -26,6 +26,7 @@ function printCreated(s: Shipment, product: string | null, label: SavedLabel): v
   const pages = `${label.pages} page${label.pages === 1 ? '' : 's'}`;
   printRecord({
     shipment: s.id, ...(s.reference_number ? { reference: s.reference_number } : {}), status: s.status, product,
+    ...(s.pickup_point ? { 'pickup point': pickupPointLine(s.pickup_point) } : {}),
     ...Object.fromEntries(s.parcels.map((p, i) => [`parcel ${i + 1}`, p.tracking_number ?? '-'])),
     label: `${label.path}  (${label.format}, ${pages}, ${describeSize(label.size)})`,
   });

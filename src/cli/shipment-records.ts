@@ -1,4 +1,4 @@
-import type { Address, Channel, Contact, Shipment } from './api-types.js';
+import type { Address, Channel, Contact, Shipment, ShipmentPickupPoint } from './api-types.js';
 import type { ApiClient } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { describeProduct, productsOf } from './product-names.js';
@@ -22,6 +22,15 @@ export function contactName(c: Pick<Contact, 'company_name' | 'first_name' | 'la
 export function addressLine(a: Address): string {
   const house = [a.house_number, a.apartment_number].filter(Boolean).join('/');
   return `${[a.street_name, house].filter(Boolean).join(' ')}, ${a.postal_code} ${a.city_name}, ${a.country_code}`;
+}
+
+/**
+ * `KM19080012 Trafika Nádražní (parcelshop) — Nádražní 12, 60200 Brno, CZ`: what a shipment's point record knows of it
+ * (an order's, its id and type).
+ */
+export function pickupPointLine(p: Pick<ShipmentPickupPoint, 'provider_point_id'> & Partial<ShipmentPickupPoint>): string {
+  const what = [p.provider_point_id, p.name, p.type && `(${p.type})`].filter(Boolean).join(' ');
+  return p.address ? `${what} — ${addressLine(p.address)}` : what;
 }
 
 /** One line per field error, indented like the CLI's error output. */

@@ -35,7 +35,7 @@ function patchFromFlags(current: Shipment, o: UpdateFlags): Json {
 }
 
 /** Fields whose change re-creates a refused shipment at the carrier (the others are kept at any time). */
-const CORRECTIONS = ['recipient_contact', 'destination_address', 'parcels', 'cash_on_delivery_amount', 'cash_on_delivery_currency'];
+const CORRECTIONS = ['recipient_contact', 'destination_address', 'pickup_point', 'parcels', 'cash_on_delivery_amount', 'cash_on_delivery_currency'];
 
 /** `packdesk shipments update ID …`: corrects a shipment the carrier refused, which is then created again as the same shipment. */
 export function registerShipmentUpdateCommand(shipments: Command): void {

@@ -8,7 +8,7 @@ import { action, listPath } from './run.js';
 import { registerShipmentPrintCommand } from './ship-print.js';
 import { fixRefusedHint } from './ship-report.js';
 import { registerShipmentUpdateCommand } from './shipment-update.js';
-import { addressLine, contactName, describeShipmentProduct, fieldErrorLines, parseWait, shipmentPath } from './shipment-records.js';
+import { addressLine, contactName, describeShipmentProduct, fieldErrorLines, parseWait, pickupPointLine, shipmentPath } from './shipment-records.js';
 
 /** `pending, needs attention`: a shipment the carrier refused, which nothing retries, is told apart from one in progress. */
 const describeStatus = (s: Pick<Shipment, 'status' | 'needs_attention'>): string => (s.needs_attention ? `${s.status}, needs attention` : s.status);
@@ -22,6 +22,7 @@ function printShipment(s: Shipment, product: string | null): void {
     ...(s.total_price != null ? { price: formatMoney(s.total_price, s.currency) } : {}),
     sender: `${contactName(s.sender_contact)} — ${addressLine(s.origin_address)}`,
     recipient: `${contactName(s.recipient_contact)} — ${addressLine(s.destination_address)}`,
+    ...(s.pickup_point ? { 'pickup point': pickupPointLine(s.pickup_point) } : {}),
     'recipient contact': `${s.recipient_contact.email_address}, ${s.recipient_contact.phone_number}`,
     tracking: s.enable_tracking ? 'on' : 'off',
     ...(s.label_comment ? { 'label comment': s.label_comment } : {}),

@@ -61,8 +61,9 @@ async function askingFor(ctx: ServiceContext, accountId: string, given: { provid
   const code = channel?.provider ?? given.provider;
   const provider = code === undefined ? undefined : findProvider(code);
   if (code !== undefined && !provider) errors.add('provider', `${code} is not a provider packdesk knows`);
-  const service = provider && pointServiceOf(provider, 'provider', errors);
-  if (service && !service.finder) errors.add('provider', `${provider!.name} publishes no search of its points: give the point's id from the shop's checkout`);
+  const path = channel ? 'shipping_channel_id' : 'provider';
+  const service = provider && pointServiceOf(provider, path, errors);
+  if (service && !service.finder) errors.add(path, `${provider!.name} publishes no search of its points: give the point's id from the shop's checkout`);
   if (service?.finder && !channel && given.shipping_channel_id === undefined) {
     channel = await ctx.db.select().from(shippingChannels)
       .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.provider, provider!.code), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt)))

@@ -87,7 +87,8 @@ describe('pickup points: search a carrier’s points and ship to one', () => {
     expect(Object.keys(refusal(await search('country=CZ&city=Brno')))).toEqual(['provider']);
     // by provider, through the account's channel of it
     expect(ok<Point[]>(await search('provider=ppl&country=CZ&city=Brno&limit=100'))).toEqual(points);
-    expect(refusal(await search(`shipping_channel_id=${spx}&country=CZ&city=Brno`)).provider![0]).toMatch(/SP Express delivers only to doors/);
+    expect(refusal(await search(`shipping_channel_id=${spx}&country=CZ&city=Brno`)).shipping_channel_id![0]).toMatch(/SP Express delivers only to doors/);
+    expect(refusal(await search('provider=spx&country=CZ&city=Brno')).provider![0]).toMatch(/SP Express delivers only to doors/);
     expect(Object.keys(refusal(await search(`shipping_channel_id=${ppl}&country=XX&near=91,10`))).sort()).toEqual(['country', 'near']);
     expect(Object.keys(refusal(await search(`shipping_channel_id=${ppl}&country=CZ`)))).toEqual(['postal_code']);
     expect(Object.keys(refusal(await search('provider=nope&country=CZ&city=Brno')))).toEqual(['provider']);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, data, type Channel, type Printer } from './api';
+import { api, data, type Channel, type Printer, type Provider } from './api';
 import { onLive } from './live';
 
 /** The account's printers, their state kept current by the desk's live events. */
@@ -21,4 +21,11 @@ export function useChannels(onlyActive = false): Channel[] {
       .then((list) => setChannels(onlyActive ? list.filter((c) => c.status === 'active') : list)).catch(() => undefined);
   }, [onlyActive]);
   return channels;
+}
+
+/** The carriers as GET /v1/providers describes them: what each offers (courier pickup, points). */
+export function useProviders(): Provider[] {
+  const [providers, setProviders] = useState<Provider[]>([]);
+  useEffect(() => void data(api.GET('/v1/providers')).then(setProviders).catch(() => undefined), []);
+  return providers;
 }

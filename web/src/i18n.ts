@@ -93,6 +93,14 @@ const en = {
   'eod.pickupUnconfirmed': 'Courier asked for {date}, {from}–{to}, not confirmed: {note}', 'eod.windows': 'Windows the carrier offers', 'eod.noWindows': 'The carrier offers no courier that day.',
   'eod.retry': 'Retry', 'eod.past': 'Past dispatches', 'eod.noPast': 'No dispatches yet.', 'eod.created': 'Closed', 'eod.shipments': 'Shipments', 'eod.parcels': 'Parcels',
   'status.dispatched': 'Handed over',
+  'points.title': 'Pickup point', 'points.atDoor': "To the recipient's door", 'points.toPoint': 'Deliver to a pickup point', 'points.change': 'Change point',
+  'points.toDoor': 'Deliver to the door', 'points.search': 'Postal code or city', 'points.find': 'Find points', 'points.cancel': 'Cancel',
+  'points.searching': 'Looking for points…', 'points.none': 'No points there: try another postal code or city.', 'points.choose': 'Choose',
+  'points.codYes': 'Takes cash on delivery', 'points.codNo': 'No cash on delivery', 'points.noCodWarning': 'Takes no cash on delivery, and this shipment has COD.',
+  'points.closedNow': 'Takes no parcels now', 'points.closed': 'Closed',
+  'points.noSearch': "This carrier publishes no search of its points: the point's id comes with the shop's order.",
+  'points.addressOptional': "To a pickup point the address may stay empty: the point's address is used.",
+  'points.type.parcelshop': 'Parcel shop', 'points.type.locker': 'Parcel locker', 'points.type.post_office': 'Post office',
 };
 
 type Key = keyof typeof en;
@@ -189,6 +197,14 @@ const cs: Words = {
   'eod.pickupUnconfirmed': 'Kurýr vyžádán na {date}, {from}–{to}, nepotvrzen: {note}', 'eod.windows': 'Časy, které dopravce nabízí', 'eod.noWindows': 'Dopravce ten den kurýra nenabízí.',
   'eod.retry': 'Zkusit znovu', 'eod.past': 'Předchozí předání', 'eod.noPast': 'Zatím žádná předání.', 'eod.created': 'Uzavřeno', 'eod.shipments': 'Zásilky', 'eod.parcels': 'Balíky',
   'status.dispatched': 'Předáno',
+  'points.title': 'Výdejní místo', 'points.atDoor': 'Na adresu příjemce', 'points.toPoint': 'Doručit na výdejní místo', 'points.change': 'Změnit místo',
+  'points.toDoor': 'Doručit na adresu', 'points.search': 'PSČ nebo město', 'points.find': 'Hledat místa', 'points.cancel': 'Zrušit',
+  'points.searching': 'Hledám výdejní místa…', 'points.none': 'Tam žádná místa nejsou: zkuste jiné PSČ nebo město.', 'points.choose': 'Vybrat',
+  'points.codYes': 'Přijímá dobírku', 'points.codNo': 'Bez dobírky', 'points.noCodWarning': 'Nepřijímá dobírku, a tato zásilka dobírku má.',
+  'points.closedNow': 'Teď zásilky nepřijímá', 'points.closed': 'Zavřeno',
+  'points.noSearch': 'Tento dopravce nezveřejňuje vyhledávání svých míst: ID místa přichází s objednávkou z e-shopu.',
+  'points.addressOptional': 'Při doručení na výdejní místo může adresa zůstat prázdná: použije se adresa místa.',
+  'points.type.parcelshop': 'Výdejní místo', 'points.type.locker': 'Výdejní box', 'points.type.post_office': 'Pošta',
 };
 
 const pl: Words = {
@@ -282,6 +298,14 @@ const pl: Words = {
   'eod.pickupUnconfirmed': 'Kurier zamówiony na {date}, {from}–{to}, niepotwierdzony: {note}', 'eod.windows': 'Okna oferowane przez przewoźnika', 'eod.noWindows': 'Przewoźnik nie oferuje kuriera tego dnia.',
   'eod.retry': 'Ponów', 'eod.past': 'Poprzednie przekazania', 'eod.noPast': 'Jeszcze żadnych przekazań.', 'eod.created': 'Zamknięto', 'eod.shipments': 'Przesyłki', 'eod.parcels': 'Paczki',
   'status.dispatched': 'Przekazano',
+  'points.title': 'Punkt odbioru', 'points.atDoor': 'Pod adres odbiorcy', 'points.toPoint': 'Dostawa do punktu odbioru', 'points.change': 'Zmień punkt',
+  'points.toDoor': 'Dostawa pod adres', 'points.search': 'Kod pocztowy lub miasto', 'points.find': 'Szukaj punktów', 'points.cancel': 'Anuluj',
+  'points.searching': 'Szukam punktów…', 'points.none': 'Brak punktów w tym miejscu: spróbuj innego kodu pocztowego lub miasta.', 'points.choose': 'Wybierz',
+  'points.codYes': 'Przyjmuje pobranie', 'points.codNo': 'Bez pobrania', 'points.noCodWarning': 'Nie przyjmuje pobrania, a ta przesyłka ma pobranie.',
+  'points.closedNow': 'Teraz nie przyjmuje paczek', 'points.closed': 'Zamknięte',
+  'points.noSearch': 'Ten przewoźnik nie udostępnia wyszukiwarki swoich punktów: identyfikator punktu przychodzi z zamówieniem ze sklepu.',
+  'points.addressOptional': 'Przy dostawie do punktu adres może pozostać pusty: użyty zostanie adres punktu.',
+  'points.type.parcelshop': 'Punkt odbioru', 'points.type.locker': 'Automat paczkowy', 'points.type.post_office': 'Placówka pocztowa',
 };
 
 export const LANGUAGES = { en: 'English', cs: 'Čeština', pl: 'Polski' } as const;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, data, errorText, type Channel, type Dispatch, type PickupWindow, type Printer, type Provider, type ShipmentSummary, type WaitingForDispatch } from '../api';
-import { useChannels, usePrinters } from '../hooks';
+import { api, ApiError, data, errorText, type Channel, type Dispatch, type PickupWindow, type Printer, type ShipmentSummary, type WaitingForDispatch } from '../api';
+import { useChannels, usePrinters, useProviders } from '../hooks';
 import { t } from '../i18n';
 import { onLive } from '../live';
 import { useSignal } from '../signal';
@@ -189,11 +189,11 @@ function PastDispatches({ dispatches, channels, readOnly, onRetried }: { dispatc
 export function EndOfDay({ readOnly }: { readOnly: boolean }) {
   const [waiting, setWaiting] = useState<WaitingForDispatch[]>([]);
   const [past, setPast] = useState<Dispatch[]>([]);
-  const [providers, setProviders] = useState<Provider[]>([]);
   const [made, setMade] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const channels = useChannels();
   const printers = usePrinters();
+  const providers = useProviders();
   const view = useSignal(station);
   const printerId = view?.effective.printers.pdf ?? null;
 
@@ -203,7 +203,6 @@ export function EndOfDay({ readOnly }: { readOnly: boolean }) {
   ]).then(() => setError('')).catch((err: Error) => setError(errorText(err)));
   useEffect(() => {
     void load();
-    void data(api.GET('/v1/providers')).then(setProviders).catch(() => undefined);
     return onLive((kind) => { if (kind === 'shipment' || kind === 'ready') void load(); });
   }, []);
 

@@ -12,10 +12,12 @@ interface Props {
   onEdit: (editing: boolean) => void;
   errors: Record<string, string[]>;
   readOnly: boolean;
+  /** The shipment goes to a pickup point: its address may stay empty. */
+  toPoint: boolean;
 }
 
 /** The recipient, the address and the COD as a compact card; "edit" shows their fields in place. */
-export function RecipientCard({ value, onChange, editing, onEdit, errors, readOnly }: Props) {
+export function RecipientCard({ value, onChange, editing, onEdit, errors, readOnly, toPoint }: Props) {
   const { recipient: r, destination: a } = value;
   if (!editing) {
     const cod = value.cod_amount.trim() ? `${t('ship.cod')}: ${value.cod_amount} ${value.cod_currency}` : '';
@@ -37,6 +39,7 @@ export function RecipientCard({ value, onChange, editing, onEdit, errors, readOn
     <fieldset class="card recipient editing">
       <legend>{t('ship.recipient')}</legend>
       <PartyFields prefix="recipient_contact" value={r} onChange={(recipient) => onChange({ ...value, recipient })} errors={errors} disabled={readOnly} />
+      {toPoint && <p class="hint">{t('points.addressOptional')}</p>}
       <AddressFields prefix="destination_address" value={a} onChange={(destination) => onChange({ ...value, destination })} errors={errors} disabled={readOnly} />
       <div class="row">
         <Field label="ship.codAmount" path="cash_on_delivery_amount" errors={errors}>

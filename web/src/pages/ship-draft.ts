@@ -1,6 +1,7 @@
 import type { CreateShipmentBody, LabelFormat, Order, PatchShipmentBody, Shipment, ShipOrderBody } from '../api';
 import { readDecimal, showDecimal } from '../decimal';
-import { addressBody, addressOf, contactBody, emptyAddress, emptyParty, partyOf, type Address, type Party } from './party-fields';
+import { addressBody, addressOf, contactBody, emptyAddress, emptyParty, isBlank, partyOf, type Address, type Party } from './party-fields';
+import { choiceOf, type PointChoice, type PointRecord } from './pickup-point';
 
 /** What the ship screen holds between the scan and the carrier's answer, and the bodies it sends. */
 
@@ -17,7 +18,10 @@ export interface Draft {
   channel: string;
   label_format: LabelFormat | '';
   recipient: Party;
+  /** The recipient's own address; to a pickup point it may stay empty (the point's is the destination then). */
   destination: Address;
+  /** The pickup point or locker it goes to instead of the door. */
+  pickup_point: PointChoice | null;
   parcels: ParcelInput[];
   cod_amount: string;
   cod_currency: string;
@@ -37,15 +41,26 @@ const parcelOf = (p: ParcelRecord): ParcelInput => ({
 export function newDraft(reference: string, country = 'CZ'): Draft {
   return {
     reference_number: reference, order_id: null, shipment_id: null, order_changed: false, channel: '', label_format: '',
-    recipient: emptyParty(), destination: emptyAddress(country), parcels: [emptyParcel()], cod_amount: '', cod_currency: '',
+    recipient: emptyParty(), destination: emptyAddress(country), pickup_point: null, parcels: [emptyParcel()], cod_amount: '', cod_currency: '',
   };
 }
 
-/** The recipient's side of a record: who, where, how many parcels of what, how much to collect. */
-type Filled = Pick<Order, 'recipient_contact' | 'destination_address' | 'cash_on_delivery_amount' | 'cash_on_delivery_currency'> & { parcels: ParcelRecord[] };
-function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | 'parcels' | 'cod_amount' | 'cod_currency'> {
+/** The recipient's side of a record: who, where, which point, how many parcels of what, how much to collect. */
+type Filled = Pick<Order, 'recipient_contact' | 'destination_address' | 'cash_on_delivery_amount' | 'cash_on_delivery_currency'> & {
+  parcels: ParcelRecord[];
+  pickup_point?: PointRecord | null;
+};
+
+const PLACE_KEYS = ['street_name', 'house_number', 'city_name', 'postal_code', 'country_code'] as const;
+const samePlace = (a: Partial<Record<(typeof PLACE_KEYS)[number], string>>, b: typeof a) => PLACE_KEYS.every((k) => (a[k] ?? '') === (b[k] ?? ''));
+
+function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | 'pickup_point' | 'parcels' | 'cod_amount' | 'cod_currency'> {
+  const point = record.pickup_point ? choiceOf(record.pickup_point) : null;
+  // a destination that is the point's own address goes with the point: a point changed later brings its own
+  const pointsAddress = point?.address != null && samePlace(point.address, record.destination_address);
   return {
-    recipient: partyOf(record.recipient_contact), destination: addressOf(record.destination_address),
+    recipient: partyOf(record.recipient_contact), pickup_point: point,
+    destination: pointsAddress ? emptyAddress(record.destination_address.country_code) : addressOf(record.destination_address),
     parcels: record.parcels.length > 0 ? record.parcels.map(parcelOf) : [emptyParcel()],
     cod_amount: showDecimal(record.cash_on_delivery_amount, 2), cod_currency: record.cash_on_delivery_currency ?? '',
   };
@@ -84,8 +99,17 @@ function codBody(draft: Settled) {
     : { cash_on_delivery_amount: amount, cash_on_delivery_currency: draft.cod_currency.trim().toUpperCase() || null };
 }
 
-/** What the packer may change of an order or a refused shipment: who, where, how much to collect. */
-const recipientBody = (draft: Settled) => ({ recipient_contact: contactBody(draft.recipient), destination_address: addressBody(draft.destination), ...codBody(draft) });
+/** The point as the API takes it; null: to the door. */
+const pointBody = (draft: Settled) => (draft.pickup_point
+  ? { provider_point_id: draft.pickup_point.provider_point_id, ...(draft.pickup_point.type ? { type: draft.pickup_point.type } : {}) }
+  : null);
+
+/** What the packer may change of an order or a refused shipment: who, where, how much to collect; to a point an empty address is left to the point's. */
+const recipientBody = (draft: Settled) => ({
+  recipient_contact: contactBody(draft.recipient),
+  ...(draft.pickup_point && isBlank(draft.destination) ? {} : { destination_address: addressBody(draft.destination) }),
+  pickup_point: pointBody(draft), ...codBody(draft),
+});
 
 /** A new shipment at `station`: the daemon adds the station's sender, pickup address and auto-print. */
 export function createBody(draft: Settled, station: string): CreateShipmentBody {

@@ -1,12 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, data, errorText, type Shipment } from '../api';
-import { useChannels, usePrinters } from '../hooks';
+import { useChannels, usePrinters, useProviders } from '../hooks';
 import { statusWord, t } from '../i18n';
 import { onLive } from '../live';
 import { useSignal } from '../signal';
 import { loadStation, station } from '../station';
 import { Parcels } from './parcels';
 import { Field } from './parts';
+import { PickupPointCard } from './pickup-point';
 import { RecipientCard, type Recipient } from './recipient-card';
 import {
   correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, newDraft, orderChangeBody, RECIPIENT_PATHS, shipOrderBody,
@@ -19,7 +20,9 @@ const WEIGHT = /^parcels\.(\d+)\.weight_amount$/;
 
 function storedDraft(): Draft | null {
   try {
-    return JSON.parse(sessionStorage.getItem(DRAFT) ?? 'null') as Draft | null;
+    const kept = JSON.parse(sessionStorage.getItem(DRAFT) ?? 'null') as Partial<Draft> | null;
+    // a draft kept by an earlier desk lacks the fields added since
+    return kept && { ...newDraft(''), ...kept };
   } catch {
     return null;
   }
@@ -35,6 +38,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
   const effective = view?.effective ?? null;
   const channels = useChannels(true);
   const printers = usePrinters();
+  const providers = useProviders();
   const [draft, setDraft] = useState<Draft>(() => storedDraft() ?? newDraft(''));
   const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -207,6 +211,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
 
   const recipient: Recipient = { recipient: draft.recipient, destination: draft.destination, cod_amount: draft.cod_amount, cod_currency: draft.cod_currency };
   const shown = settled(draft);
+  const carrier = providers.find((p) => p.code === channels.find((c) => c.id === shown.channel)?.provider);
   return (
     <main class="ship">
       <form ref={form} class="ship-form" onSubmit={(e) => { e.preventDefault(); void ship(); }} onKeyDown={onKeyDown} noValidate>
@@ -219,8 +224,14 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
         {notice && <p class="notice" role="status">{notice}</p>}
         {shippedBefore && <p class="warning" role="alert">{t('ship.shippedBefore', { ref: draft.reference_number, status: statusWord(shippedBefore) })}</p>}
         <RecipientCard
-          value={recipient} editing={editing} onEdit={setEditing} errors={errors} readOnly={readOnly}
+          value={recipient} editing={editing} onEdit={setEditing} errors={errors} readOnly={readOnly} toPoint={draft.pickup_point !== null}
           onChange={(next) => edit((d) => ({ ...d, ...next, order_changed: d.order_id !== null }))}
+        />
+        <PickupPointCard
+          point={draft.pickup_point} provider={carrier} channelId={shown.channel} country={draft.destination.country_code.trim() || country}
+          cod={draft.cod_amount.trim() !== ''} errors={errors} readOnly={readOnly}
+          onChange={(point) => edit((d) => ({ ...d, pickup_point: point, order_changed: d.order_id !== null }))}
+          onKnown={(point) => setDraft((d) => (d.pickup_point?.provider_point_id === point.provider_point_id ? { ...d, pickup_point: point } : d))}
         />
         <Parcels parcels={draft.parcels} onChange={(parcels) => edit((d) => ({ ...d, parcels }))} presets={effective?.box_presets ?? []} errors={errors} readOnly={readOnly} />
         <div class="row options">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, data, errorText, type Channel, type Shipment, type TrackingParcel } from '../api';
-import { usePrinters } from '../hooks';
+import { usePrinters, useProviders } from '../hooks';
 import { t } from '../i18n';
 import { onLive } from '../live';
 import { useSignal } from '../signal';
@@ -8,11 +8,12 @@ import { station } from '../station';
 import { FixShipment } from './fix-shipment';
 import { LabelPreview } from './label';
 import { Chip, formatTime } from './parts';
+import { choiceOf, PointLines, usePointDetails, type PointChoice } from './pickup-point';
 import { PrintStatus } from './print-status';
 import { isRefused } from './ship-result';
 
 /**
- * One shipment: parcels, the tracking timeline (newest first, the carrier's codes), label, where it printed, reprint,
+ * One shipment: its pickup point (name, address, hours), parcels, the tracking timeline (newest first, the carrier's codes), label, where it printed, reprint,
  * cancel, retry; a refused one shows its fields to correct, and sending them corrects this same shipment.
  */
 export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }) {
@@ -20,8 +21,10 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
   const [channel, setChannel] = useState<Channel | null>(null);
   const [tracking, setTracking] = useState<TrackingParcel[]>([]);
   const printers = usePrinters();
+  const providers = useProviders();
   const effective = useSignal(station)?.effective;
   const [error, setError] = useState('');
+  const [pointKnown, setPointKnown] = useState<PointChoice | null>(null);
 
   const load = async () => {
     try {
@@ -43,6 +46,11 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
     if (channelId) void data(api.GET('/v1/shipping-channels/{id}', { params: { path: { id: channelId } } })).then(setChannel).catch(() => undefined);
   }, [channelId]);
   useEffect(() => onLive((kind, changed) => { if ((kind === 'shipment' && changed === id) || kind === 'ready') void load(); }), [id]);
+  const carrier = providers.find((p) => p.code === channel?.provider);
+  const recorded = shipment?.pickup_point ? choiceOf(shipment.pickup_point) : null;
+  // the record names the point; its hours come from the carrier's point API
+  const point = recorded && pointKnown?.provider_point_id === recorded.provider_point_id ? pointKnown : recorded;
+  usePointDetails(point, carrier, channelId ?? '', setPointKnown);
 
   const act = async (action: () => Promise<unknown>) => {
     try {
@@ -64,6 +72,12 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
       <p><a href="#/shipments">← {t('shipment.back')}</a></p>
       <h1>{shipment.reference_number ?? shipment.id} <Chip status={shipment.needs_attention ? 'needs_attention' : shipment.status} /></h1>
       <p>{shipment.recipient_contact.company_name ?? `${shipment.recipient_contact.first_name ?? ''} ${shipment.recipient_contact.last_name ?? ''}`}, {shipment.destination_address.street_name} {shipment.destination_address.house_number}, {shipment.destination_address.postal_code} {shipment.destination_address.city_name}</p>
+      {point && (
+        <section class="card pickup-point" aria-label={t('points.title')}>
+          <span class="hint">{t('points.title')}</span>
+          <PointLines point={point} cod={shipment.cash_on_delivery_amount != null} />
+        </section>
+      )}
       {shipment.failure && <p class="error" role="alert">{t('shipment.failure', { message: shipment.failure.message })}</p>}
       {error && <p class="error" role="alert">{error}</p>}
       {!readOnly && (
@@ -72,7 +86,7 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
           {(shipment.status === 'pending' || (shipment.status === 'created' && channel?.capabilities.cancel !== false)) && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
         </div>
       )}
-      {!readOnly && isRefused(shipment) && <FixShipment key={shipment.updated_at} shipment={shipment} onAnswer={setShipment} />}
+      {!readOnly && isRefused(shipment) && <FixShipment key={shipment.updated_at} shipment={shipment} carrier={carrier} onAnswer={setShipment} />}
       {!readOnly && shipment.status === 'created' && channel?.capabilities.cancel === false && (
         <p class="hint" data-name="cannot-cancel">{channel.capabilities.unavailable_because.cancel}</p>
       )}
