@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { splitLabels } from '../../labels/index.js';
 import { mapConcurrently } from '../concurrently.js';
 import { AuthorizationRequiredError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPoint, PickupPointService, ShipmentForCarrier, ValidationOutcome,
+} from '../types.js';
 import { AllegroAppRefused, checkApplicationCredentials } from './authorization.js';
 import { AllegroClient } from './client.js';
 import { cancelShipments, runCommand } from './commands.js';
 import { allegroDispatcher, SHIPMENT_ID_SEPARATOR } from './dispatch.js';
+import { pickupPointOf, pointCarrierOf, searchAllegroPoints } from './points.js';
 import { allegroCreateCommand, allegroLabelRequest, labelFormatOf, parcelGroups } from './request.js';
 import { deliveryServiceFor, parseCreatedShipment, parseRefusal, parseTracking, type AllegroDeliveryService } from './response.js';
 import { allegroSettings, type AllegroSettings } from './settings.js';
@@ -17,6 +20,9 @@ const ALLEGRO_TRACK_BATCH = 20;
 const SERVICE_CACHE_MS = 3_600_000;
 
 const services = new Map<string, { service: AllegroDeliveryService; until: number }>();
+/** Allegro answers its whole point list at once: kept per channel and carrier for an hour, searched here. */
+const POINT_LIST_MS = 3_600_000;
+const pointLists = new Map<string, { points: PickupPoint[]; until: number }>();
 
 /** One create command per group of parcels, and the Allegro shipment it made once it succeeded. */
 interface PlannedCommand {
@@ -132,7 +138,36 @@ async function validate(settings: ChannelSettings, ctx: CarrierContext): Promise
   }
 }
 
+/** The points of the channel's carrier from Allegro's list; none where the list holds no points of that carrier. */
+async function channelPoints(settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
+  if (!settings) throw new CarrierRefusedError('Allegro lists its points only to a channel', { shipping_channel_id: ["Allegro's point list needs a channel's authorisation"] });
+  const parsed = allegroSettings.parse(settings);
+  const client = new AllegroClient(parsed, ctx);
+  const carrier = pointCarrierOf((await deliveryService(client, parsed, ctx)).carrierId);
+  if (!carrier) return [];
+  const key = `${ctx.channelId}:${carrier}`;
+  const cached = pointLists.get(key);
+  if (cached && cached.until > ctx.clock.now()) return cached.points;
+  const points = ((await client.pickupDropOffPoints(carrier)).points ?? []).map(pickupPointOf).filter((p): p is PickupPoint => p !== undefined);
+  pointLists.set(key, { points, until: ctx.clock.now() + POINT_LIST_MS });
+  return points;
+}
+
+/**
+ * Delivery to points where the channel's delivery method goes to one (`receiver.point`). The search reads Allegro's
+ * own point list; there is no `find`: the list holds no InPost or other networks' points that Allegro's methods also
+ * deliver to, so a point missing from it may still be right, and Allegro checks it at creation.
+ */
+const allegroPickupPoints: PickupPointService = {
+  types: ['parcelshop', 'locker'],
+  finder: {
+    needsChannel: true,
+    search: async (query, settings, ctx) => searchAllegroPoints(await channelPoints(settings, ctx), query),
+  },
+};
+
 export const allegroAdapter: CarrierAdapter = {
+  pickupPoints: allegroPickupPoints,
   validate,
   createShipment,
   dispatch: allegroDispatcher,

@@ -9,6 +9,7 @@ import {
   type AllegroTrackingAnswer, type RefusalSubject,
 } from './response.js';
 import type { AllegroSettings } from './settings.js';
+import type { AllegroPickupDropOffPoints, AllegroPointCarrier } from './points.js';
 
 /** The REST API hosts (OpenAPI `servers`: https://api.{allegro.pl | allegro.pl.allegrosandbox.pl}). */
 export const ALLEGRO_BASE_URLS = {
@@ -143,6 +144,13 @@ export class AllegroClient {
     if (res.status === 204) return undefined;
     if (res.status !== 200) throw this.refused(res, undefined, HAND_OVER_REFUSAL);
     return res.body;
+  }
+
+  /** `GET /order/carriers/ALLEGRO/points` (getAllegroPickupDropOffPointsGET): every Allegro pickup drop-off point of the carrier. */
+  async pickupDropOffPoints(carrier: AllegroPointCarrier): Promise<AllegroPickupDropOffPoints> {
+    const res = await this.send('GET', `/order/carriers/ALLEGRO/points?${new URLSearchParams({ carriers: carrier })}`);
+    if (res.status !== 200) throw this.refused(res);
+    return this.json(res, 'the pickup points');
   }
 
   /** `GET /order/carriers/{carrierId}/tracking` for at most 20 waybills. */

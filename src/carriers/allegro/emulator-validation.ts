@@ -27,21 +27,32 @@ export interface EmulatedService {
   additionalProperties: unknown[];
   features: Record<string, string>;
   maxWeightKg: number;
+  /** Delivers to a pickup point (`receiver.point`); Allegro's delivery services say so in no field. */
+  toPoint: boolean;
 }
 
-/** One multi-parcel DPD method (the OpenAPI's example id) and one single-parcel Allegro One method, both with COD. */
+/**
+ * One multi-parcel DPD method (the OpenAPI's example id), one single-parcel Allegro One method, both to the door, and
+ * Allegro One Box to points (its id inferred), all with COD.
+ */
 export const EMULATED_SERVICES: readonly EmulatedService[] = [
   {
     id: { deliveryMethodId: 'c3066682-97a3-42fe-9eb5-3beeccab840c', credentialsId: null }, name: 'Allegro Kurier DPD', carrierId: 'DPD', owner: 'ALLEGRO',
     marketplaces: ['allegro-pl'], packageTypes: ['PACKAGE', 'DOX', 'OTHER'],
     cashOnDelivery: { limit: 5000, currency: 'PLN', paymentType: 'MONEY_TRANSFER', forceRequireIban: false }, insurance: { limit: 50000, currency: 'PLN' },
-    additionalServices: [], additionalProperties: [], features: {}, maxWeightKg: 31.5,
+    additionalServices: [], additionalProperties: [], features: {}, maxWeightKg: 31.5, toPoint: false,
   },
   {
     id: { deliveryMethodId: '2488f7b7-5d1c-4d65-b85c-4cbcf253fd93', credentialsId: null }, name: 'Allegro One Box, One Kurier', carrierId: 'ALLEGRO', owner: 'ALLEGRO',
     marketplaces: ['allegro-pl'], packageTypes: ['PACKAGE'],
     cashOnDelivery: { limit: 5000, currency: 'PLN', paymentType: 'WALLET_TRANSFER', forceRequireIban: false }, insurance: { limit: 5000, currency: 'PLN' },
-    additionalServices: [], additionalProperties: [], features: {}, maxWeightKg: 25,
+    additionalServices: [], additionalProperties: [], features: {}, maxWeightKg: 25, toPoint: false,
+  },
+  {
+    id: { deliveryMethodId: '5e4b2f3c-0b8a-4d2e-9c61-7a1f0d3e8b24', credentialsId: null }, name: 'Allegro One Box', carrierId: 'ALLEGRO', owner: 'ALLEGRO',
+    marketplaces: ['allegro-pl'], packageTypes: ['PACKAGE'],
+    cashOnDelivery: { limit: 5000, currency: 'PLN', paymentType: 'WALLET_TRANSFER', forceRequireIban: false }, insurance: { limit: 5000, currency: 'PLN' },
+    additionalServices: [], additionalProperties: [], features: {}, maxWeightKg: 25, toPoint: true,
   },
 ];
 

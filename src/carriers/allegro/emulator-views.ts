@@ -74,7 +74,7 @@ export function labelContent(s: AllegroEmulatedShipment, parcel: EmulatedParcel)
     reference: input.packages[parcel.index - 1]?.textOnLabel ?? input.referenceNumber,
     product: `Wysyłam z Allegro · ${service.carrierId}`,
     sender: addressLines(input.sender),
-    recipient: [...addressLines(input.receiver), input.receiver.phone],
+    recipient: [...addressLines(input.receiver), ...(input.receiver.point ? [`Punkt odbioru ${input.receiver.point}`] : []), input.receiver.phone],
     ...(cod ? { cod: { amount: cod.amount.replace(',', '.'), currency: cod.currency } } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { warsawTime } from '../local-time.js';
 import { ALLEGRO_MEDIA_TYPE } from './client.js';
 import { ALLEGRO_TRACKING } from './codes.js';
 import { EmulatedAllegroOAuth } from './emulator-oauth.js';
+import { AllegroEmulatedPoints, pointProblems, unknownPointCarriers } from './emulator-points.js';
 import { commandProblems, EMULATED_SERVICES, schemaErrors, serviceFor } from './emulator-validation.js';
 import { labelContent, shipmentView, trackingStatusView, waybillView, type AllegroEmulatedShipment, type AllegroHeld } from './emulator-views.js';
 import { renderAllegroProtocol } from './emulator-protocol.js';
@@ -63,6 +64,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
   const oauth = new EmulatedAllegroOAuth(clock);
   const shipments = new EmulatedShipments<AllegroHeld>(clock, ALLEGRO_TRACKING, trackingStatusView);
   const commands = new Map<string, EmulatedCommand>();
+  const points = new AllegroEmulatedPoints();
   const dpdWaybill = numberSequence(clock, { prefix: '10', digits: 13 });
   const allegroWaybill = numberSequence(clock, { prefix: 'A0', digits: 10 });
   const pickupNumber = numberSequence(clock, { prefix: 'AD', digits: 9 });
@@ -127,7 +129,7 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
 
     app.get('/shipment-management/delivery-services', async (request, reply) => {
       if (sellerOf(request, reply) === undefined) return reply;
-      return reply.type(ALLEGRO_MEDIA_TYPE).send({ services: EMULATED_SERVICES.map(({ maxWeightKg: _limit, ...service }) => service) });
+      return reply.type(ALLEGRO_MEDIA_TYPE).send({ services: EMULATED_SERVICES.map(({ maxWeightKg: _limit, toPoint: _point, ...service }) => service) });
     });
 
     app.post('/shipment-management/shipments/create-commands', async (request, reply) => {
@@ -138,8 +140,9 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       const body = request.body as AllegroCreateCommand;
       const answer = acceptCommand('create', seller, body, () => {
         const service = serviceFor(body.input.deliveryMethodId);
-        const problems = commandProblems(body, service);
-        if (problems.length > 0 || !service) return { status: 'ERROR', errors: problems };
+        if (!service) return { status: 'ERROR', errors: commandProblems(body, service) };
+        const problems = [...commandProblems(body, service), ...pointProblems(body.input, service, points)];
+        if (problems.length > 0) return { status: 'ERROR', errors: problems };
         const s = shipments.add({
           id: randomUUID(), owner: seller, referenceId: body.input.referenceNumber ?? '', product: body.input.deliveryMethodId,
           labelFormat: body.input.labelFormat === 'ZPL' ? 'zpl' : 'pdf', request: { commandId: body.commandId, input: body.input, service },
@@ -280,6 +283,15 @@ export function createAllegroEmulator({ code, clock }: EmulatorContext): Provide
       const parts = await Promise.all(held.map((s) => label(s, format)));
       const file = parts.length === 1 ? parts[0]! : (await mergeLabels(format, parts)).content;
       return reply.type('application/octet-stream').send(Buffer.from(file));
+    });
+
+    // The point list answers application tokens too (OpenAPI security: bearer-token-for-application or -user).
+    app.get('/order/carriers/ALLEGRO/points', async (request, reply) => {
+      const asked = (request.query as { carriers?: string | string[] }).carriers;
+      const carriers = (asked === undefined ? [] : Array.isArray(asked) ? asked : [asked]).flatMap((c) => c.split(',')).filter(Boolean);
+      const unknown = unknownPointCarriers(carriers);
+      if (unknown.length > 0) return errorsReply(reply, 400, [error('VALIDATION_ERROR', `Unknown carrier ${unknown[0]}`, 'carriers')]);
+      return reply.type(ALLEGRO_MEDIA_TYPE).send({ points: points.list(carriers) });
     });
 
     // Tracking answers application tokens too (OpenAPI security: bearer-token-for-application or -user).

@@ -9,7 +9,7 @@ import type { AllegroSettings } from './settings.js';
 /**
  * Our shipment → the bodies of Allegro's shipment-management commands. Pure. Field names: Allegro's OpenAPI
  * (em411/allegro-php-api `resources/spec.yaml`): ShipmentCreateCommandDto, ShipmentCreateRequestDto, AddressDto,
- * PackageRequestDto, CashOnDeliveryDto, ShipmentCancelCommandDto, LabelRequestDto.
+ * PackageRequestDto, CashOnDeliveryDto, ShipmentCancelCommandDto, LabelRequestDto; a point's id in ReceiverAddressDto.point.
  */
 
 export interface AllegroAddress {
@@ -21,6 +21,8 @@ export interface AllegroAddress {
   countryCode: string;
   email: string;
   phone: string;
+  /** ReceiverAddressDto.point: the pickup point's id, where the delivery method delivers to points. */
+  point?: string;
 }
 
 interface Measure<U extends string> {
@@ -146,7 +148,7 @@ export function allegroCreateCommand(
       deliveryMethodId: settings.deliveryMethodId,
       ...(settings.credentialsId ? { credentialsId: settings.credentialsId } : {}),
       sender: addressOf(s.sender),
-      receiver: addressOf(s.recipient),
+      receiver: { ...addressOf(s.recipient), ...(s.pickupPoint ? { point: s.pickupPoint.id } : {}) },
       // our id is the seller's own shipment identifier ("Shipment identifier in own system")
       referenceNumber: s.id,
       packages: command.parcelIndexes.map((i) => packageOf(s.parcels[i]!, s)),

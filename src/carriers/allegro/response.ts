@@ -117,6 +117,7 @@ export function allegroFieldPath(path: string | null | undefined, parcelIndexes?
   const parts = (path ?? '').replace(/^input\./, '').split(/[.[\]]+/).filter(Boolean);
   const [head, second, third] = parts;
   if (head === undefined) return 'shipment';
+  if (head === 'receiver' && second === 'point') return 'pickup_point';
   if (Object.hasOwn(PARTIES, head)) {
     const party = PARTIES[head]!;
     return second !== undefined && Object.hasOwn(ADDRESS_FIELDS, second) ? ADDRESS_FIELDS[second]!(party) : party.address;

@@ -300,10 +300,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       if (to !== 'delivered' || !found?.shipment.request.servicePoint || shipments.lastStatus(found.parcel) === 'ready_for_pickup') {
         return shipments.advanceWithShipment(trackingNumber, to);
       }
-      const waiting = shipments.advanceWithShipment(trackingNumber, 'ready_for_pickup');
-      if (waiting.kind !== 'advanced') return waiting;
-      const collected = shipments.advanceWithShipment(trackingNumber, 'delivered');
-      return collected.kind === 'advanced' ? { kind: 'advanced', events: [...waiting.events, ...collected.events] } : collected;
+      return shipments.collectAtPoint(trackingNumber, true);
     },
     shipments: () => shipments.records((s) => ({
       state: shipments.isCancelled(s) ? 'Cancelled' : DHL_PL_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,

@@ -312,10 +312,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       return shipments.advance(trackingNumber, 'ready_for_pickup');
     }
     if (to !== 'delivered' || found.parcel.events.some((e) => e.code === DPD_PL_AT_POINT.code)) return shipments.advance(trackingNumber, to);
-    const waiting = shipments.advance(trackingNumber, 'ready_for_pickup');
-    if (waiting.kind !== 'advanced') return waiting;
-    const collected = shipments.advance(trackingNumber, 'delivered');
-    return collected.kind === 'advanced' ? { kind: 'advanced', events: [...waiting.events, ...collected.events] } : collected;
+    return shipments.collectAtPoint(trackingNumber);
   };
 
   return {

@@ -124,6 +124,18 @@ export class EmulatedShipments<R> {
     return outcome;
   }
 
+  /**
+   * A parcel for a pickup point on its way to `delivered`: it waits at the point first (`ready_for_pickup`), then is
+   * collected; the events of both steps. `wholeShipment`: the carrier tracks the shipment, all its parcels move together.
+   */
+  collectAtPoint(number: string, wholeShipment = false): AdvanceOutcome {
+    const step = (to: AdvanceTarget) => (wholeShipment ? this.advanceWithShipment(number, to) : this.advance(number, to));
+    const waiting = step('ready_for_pickup');
+    if (waiting.kind !== 'advanced') return waiting;
+    const collected = step('delivered');
+    return collected.kind === 'advanced' ? { kind: 'advanced', events: [...waiting.events, ...collected.events] } : collected;
+  }
+
   /** The parcel's label, rendered on first use and kept (a carrier serves the same bytes every time). */
   label(parcel: EmulatedParcel, render: () => Promise<Buffer>): Promise<Buffer> {
     parcel.label ??= render();

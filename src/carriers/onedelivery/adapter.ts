@@ -75,6 +75,12 @@ async function track(parcels: readonly ParcelToTrack[], settings: ChannelSetting
 }
 
 export const onedeliveryAdapter: CarrierAdapter = {
+  /**
+   * WEDO POINT pickup places (product PUP, `pup_branch`: bridge.intime.cz/doc/restapi-pup.html). No finder: One's list
+   * (`GET /distribution-point`) has no published answer shape, and its box product is unpublished, so no lockers.
+   */
+  pickupPoints: { types: ['parcelshop'] },
+
   /** The account's pickup places: a cheap authenticated read that also checks the pickup place setting. */
   async validate(settings, ctx): Promise<ValidationOutcome> {
     const parsed = onedeliverySettings.parse(settings);

@@ -11,7 +11,12 @@ export const ONEDELIVERY_PRODUCTS: Readonly<Record<string, CarrierProduct & { ma
   'M-24-CZ': { name: 'Medium Colli 24-CZ - hmotnost do 30 kg', cod: true, maxWeightKg: 30 },
   // its limit is unpublished: M-24-CZ's 30 kg per parcel is assumed
   'S-24-CZ': { name: 'Small Colli 24-CZ', cod: true, maxWeightKg: 30 },
+  // restapi-pup.html "WEDO POINT": the package waits at a pickup place named by `pup_branch`; its limit is unpublished (30 kg assumed)
+  PUP: { name: 'WEDO POINT', cod: true, maxWeightKg: 30 },
 };
+
+/** The product of a delivery to a pickup place (bridge.intime.cz/doc/restapi-pup.html: `"product": "PUP"`). */
+export const ONEDELIVERY_POINT_PRODUCT = 'PUP';
 
 /** What One picks when a shipment names no product (`product` is optional, restapi-pup.html). */
 export const ONEDELIVERY_DEFAULT_PRODUCT = 'M-24-CZ';

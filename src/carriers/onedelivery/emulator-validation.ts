@@ -4,7 +4,7 @@
  * and the hand-over's bodies (`Articles.java`, `orderPickup`'s `pickup_date`). A refusal is One's `{message, detail[]}`;
  * the wording of `detail` (`<field>: <problem>`) is inferred.
  */
-import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
+import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_POINT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface OnedeliveryEmulatedAddress {
@@ -32,6 +32,9 @@ export interface OnedeliveryEmulatedPackage {
   comment: string | null;
   product: string;
   cash_on_delivery: number | null;
+  /** The WEDO POINT pickup place of a PUP package. */
+  pup_branch: string | null;
+  pup_contact: string | null;
 }
 
 export interface OnedeliveryRefusal {
@@ -57,7 +60,9 @@ const SERVICE_KEYS = [
   'sms_notification', 'sms_notification_number', 'sms_notification_number_direct', 'email_notification', 'email_notification_address',
   'email_notification_address_direct', 'carry', 'loss', 'pay_by_receiver', 'authentication', 'authentication_note', 'takeover', 'takeover_place',
 ];
-const PACKAGE_LENGTHS: Readonly<Record<string, number>> = { reference_number: 20, reference_number2: 50, comment: 255, product: 255 };
+const PACKAGE_LENGTHS: Readonly<Record<string, number>> = {
+  reference_number: 20, reference_number2: 50, comment: 255, product: 255, pup_branch: 10, pup_contact: 15, box: 10, box_contact: 15,
+};
 /** One delivers in Czechia and Slovakia (www.wedo.cz, www.wedo.sk). */
 const COUNTRIES = ['CZ', 'SK'];
 
@@ -139,6 +144,13 @@ export function checkPackage(body: unknown): OnedeliveryPackageCheck {
   if (limit === undefined) problems.push(`product: ${product} is not a product of this account (${Object.keys(ONEDELIVERY_PRODUCTS).join(', ')})`);
   // One sees only the shipment's total: its parcels average over the product's limit
   else if (weight !== null && typeof count === 'number' && count >= 1 && weight / count > limit) problems.push(`weight: ${product} carries parcels up to ${limit} kg`);
+  // restapi-pup.html: `pup_branch` and `pup_contact` are required with a pickup place product (refused otherwise: inferred)
+  const pupBranch = text(pkg.pup_branch);
+  const pupContact = text(pkg.pup_contact);
+  if (product === ONEDELIVERY_POINT_PRODUCT) {
+    if (pupBranch === null) problems.push(`pup_branch: required for product ${ONEDELIVERY_POINT_PRODUCT}`);
+    if (pupContact === null) problems.push(`pup_contact: required for product ${ONEDELIVERY_POINT_PRODUCT}`);
+  } else if (pupBranch !== null) problems.push(`pup_branch: only for product ${ONEDELIVERY_POINT_PRODUCT}, not ${product}`);
   if (problems.length > 0 || !receiver) return refuse(problems);
 
   return {
@@ -146,7 +158,7 @@ export function checkPackage(body: unknown): OnedeliveryPackageCheck {
     pkg: {
       receiver, sender, reference_number: text(pkg.reference_number), reference_number2: text(pkg.reference_number2),
       package_count: count as number, weight: weight!, value: pkg.value as number, comment: text(pkg.comment), product,
-      cash_on_delivery: positive(cod),
+      cash_on_delivery: positive(cod), pup_branch: pupBranch, pup_contact: pupContact,
     },
   };
 }

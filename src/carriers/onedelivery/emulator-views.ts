@@ -82,7 +82,7 @@ export function labelContent(s: OnedeliveryShipment, parcel: EmulatedParcel): Em
     parcelIndex: parcel.index,
     parcelCount: s.parcels.length,
     reference: request.comment ?? request.reference_number ?? undefined,
-    product: `${s.product} · ${sortingCode(s)}`,
+    product: `${s.product}${request.pup_branch ? ` ${request.pup_branch}` : ''} · ${sortingCode(s)}`,
     sender: request.sender ? addressLines(request.sender) : ['One by Allegro pickup place'],
     recipient: [...addressLines(request.receiver), request.receiver.phone ?? request.receiver.mobile ?? ''].filter(Boolean),
     cod: cod ? { amount: cod.amount.toFixed(2), currency: cod.currency } : undefined,

@@ -4,7 +4,7 @@
  * own), the package list (`sent`, `delivered`, `created_*` filters) and detail with `last_state`, whole-package
  * labels in PDF and ZPL, `DELETE /package` until the package is sent for processing, the batches that send packages
  * for processing (`POST /batch`, `GET /batch/{number}`, its pickup protocol `manifest.pdf` and `labels.pdf`), a
- * courier (`POST /pickup`), `GET /pickup-place`, and One's `{message, detail[]}` refusals: 400 for a body it cannot
+ * courier (`POST /pickup`), `GET /pickup-place`, packages to WEDO POINT pickup places (product PUP), and One's `{message, detail[]}` refusals: 400 for a body it cannot
  * read, 403 for a request against One's rules (restapi.html: "Chyba ve vnitřní logice požadavku … 403 Forbidden").
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,11 +17,15 @@ import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent } from '../emulator/shipments.js';
 import { ONEDELIVERY_TRACKING } from './codes.js';
 import { renderManifest } from './emulator-manifest.js';
+import { OnedeliveryPoints } from './emulator-points.js';
 import { checkBatch, checkPackage, checkPickup, type OnedeliveryEmulatedPackage } from './emulator-validation.js';
 import {
   cashOnDeliveryOf, createdView, detailView, labelContent, listedView, newestEvent, recipientLine, stateView, type OnedeliveryShipment,
 } from './emulator-views.js';
 import { pragueTime } from './response.js';
+
+/** Where a package's way forks: out to the door (IN_DELIVERY) or to its pickup place (STORED). */
+const ONEDELIVERY_AT_DEPOT = 'IN_DEPOT';
 
 /** The label layouts of `?format=` (nuty456/WeDoApi `Dimensions.java`); the A4 sheets hold four labels. */
 const LAYOUTS = ['label', 'labela6', 'a4_2x2', 'a4', 'a6'];
@@ -82,6 +86,7 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
   const pad = (n: number) => String(n).padStart(3, '0');
   const barcodesOf = (order: string, count: number) => Array.from({ length: count }, (_, i) => `${order.slice(0, 3)}S${order.slice(3)}*${pad(i + 1)}${pad(count)}`);
 
+  const points = new OnedeliveryPoints();
   const batches = new Map<string, EmulatedBatch>();
   /** The batch each package was sent for processing in: a package goes into one batch only. */
   const batchOfPackage = new Map<string, string>();
@@ -144,6 +149,8 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
       const check = checkPackage(request.body);
       if (!check.ok) return refusal(reply, 400, check.refusal.message, check.refusal.detail);
       const { pkg } = check;
+      const pointRefused = pkg.pup_branch === null ? undefined : points.refusal(pkg.pup_branch, pkg.cash_on_delivery !== null);
+      if (pointRefused) return refusal(reply, 403, 'Invalid pickup place', [pointRefused]);
       const orderNumber = nextOrderNumber();
       const shipment = shipments.add({
         owner: userOf(request), id: orderNumber, referenceId: pkg.reference_number2 ?? pkg.reference_number ?? '', product: pkg.product,
@@ -299,13 +306,18 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
   return {
     code,
     routes,
-    // One tracks the package: all its parcels move together, and only once a batch sent it for processing
+    // One tracks the package: all its parcels move together, and only once a batch sent it for processing; a PUP
+    // package is stored at its pickup place and delivered when collected there
     advance: (trackingNumber, to) => {
-      const held = shipments.parcel(trackingNumber)?.shipment;
+      const found = shipments.parcel(trackingNumber);
+      const held = found?.shipment;
       if (held && !shipments.isCancelled(held) && !isSent(held)) {
         return { kind: 'cannot_advance', reason: `package ${held.id} is not sent for processing: One's courier takes it only after a batch (POST /batch) sends it` };
       }
-      return shipments.advanceWithShipment(trackingNumber, to);
+      if (!held?.request.pup_branch || shipments.lastStatus(found!.parcel) === 'ready_for_pickup') return shipments.advanceWithShipment(trackingNumber, to);
+      if (to === undefined && shipments.lastCode(found!.parcel) === ONEDELIVERY_AT_DEPOT) return shipments.advanceWithShipment(trackingNumber, 'ready_for_pickup');
+      if (to !== 'delivered') return shipments.advanceWithShipment(trackingNumber, to);
+      return shipments.collectAtPoint(trackingNumber, true);
     },
     shipments: () => shipments.records((s) => ({
       apiUser: s.owner,
@@ -318,6 +330,7 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
       weight: s.request.weight,
       value: s.request.value,
       cashOnDelivery: s.request.cash_on_delivery,
+      pupBranch: s.request.pup_branch,
       receiver: s.request.receiver,
       sender: s.request.sender,
     })),

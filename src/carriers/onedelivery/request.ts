@@ -1,7 +1,7 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, ShipmentForCarrier } from '../types.js';
-import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
+import { ONEDELIVERY_DEFAULT_PRODUCT, ONEDELIVERY_POINT_PRODUCT, ONEDELIVERY_PRODUCTS } from './codes.js';
 import type { OnedeliverySettings } from './settings.js';
 
 /**
@@ -40,12 +40,18 @@ export interface OnedeliveryPackageRequest {
   value: number;
   comment?: string;
   product?: string;
+  /** The pickup place's code (10), with product PUP (restapi-pup.html, Pkg.java). */
+  pup_branch?: string;
+  /** The recipient's mobile phone for the pickup place's notice (15), with product PUP. */
+  pup_contact?: string;
   additional_service?: { cash_on_delivery: number };
 }
 
 const NAME_PART = 30;
 const NOTE = 75;
 const REFERENCE = 20;
+/** `pup_branch` keeps 10 characters (Pkg.java `@Size(max = 10)`). */
+const PUP_BRANCH = 10;
 
 /** One collects cash on delivery in the destination's currency; its sources name no currency field (inferred: CZK in CZ, EUR in SK). */
 const COD_CURRENCIES: Readonly<Record<string, string>> = { CZ: 'CZK', SK: 'EUR' };
@@ -108,11 +114,32 @@ function checkWeights(s: ShipmentForCarrier, product: string): void {
   if (Object.keys(errors).length > 0) throw new CarrierRefusedError(`One by Allegro ${product} carries parcels up to ${limit} kg`, errors);
 }
 
+/**
+ * A shipment to a pickup place goes as WEDO POINT (restapi-pup.html): product PUP, the place's code in `pup_branch`
+ * and the recipient's mobile in `pup_contact`, whatever product the channel names; PUP without a place is refused.
+ */
+function pointDelivery(s: ShipmentForCarrier, channelProduct: string | undefined): Pick<OnedeliveryPackageRequest, 'pup_branch' | 'pup_contact'> | undefined {
+  const point = s.pickupPoint;
+  if (!point) {
+    if (channelProduct !== ONEDELIVERY_POINT_PRODUCT) return undefined;
+    const why = `One by Allegro product ${ONEDELIVERY_POINT_PRODUCT} delivers to a WEDO POINT pickup place`;
+    throw new CarrierRefusedError(why, { pickup_point: [`${why}: give the shipment a pickup point, or choose a door product on the channel`] });
+  }
+  const code = point.id.trim();
+  if (code.length === 0 || code.length > PUP_BRANCH) {
+    throw new CarrierRefusedError(`One by Allegro has no pickup place ${point.id}`, {
+      pickup_point: [`a One by Allegro pickup place code has 1 to ${PUP_BRANCH} characters (e.g. VM00075)`],
+    });
+  }
+  return { pup_branch: code, pup_contact: s.recipient.phone };
+}
+
 export function onedeliveryPackageRequest(s: ShipmentForCarrier, settings: OnedeliverySettings): OnedeliveryPackageRequest {
   if (s.labelFormat === 'epl') {
     throw new CarrierRefusedError('One by Allegro prints labels as PDF or ZPL, not EPL', { label_format: ['One by Allegro prints labels as PDF or ZPL only'] });
   }
-  const product = settings.product || undefined;
+  const point = pointDelivery(s, settings.product || undefined);
+  const product = point ? ONEDELIVERY_POINT_PRODUCT : settings.product || undefined;
   checkWeights(s, product ?? ONEDELIVERY_DEFAULT_PRODUCT);
   const cod = codAmount(s);
   const weight = Math.round(s.parcels.reduce((sum, p) => sum + p.weightKg, 0) * 1000) / 1000;
@@ -127,6 +154,7 @@ export function onedeliveryPackageRequest(s: ShipmentForCarrier, settings: Onede
     // One documents no reference it prints; the shop's own reference travels as the shipment's comment
     ...(s.reference ? { comment: s.reference } : {}),
     ...(product ? { product } : {}),
+    ...point,
     ...(cod !== undefined ? { additional_service: { cash_on_delivery: cod } } : {}),
   };
 }

@@ -101,6 +101,8 @@ const PACKAGE_FIELDS: Readonly<Record<string, string>> = {
   weight: 'parcels', volumetric_weight: 'parcels', package_count: 'parcels', package_number: 'parcels',
   value: 'shipping_channel_id', product: 'shipping_channel_id', comment: 'reference_number',
   'additional_service.cash_on_delivery': 'cash_on_delivery_amount',
+  // WEDO POINT: the pickup place's code, and the recipient's mobile its notice goes to
+  pup_branch: 'pickup_point', pup_contact: 'recipient_contact.phone_number',
   // the hand-over's calls: POST /batch names the packages, POST /pickup the day
   articles: 'shipment_ids', pickup_date: 'pickup.date',
 };

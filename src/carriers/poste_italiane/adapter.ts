@@ -1,8 +1,11 @@
 import { mapConcurrently } from '../concurrently.js';
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
-import type { CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ShipmentForCarrier, ValidationOutcome } from '../types.js';
+import type {
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPoint, PickupPointQuery, ShipmentForCarrier, ValidationOutcome,
+} from '../types.js';
 import { PosteClient, PosteCredentialsRefused } from './client.js';
+import { deliveryPointSearches, deliveryPointsOf, nearestFirst } from './delivery-points.js';
 import { posteItalianeDispatcher } from './dispatch.js';
 import { posteCreateRequest } from './request.js';
 import { parseCreated, parseTracking } from './response.js';
@@ -46,6 +49,22 @@ async function createShipment(
   return { providerShipmentId: parcels[0]!.trackingNumber, product: parsed.product, parcels };
 }
 
+/**
+ * Poste searches its points by CAP and point type only, with the channel's session: a query without a CAP finds
+ * nothing here, coordinates only order what the CAP found. Poste has no look-up of one point by its code, hence no `find`.
+ */
+async function searchDeliveryPoints(query: PickupPointQuery, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
+  const searches = deliveryPointSearches(query);
+  if (searches.length === 0) return [];
+  const client = new PosteClient(posteItalianeSettings.parse(settings ?? {}), ctx);
+  const found = await mapConcurrently(searches, async ({ type, zipCode, serviceType }) => {
+    const points = deliveryPointsOf(await client.deliveryPoints(zipCode, serviceType), type);
+    if (!points) throw new CarrierRefusedError(`Poste Italiane refused the point search for CAP ${zipCode}`, { postal_code: [`Poste Italiane: no point search for CAP ${zipCode}`] });
+    return points;
+  });
+  return nearestFirst(found.flat(), query);
+}
+
 export const posteItalianeAdapter: CarrierAdapter = {
   async validate(settings, ctx): Promise<ValidationOutcome> {
     try {
@@ -60,6 +79,7 @@ export const posteItalianeAdapter: CarrierAdapter = {
 
   createShipment,
   dispatch: posteItalianeDispatcher,
+  pickupPoints: { types: ['parcelshop', 'locker', 'post_office'], finder: { needsChannel: true, search: searchDeliveryPoints } },
 
   async track(parcels, settings, ctx) {
     const trackingNumbers = parcels.map((p) => p.trackingNumber);

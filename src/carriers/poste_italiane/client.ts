@@ -3,6 +3,7 @@ import { CarrierHttp, jsonOrUndefined, type CarrierCall, type TokenAuth } from '
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
+import type { PosteDeliveryPointAnswer } from './delivery-points.js';
 import type { PostePickupAnswer, PostePickupFilter, PostePickupReport, PostePickupRequest } from './pickup.js';
 import type { PosteCreateRequest } from './request.js';
 import { isRefusal, parseRefusal, type PosteCreateAnswer, type PosteGatewayError, type PosteTrackAnswer } from './response.js';
@@ -120,6 +121,13 @@ export class PosteClient {
     }
     if (body === undefined) throw new CarrierTransientError(`Poste Italiane answered ${path} with a body that is not JSON`);
     return body;
+  }
+
+  /** `GET postalandlogistics/parcel/deliveryPoint` for one CAP and point type (DeliveryPoint/Finder.cs); a KO is read by the caller. */
+  async deliveryPoints(zipCode: string, serviceType: string): Promise<PosteDeliveryPointAnswer> {
+    const res = await this.authed('GET', `postalandlogistics/parcel/deliveryPoint?${new URLSearchParams({ zipCode, serviceType })}`);
+    if (res.status !== 200) throw this.refused(res);
+    return res.json<PosteDeliveryPointAnswer>();
   }
 
   /** `GET postalandlogistics/parcel/tracking` for one waybill with its full history (Tracking/Submitter.cs). */

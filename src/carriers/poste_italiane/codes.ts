@@ -22,6 +22,19 @@ export const POSTE_SERVICES = {
   multiParcel: 'APT000945',
 } as const;
 
+/**
+ * Delivery to a point is a service of the same product, `{node: point code, name: point name}`: APT000947 Punto Poste,
+ * APT000948 Punto Poste Locker (one parcel only), APT000949 Ufficio Postale (Fermoposta). Point types are searched with
+ * `serviceType` RTZ, APT and FMP of `parcel/deliveryPoint` (mlocati/MLPosteDeliveryExpress `Library/Waybill/Services/
+ * {PuntoPoste,DeliveryToLockerItaly,PostalOffice,DeliveryToNode}.cs`, `WaybillData.ApplyDeliveryPoint`,
+ * `Library/DeliveryPoint/ServiceType.cs`; smart-dato/post-it-sdk `src/Enums/DeliveryPointServiceType.php`).
+ */
+export const POSTE_POINT_SERVICES = {
+  parcelshop: { service: 'APT000947', serviceType: 'RTZ' },
+  locker: { service: 'APT000948', serviceType: 'APT' },
+  post_office: { service: 'APT000949', serviceType: 'FMP' },
+} as const;
+
 /** `paymentMode` of APT000918: CON cash, ACM cashier's cheque, ABM bank cheque to the sender (CashOnDelivery.cs). */
 export const POSTE_COD_PAYMENT_MODES = ['CON', 'ACM', 'ABM'] as const;
 

@@ -4,7 +4,8 @@
  * refuses by its request path, e.g. "Dati obbligatori mancanti: waybills[].data.services". The error numbers
  * follow the ranges Poste gives for its answers (1xx formal, 2xx business); the exact numbers are not published.
  */
-import { POSTE_COD_PAYMENT_MODES, POSTE_PDF_FORMATS, POSTE_SERVICES, POSTE_ZPL_FORMAT } from './codes.js';
+import { POSTE_COD_PAYMENT_MODES, POSTE_PDF_FORMATS, POSTE_POINT_SERVICES, POSTE_SERVICES, POSTE_ZPL_FORMAT } from './codes.js';
+import type { PosteDeliveryPoints } from './emulator-points.js';
 
 export interface PosteRefusal {
   errorCode: number;
@@ -43,11 +44,16 @@ const FORMAT = 102;
 const NO_SUCH_POSTAL_CODE = 201;
 const TOO_HEAVY = 202;
 const NOT_OFFERED = 203;
+const NO_SUCH_POINT = 204;
+const POINT_FULL = 205;
 
 const DOMESTIC_PRODUCTS = ['APT000901', 'APT000902'];
 const INTERNATIONAL_PRODUCTS = ['APT000903', 'APT000904', 'APT001013'];
 /** Services the emulator knows (a subset of Poste's list: the ones a plain parcel may carry). */
-const KNOWN_SERVICES = new Set([POSTE_SERVICES.cashOnDelivery, POSTE_SERVICES.multiParcel, 'APT000946', 'APT000910', 'APT000911', 'APT000919', 'APT000930']);
+const KNOWN_SERVICES = new Set<string>([
+  POSTE_SERVICES.cashOnDelivery, POSTE_SERVICES.multiParcel, 'APT000946', 'APT000910', 'APT000911', 'APT000919', 'APT000930',
+  ...Object.values(POSTE_POINT_SERVICES).map((s) => s.service),
+]);
 const MAX_PARCEL_GRAMS = 30_000;
 const PHONE = /^\+?\d{1,15}$/;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -134,7 +140,22 @@ function services(value: unknown, path: string): EmulatedWaybill['services'] {
   return o as EmulatedWaybill['services'];
 }
 
-function check(body: unknown): EmulatedWaybill {
+/** A point service's `node` must name an open point of its type; a locker takes one parcel (DeliveryToLockerItaly.cs). */
+function checkPoint(chosen: EmulatedWaybill['services'], parcels: number, points: PosteDeliveryPoints): void {
+  const asked = Object.keys(chosen).filter((code) => points.typeOfService(code));
+  if (asked.length > 1) throw new Refused({ errorCode: NOT_OFFERED, errorDescription: `Servizi accessori incompatibili: waybills[].data.services.${asked[1]}` });
+  const [service] = asked;
+  if (!service) return;
+  const path = `waybills[].data.services.${service}.node`;
+  const node = chosen[service]!.node;
+  if (!node) throw missing(path);
+  const point = points.get(node);
+  if (!point || point.type !== points.typeOfService(service)) throw new Refused({ errorCode: NO_SUCH_POINT, errorDescription: `Punto di consegna ${node} inesistente: ${path}` });
+  if (!point.open) throw new Refused({ errorCode: POINT_FULL, errorDescription: `Punto di consegna ${node} non disponibile: ${path}` });
+  if (point.type === 'locker' && parcels > 1) throw new Refused({ errorCode: NOT_OFFERED, errorDescription: `Servizio non compatibile con più colli: waybills[].data.services.${service}` });
+}
+
+function check(body: unknown, points: PosteDeliveryPoints): EmulatedWaybill {
   const root = object(body, 'request');
   const costCenterCode = text(root, 'costCenterCode', '', { required: true, max: 20 });
   const paperless = text(root, 'paperless', '', { required: true });
@@ -163,6 +184,7 @@ function check(body: unknown): EmulatedWaybill {
     if (grams > MAX_PARCEL_GRAMS) throw new Refused({ errorCode: TOO_HEAVY, errorDescription: `Peso superiore al massimo consentito dal prodotto: waybills[].data.declared[${i}].weight` });
   });
   if (weightsGrams.length > 1 && !chosen[POSTE_SERVICES.multiParcel]) throw missing(`waybills[].data.services.${POSTE_SERVICES.multiParcel}`);
+  checkPoint(chosen, weightsGrams.length, points);
   const cod = chosen[POSTE_SERVICES.cashOnDelivery];
   if (cod) {
     const path = `waybills[].data.services.${POSTE_SERVICES.cashOnDelivery}`;
@@ -177,9 +199,9 @@ function check(body: unknown): EmulatedWaybill {
 }
 
 /** The waybill request as the emulator read it, or Poste's refusal of it. */
-export function checkWaybillRequest(body: unknown): { ok: true; waybill: EmulatedWaybill } | { ok: false; refusal: PosteRefusal } {
+export function checkWaybillRequest(body: unknown, points: PosteDeliveryPoints): { ok: true; waybill: EmulatedWaybill } | { ok: false; refusal: PosteRefusal } {
   try {
-    return { ok: true, waybill: check(body) };
+    return { ok: true, waybill: check(body, points) };
   } catch (err) {
     if (err instanceof Refused) return { ok: false, refusal: err.refusal };
     throw err;

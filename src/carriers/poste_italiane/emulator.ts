@@ -3,7 +3,7 @@
  * `POST user/sessions` (`{error, error_description}` for a refused login), the `POSTE_ClientID` header and the raw
  * session token in `Authorization` on every business call, waybills answered with signed label links, tracking by
  * waybill number (GET with query parameters, or the manual's POST with `arg0`), courier bookings and their report
- * (emulator-pickup.ts). Poste has no waybill cancel.
+ * (emulator-pickup.ts), delivery points and waybills to them (emulator-points.ts). Poste has no waybill cancel.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -16,6 +16,7 @@ import { EmulatedTokens } from '../emulator/tokens.js';
 import { POSTE_PRODUCTS, POSTE_TRACKING, POSTE_ZPL_FORMAT, type PosteProductCode } from './codes.js';
 import { checkWaybillRequest, type EmulatedPosteAddress, type EmulatedWaybill, type PosteRefusal } from './emulator-validation.js';
 import { emulatedPickups } from './emulator-pickup.js';
+import { PosteDeliveryPoints } from './emulator-points.js';
 import { trackingAnswer, trackingEvent } from './emulator-tracking.js';
 
 /** Sessions live 3599 s (`expires_in` of Poste's documented session answer). */
@@ -45,6 +46,7 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
   /** The signature of each label link, as a storage service signs its download links. */
   const signatures = new Map<string, string>();
   const pickups = emulatedPickups(clock, (owner, waybill) => shipments.parcel(waybill, owner) !== undefined);
+  const points = new PosteDeliveryPoints();
 
   const label = (s: PosteShipment, parcel: EmulatedParcel) =>
     shipments.label(parcel, () => renderLabel(s.request.printFormat === POSTE_ZPL_FORMAT ? 'zpl' : 'pdf', labelContent(s, parcel)));
@@ -82,7 +84,7 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
     app.post('/postalandlogistics/parcel/international/nations', nations);
 
     app.post('/postalandlogistics/parcel/waybill', async (request) => {
-      const check = checkWaybillRequest(request.body);
+      const check = checkWaybillRequest(request.body, points);
       const root = (request.body ?? {}) as { costCenterCode?: unknown; paperless?: unknown };
       if (!check.ok) return envelope(String(root.costCenterCode ?? ''), root.paperless === 'true', check.refusal, null);
       const { waybill } = check;
@@ -114,6 +116,14 @@ export function createPosteItalianeEmulator({ code, clock }: EmulatorContext): P
       }
       const zpl = found.shipment.request.printFormat === POSTE_ZPL_FORMAT;
       return reply.type(zpl ? 'application/octet-stream' : 'application/pdf').send(await label(found.shipment, found.parcel));
+    });
+
+    // GET with query parameters as DeliveryPoint/Finder.cs sends it, or the manual's POST with `arg0` (post-it-sdk)
+    app.get<{ Querystring: Record<string, string | undefined> }>('/postalandlogistics/parcel/deliveryPoint', async (request) =>
+      points.search(request.query.zipCode, request.query.serviceType));
+    app.post('/postalandlogistics/parcel/deliveryPoint', async (request) => {
+      const arg0 = ((request.body ?? {}) as { arg0?: { zipCode?: string; serviceType?: string } }).arg0;
+      return points.search(arg0?.zipCode, arg0?.serviceType);
     });
 
     app.post('/postalandlogistics/parcel/pickup', async (request) => pickups.book(clientOf(request), request.body));

@@ -34,6 +34,8 @@ export const provider: ProviderDefinition = {
     'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/Waybill',
     'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/Tracking',
     'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/PickupBooking',
+    'https://github.com/mlocati/MLPosteDeliveryExpress/tree/main/Library/DeliveryPoint',
+    'https://github.com/mlocati/MLPosteDeliveryExpress/blob/main/Library/Waybill/Request/WaybillData.cs',
     'https://github.com/smart-dato/post-it-sdk',
     'https://github.com/smart-dato/post-it-sdk/blob/main/src/Requests/BookPickupRequest.php',
     'https://www.mypostedeliverybusiness.it/offertaunica/',

@@ -1,7 +1,7 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, ShipmentForCarrier } from '../types.js';
-import { POSTE_SERVICES, POSTE_ZPL_FORMAT, type PostePrintFormat } from './codes.js';
+import { POSTE_POINT_SERVICES, POSTE_SERVICES, POSTE_ZPL_FORMAT, type PostePrintFormat } from './codes.js';
 import type { PosteItalianeSettings } from './settings.js';
 
 /**
@@ -121,7 +121,26 @@ function services(s: ShipmentForCarrier, settings: PosteItalianeSettings): Poste
     out[POSTE_SERVICES.cashOnDelivery] = { amount: formatMinorUnits(cod.amountMinor), paymentMode: settings.codPaymentMode };
   }
   if (s.parcels.length > 1) out[POSTE_SERVICES.multiParcel] = {};
+  if (s.pickupPoint) out[pointService(s)] = { node: s.pickupPoint.id.trim(), name: '' };
   return out;
+}
+
+/** The point's service, by its type: Poste's point codes do not tell a Punto Poste from a locker or a post office. */
+function pointService(s: ShipmentForCarrier): string {
+  const { type, id } = s.pickupPoint!;
+  if (!type) {
+    throw new CarrierRefusedError(`Poste Italiane needs the type of point ${id}`, {
+      pickup_point: ['Poste Italiane: give the point\'s type (parcelshop: Punto Poste, locker: Punto Poste Locker, post_office: Ufficio Postale)'],
+    });
+  }
+  if (!id.trim()) throw new CarrierRefusedError('Poste Italiane needs the point\'s code', { pickup_point: ['Poste Italiane: the point\'s code is empty'] });
+  // DeliveryToLockerItaly.cs: ServiceFlags.OnlyOnePackage
+  if (type === 'locker' && s.parcels.length > 1) {
+    throw new CarrierRefusedError('Poste Italiane delivers one parcel per waybill to a Punto Poste Locker', {
+      pickup_point: [`Poste Italiane: a Punto Poste Locker takes one parcel per shipment, not ${s.parcels.length}`],
+    });
+  }
+  return POSTE_POINT_SERVICES[type].service;
 }
 
 function printFormat(s: ShipmentForCarrier, settings: PosteItalianeSettings): PostePrintFormat {

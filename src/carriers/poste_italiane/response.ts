@@ -80,6 +80,7 @@ export function posteFieldPath(requestPath: string): string {
   const parcel = /data\.declared\[(\d*)\](?:\.(\w+))?/.exec(requestPath);
   if (parcel) return parcel[1] && parcel[2] && DECLARED_FIELDS[parcel[2]] ? `parcels.${parcel[1]}.${DECLARED_FIELDS[parcel[2]]}` : 'parcels';
   if (/APT000918/.test(requestPath)) return 'cash_on_delivery_amount';
+  if (/APT00094[789]/.test(requestPath)) return 'pickup_point';
   if (/printFormat/.test(requestPath)) return 'label_format';
   if (/shipmentDate/.test(requestPath)) return 'shipping_date';
   if (/APT000945/.test(requestPath)) return 'parcels';

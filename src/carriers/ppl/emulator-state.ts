@@ -82,10 +82,7 @@ export class PplEmulatorState {
     const toPoint = walkToStatus(PPL_TRACKING, this.shipments.lastCode(found.parcel), 'ready_for_pickup');
     if (to === undefined && toPoint?.length === 1) return this.shipments.advance(number, 'ready_for_pickup');
     if (to !== 'delivered' || !toPoint) return this.shipments.advance(number, to);
-    const arrived = this.shipments.advance(number, 'ready_for_pickup');
-    if (arrived.kind !== 'advanced') return arrived;
-    const collected = this.shipments.advance(number, 'delivered');
-    return collected.kind === 'advanced' ? { kind: 'advanced', events: [...arrived.events, ...collected.events] } : collected;
+    return this.shipments.collectAtPoint(number);
   }
 
   /** A batch of this client, without counting a status read. */
