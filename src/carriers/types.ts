@@ -140,16 +140,15 @@ export interface PickupPointService {
   types: readonly PickupPointType[];
   /**
    * The carrier's point API; absent where it publishes none (the carrier then refuses an unknown point at creation).
-   * `settings` is the channel's where the API needs its credentials (`needsChannel`), else null.
+   * Always asked through a channel: its settings carry the credentials, the sandbox and the base URL.
    */
   finder?: {
-    needsChannel: boolean;
-    search(query: PickupPointQuery, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]>;
+    search(query: PickupPointQuery, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint[]>;
     /**
      * One point by id; undefined when the carrier does not know it. Absent where the carrier looks points up only by
      * searching: packdesk then knows a point from a recent search only, and else leaves the check to the carrier.
      */
-    find?(id: string, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint | undefined>;
+    find?(id: string, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint | undefined>;
   };
 }
 

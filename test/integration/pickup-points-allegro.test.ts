@@ -80,12 +80,9 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
     proxy.calls.length = 0;
   });
 
-  it('delivers to points and lockers, searched with the channel’s authorisation, and has no look-up by id', async () => {
+  it('delivers to points and lockers and has no look-up by id', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker']);
-    expect(finder.needsChannel).toBe(true);
     expect(finder.find, 'Allegro’s list lacks the other networks its methods deliver to').toBeUndefined();
-    const without = await refusal(finder.search({ countryCode: 'PL', city: 'Kraków', limit: 5 }, null, ctx));
-    expect(Object.keys(without.errors)).toEqual(['shipping_channel_id']);
   });
 
   it('finds points near a postal code, One Boxes in a city, and any point nearest first around coordinates, from one list a channel', async () => {

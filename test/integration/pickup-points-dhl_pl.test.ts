@@ -77,7 +77,6 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
 
   it('delivers to DHL POP shops and DHL BOX lockers, found with the channel’s login', () => {
     expect(points.types).toEqual(['parcelshop', 'locker']);
-    expect(finder.needsChannel).toBe(true);
   });
 
   it('finds the points near a post code: DHL’s numbers, names, addresses, hours and places, asked as the WSDL declares', async () => {
@@ -113,13 +112,10 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
     expect(lockers.every((p) => p.type === 'locker' && p.name.startsWith('DHL BOX'))).toBe(true);
   });
 
-  it('refuses a search near coordinates, which DHL does not offer, and a search without a channel', async () => {
+  it('refuses a search near coordinates, which DHL does not offer', async () => {
     const near = await refusal(search({ near: { lat: 52.2297, lon: 21.0122 } }));
     expect(near.errors).toEqual({ near: [expect.stringMatching(/takes a post code or a city, not coordinates/)] });
     expect(operations()).toEqual([]);
-
-    const unchanneled = await refusal(finder.search({ countryCode: 'PL', postalCode: '00-001', limit: 5 }, null, ctx()));
-    expect(Object.keys(unchanneled.errors)).toEqual(['shipping_channel_id']);
   });
 
   it('passes on DHL’s refusal of a malformed post code on the search’s postal code', async () => {

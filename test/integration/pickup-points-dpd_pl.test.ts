@@ -70,7 +70,6 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
 
   it('serves parcel shops and lockers, and finds them by post code, by city and near coordinates in DPD\'s point API', async () => {
     expect(service.types).toEqual(['parcelshop', 'locker']);
-    expect(finder.needsChannel).toBe(false);
 
     const byCode = await search({ postalCode: '30-005' });
     expect(byCode.length).toBeGreaterThan(0);

@@ -55,7 +55,6 @@ describe('Poste Italiane Punto Poste, lockers and post offices: parcel/deliveryP
 
   it('delivers to Punto Poste shops, lockers and post offices, searched with the channel’s session and never looked up by code', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker', 'post_office']);
-    expect(finder.needsChannel).toBe(true);
     expect(finder.find, 'Poste has no look-up of one point').toBeUndefined();
   });
 

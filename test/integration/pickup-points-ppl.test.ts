@@ -64,7 +64,6 @@ describe('PPL ParcelShops and ParcelBoxes: GET /accessPoint, Smart products and 
 
   it('delivers to ParcelShops and lockers, and searches them with the channel’s credentials', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker']);
-    expect(finder.needsChannel).toBe(true);
   });
 
   it('finds ParcelShops near a postal code, lockers in a city, and any point nearest first around coordinates', async () => {

@@ -139,8 +139,7 @@ async function validate(settings: ChannelSettings, ctx: CarrierContext): Promise
 }
 
 /** The points of the channel's carrier from Allegro's list; none where the list holds no points of that carrier. */
-async function channelPoints(settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
-  if (!settings) throw new CarrierRefusedError('Allegro lists its points only to a channel', { shipping_channel_id: ["Allegro's point list needs a channel's authorisation"] });
+async function channelPoints(settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint[]> {
   const parsed = allegroSettings.parse(settings);
   const client = new AllegroClient(parsed, ctx);
   const carrier = pointCarrierOf((await deliveryService(client, parsed, ctx)).carrierId);
@@ -161,7 +160,6 @@ async function channelPoints(settings: ChannelSettings | null, ctx: CarrierConte
 const allegroPickupPoints: PickupPointService = {
   types: ['parcelshop', 'locker'],
   finder: {
-    needsChannel: true,
     search: async (query, settings, ctx) => searchAllegroPoints(await channelPoints(settings, ctx), query),
   },
 };

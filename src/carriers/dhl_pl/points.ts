@@ -1,22 +1,12 @@
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierContext, ChannelSettings, PickupPoint, PickupPointService } from '../types.js';
+import type { CarrierContext, PickupPointService } from '../types.js';
 import { DhlPlClient } from './client.js';
-import { dhlPlSettings, type DhlPlSettings } from './settings.js';
+import { dhlPlSettings } from './settings.js';
 
 const NAME = 'DHL Parcel Poland';
 
 /** The search radius in km: getNearestServicepoints takes one and publishes no default; 5 is what integrations send (xGrz/dhl24). */
 const RADIUS_KM = 5;
-
-/** getNearestServicepoints takes the channel's authData: without a channel there is nothing to ask with. */
-function channelOf(settings: ChannelSettings | null): DhlPlSettings {
-  if (!settings) {
-    throw new CarrierRefusedError(`${NAME}'s point search needs a channel's credentials`, {
-      shipping_channel_id: [`is required: ${NAME} answers getNearestServicepoints only with a channel's login`],
-    });
-  }
-  return dhlPlSettings.parse(settings);
-}
 
 /**
  * DHL POP points: partner shops and DHL's counters (parcelshop) and DHL BOX lockers (locker), searched with WebAPI2's
@@ -26,9 +16,8 @@ function channelOf(settings: ChannelSettings | null): DhlPlSettings {
 export const dhlPlPoints: PickupPointService = {
   types: ['parcelshop', 'locker'],
   finder: {
-    needsChannel: true,
     async search(query, settings, ctx: CarrierContext) {
-      const parsed = channelOf(settings);
+      const parsed = dhlPlSettings.parse(settings);
       if (query.postalCode === undefined && query.city === undefined) {
         throw new CarrierRefusedError(`${NAME} searches its points near a post code or in a city, not near coordinates`, {
           near: [`${NAME}'s point search (getNearestServicepoints) takes a post code or a city, not coordinates: give postal_code or city`],

@@ -111,8 +111,8 @@ export function readPudoAnswer(status: number, body: string, field: string): Nod
 }
 
 /** The point API's base: a channel's `baseUrl` (an emulator, a proxy) serves it too, else DPD's host. */
-function pudoHttp(settings: ChannelSettings | null, ctx: CarrierContext): CarrierHttp {
-  const base = typeof settings?.baseUrl === 'string' ? settings.baseUrl : PUDO_HOST;
+function pudoHttp(settings: ChannelSettings, ctx: CarrierContext): CarrierHttp {
+  const base = typeof settings.baseUrl === 'string' ? settings.baseUrl : PUDO_HOST;
   return new CarrierHttp('dpd_pl', base, ctx, []);
 }
 
@@ -129,7 +129,7 @@ const today = (ctx: CarrierContext) => warsawTime.format(ctx.clock.now()).slice(
  * in DPD's digits). The API takes no country and no type: it answers Poland's points (COUNTRY "POL"), so another
  * country has none, and the type and the limit are applied here; near coordinates, nearest first.
  */
-async function search(query: PickupPointQuery, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
+async function search(query: PickupPointQuery, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint[]> {
   if (query.countryCode !== 'PL') return [];
   const http = pudoHttp(settings, ctx);
   const requestID = randomUUID().replace(/-/g, '').slice(0, 30);
@@ -149,7 +149,7 @@ async function search(query: PickupPointQuery, settings: ChannelSettings | null,
 }
 
 /** One point by its id (`details`); DPD answers no PUDO_ITEM for an id it does not know. */
-async function find(id: string, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint | undefined> {
+async function find(id: string, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint | undefined> {
   const items = await ask(pudoHttp(settings, ctx), 'details', { pudoId: id }, 'provider_point_id');
   const item = items.find((i) => text(i, 'PUDO_ID').toUpperCase() === id.toUpperCase());
   return item ? pointOfItem(item, today(ctx)) : undefined;
@@ -161,5 +161,5 @@ async function find(id: string, settings: ChannelSettings | null, ctx: CarrierCo
  */
 export const dpdPlPickupPoints: PickupPointService = {
   types: ['parcelshop', 'locker'],
-  finder: { needsChannel: false, search, find },
+  finder: { search, find },
 };

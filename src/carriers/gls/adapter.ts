@@ -94,7 +94,6 @@ function countriesOfPointId(id: string): GlsCountry[] {
 const glsPickupPoints: PickupPointService = {
   types: Object.values(GLS_POINT_TYPES),
   finder: {
-    needsChannel: false,
     async search(query, settings, ctx) {
       const country = glsCountryOf(query.countryCode);
       return country ? searchPickupPoints(await glsPointList(country, settings, ctx), query) : [];

@@ -123,8 +123,8 @@ const pointLists = new Map<string, { fetchedAt: number; points: Promise<PickupPo
  * on the country's map host (no login; the country in lower case), or under `baseUrl` where the settings give one.
  * Kept for a while and shared by the calls that ask meanwhile; a failed fetch is not kept.
  */
-export function glsPointList(country: GlsCountry, settings: ChannelSettings | null, ctx: CarrierContext): Promise<PickupPoint[]> {
-  const base = typeof settings?.baseUrl === 'string' && settings.baseUrl ? settings.baseUrl : GLS_MAP_HOSTS[country];
+export function glsPointList(country: GlsCountry, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint[]> {
+  const base = typeof settings.baseUrl === 'string' && settings.baseUrl ? settings.baseUrl : GLS_MAP_HOSTS[country];
   const http = new CarrierHttp('gls', base, ctx, []);
   const path = `/data/deliveryPoints/${country}.json`;
   const url = http.url(path);

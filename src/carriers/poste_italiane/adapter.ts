@@ -79,7 +79,7 @@ export const posteItalianeAdapter: CarrierAdapter = {
 
   createShipment,
   dispatch: posteItalianeDispatcher,
-  pickupPoints: { types: ['parcelshop', 'locker', 'post_office'], finder: { needsChannel: true, search: searchDeliveryPoints } },
+  pickupPoints: { types: ['parcelshop', 'locker', 'post_office'], finder: { search: searchDeliveryPoints } },
 
   async track(parcels, settings, ctx) {
     const trackingNumbers = parcels.map((p) => p.trackingNumber);

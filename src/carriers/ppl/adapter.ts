@@ -65,9 +65,8 @@ async function createShipment(
   };
 }
 
-/** PPL's point API needs the channel's token, like every CPL API call but /info. */
-function pointClient(settings: ChannelSettings | null, ctx: CarrierContext): PplClient {
-  if (!settings) throw new CarrierRefusedError('PPL lists its access points only to a channel', { shipping_channel_id: ["PPL's point search needs a channel's credentials"] });
+/** PPL's point API takes the channel's token, like every CPL API call but /info. */
+function pointClient(settings: ChannelSettings, ctx: CarrierContext): PplClient {
   return new PplClient(pplSettings.parse(settings), ctx);
 }
 
@@ -75,7 +74,6 @@ function pointClient(settings: ChannelSettings | null, ctx: CarrierContext): Ppl
 const pplPickupPoints: PickupPointService = {
   types: ['parcelshop', 'locker'],
   finder: {
-    needsChannel: true,
     async search(query, settings, ctx) {
       const params = accessPointSearch(query);
       return params ? pickupPointsOf(await pointClient(settings, ctx).accessPoints(params), query) : [];
