@@ -32,7 +32,7 @@ async function cached<T extends PickupPoint[] | PickupPoint | undefined>(ctx: Se
 }
 
 /** The provider's point service, or the refusal naming what it lacks on `path`. */
-export function pointServiceOf(provider: ProviderDefinition, path: string, errors: FieldErrorCollector): PickupPointService | undefined {
+function pointServiceOf(provider: ProviderDefinition, path: string, errors: FieldErrorCollector): PickupPointService | undefined {
   const service = provider.adapter.pickupPoints;
   if (!service) errors.add(path, `${provider.name} delivers only to doors through packdesk: it takes no pickup point`);
   return service;
@@ -138,7 +138,7 @@ function findPoint(ctx: ServiceContext, asking: Asking, id: string): Promise<Pic
   return Promise.resolve(UNKNOWABLE);
 }
 
-export function presentPickupPoint(provider: string, p: PickupPoint) {
+function presentPickupPoint(provider: string, p: PickupPoint) {
   return {
     provider, provider_point_id: p.id, name: p.name, type: p.type,
     address: pointAddress(p),
