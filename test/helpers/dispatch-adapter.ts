@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { localTime } from '../../src/carriers/local-time.js';
 import type {
   CarrierParty, CarrierProgress, CreatedAtCarrier, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
 } from '../../src/carriers/types.js';
+import { recordingProxy } from './recording-proxy.js';
 
 /** Helpers for stories that drive a carrier's adapter directly: shipments of its demo, progress kept in memory, a PDF's text. */
 
@@ -71,4 +73,22 @@ export function nextWorkingDay(now = Date.now()): string {
     const day = clock.format(now + days * 86_400_000).slice(0, 10);
     if (![0, 6].includes(new Date(`${day}T12:00:00Z`).getUTCDay())) return day;
   }
+}
+
+/** The carrier's emulator behind a recording proxy, and its demo settings (with `extra`) pointed at the proxy. */
+export async function carrierBehindProxy(provider: ProviderDefinition, extra: Record<string, string | number | boolean> = {}) {
+  const emu = await startEmulators({ providers: [provider.code], port: 0 });
+  const proxy = await recordingProxy(emu.url, { bodies: true });
+  const settings: Record<string, string | number | boolean> = { ...provider.demo.settings, ...extra, baseUrl: `${proxy.url}/${provider.code}` };
+  return { emu, proxy, settings };
+}
+
+/** A seller's access token at the Allegro emulator: the person authorises the application once, by the device flow, as the daemon does. */
+export async function allegroAccessToken(provider: ProviderDefinition, emu: RunningEmulators): Promise<string> {
+  const { clientId, clientSecret } = provider.demo.settings as { clientId: string; clientSecret: string };
+  const basic = { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` };
+  const device = (await (await fetch(`${emu.urls.allegro}/auth/oauth/device?client_id=${clientId}`, { method: 'POST', headers: basic })).json()) as { device_code: string; user_code: string };
+  await fetch(`${emu.url}/_emulator/allegro/device/${device.user_code}/approve`, { method: 'POST' });
+  const grant = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code });
+  return ((await (await fetch(`${emu.urls.allegro}/auth/oauth/token?${grant}`, { method: 'POST', headers: basic })).json()) as { access_token: string }).access_token;
 }

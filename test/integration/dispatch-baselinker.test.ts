@@ -1,13 +1,13 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, ChannelSettings, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
  * The end of the day through Base.com, driven through the Baselinker adapter against its emulator: one courier booked
@@ -49,9 +49,7 @@ describe('end of the day through Baselinker: a courier for the packages and its 
   const numbersOf = (handed: ShipmentToDispatch[]) => handed.flatMap((s) => s.parcels.map((p) => p.trackingNumber));
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['baselinker'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...baselinker.demo.settings, baseUrl: `${proxy.url}/baselinker` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(baselinker));
   });
   afterAll(async () => {
     await proxy?.close();

@@ -2,15 +2,15 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { readSoapBody, soapElement, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
 const provider = findProvider('dhl_pl')!;
@@ -56,9 +56,7 @@ describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['dhl_pl'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/dhl_pl` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

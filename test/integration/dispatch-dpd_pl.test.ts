@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
 /**
@@ -72,9 +72,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
   }
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['dpd_pl'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/dpd_pl` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

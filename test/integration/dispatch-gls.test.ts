@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { glsPasswordDigest } from '../../src/carriers/gls/client.js';
 import { pickupConfirmation } from '../../src/carriers/gls/response.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
  * GLS's end of the day through MyGLS, driven through the adapter against its emulator: nothing to close and no
@@ -64,9 +64,7 @@ describe('GLS hands the day\'s parcels over: a courier booked once, nothing clos
   }
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['gls'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/gls` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

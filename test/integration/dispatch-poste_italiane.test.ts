@@ -5,8 +5,8 @@ import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/e
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { ManualClock, systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
  * The end of the day at Poste Italiane, driven through the adapter against its emulator: nothing to close and no
@@ -59,9 +59,7 @@ describe('Poste Italiane hands the day\'s parcels over: one courier booked, foun
   }
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['poste_italiane'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/poste_italiane` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

@@ -5,14 +5,14 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AllegroEmulatedPoints } from '../../src/carriers/allegro/emulator-points.js';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -61,16 +61,8 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['allegro'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, deliveryMethodId: ONE_BOX, baseUrl: `${proxy.url}/allegro` };
-    // the person authorises the application once, by the device flow, as the daemon does
-    const { clientId, clientSecret } = provider.demo.settings as { clientId: string; clientSecret: string };
-    const basic = { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` };
-    const device = (await (await fetch(`${emu.urls.allegro}/auth/oauth/device?client_id=${clientId}`, { method: 'POST', headers: basic })).json()) as { device_code: string; user_code: string };
-    await fetch(`${emu.url}/_emulator/allegro/device/${device.user_code}/approve`, { method: 'POST' });
-    const grant = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code });
-    accessToken = ((await (await fetch(`${emu.urls.allegro}/auth/oauth/token?${grant}`, { method: 'POST', headers: basic })).json()) as { access_token: string }).access_token;
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider, { deliveryMethodId: ONE_BOX }));
+    accessToken = await allegroAccessToken(provider, emu);
   });
   afterAll(async () => {
     await proxy?.close();

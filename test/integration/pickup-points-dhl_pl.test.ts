@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DHL_PL_EMULATED_POINTS } from '../../src/carriers/dhl_pl/emulator.js';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
@@ -11,8 +11,8 @@ import { readSoapBody, soapEnvelope, soapHttpHeaders } from '../../src/carriers/
 import type { PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -62,9 +62,7 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['dhl_pl'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/dhl_pl` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

@@ -2,14 +2,14 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, pdfText } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
 /**
@@ -56,9 +56,7 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
   const warsawPoints = () => search({ near: WARSAW, limit: 100 });
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['dpd_pl'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/dpd_pl` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { glsPasswordDigest } from '../../src/carriers/gls/client.js';
@@ -9,8 +9,8 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
  * GLS ParcelShops and ParcelLockers through MyGLS, driven through the adapter against its emulator: points found in
@@ -68,9 +68,7 @@ describe('GLS ParcelShops and ParcelLockers: found in GLS\'s point lists, shippe
   };
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['gls'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/gls` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
     listSettings = { baseUrl: `${proxy.url}/gls` };
   });
   afterAll(async () => {

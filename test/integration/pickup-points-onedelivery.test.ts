@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { OnedeliveryPoints } from '../../src/carriers/onedelivery/emulator-points.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
  * One by Allegro's WEDO POINT (bridge.intime.cz/doc/restapi-pup.html): a package to a pickup place is product PUP with
@@ -45,10 +45,8 @@ describe('One by Allegro WEDO POINT: product PUP with pup_branch, refusals on pi
   const sentPackages = () => proxy.calls.filter((c) => c.method === 'POST' && c.path === '/onedelivery/package');
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['onedelivery'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
     // sent for processing at creation, so One's courier takes the package and tracking can move
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/onedelivery`, sendForProcessing: true };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider, { sendForProcessing: true }));
   });
   afterAll(async () => {
     await proxy?.close();

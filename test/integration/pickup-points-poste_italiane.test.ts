@@ -1,15 +1,15 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
-import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { PosteDeliveryPoints } from '../../src/carriers/poste_italiane/emulator-points.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
-import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const provider = findProvider('poste_italiane')!;
 const adapter = provider.adapter;
@@ -41,9 +41,7 @@ describe('Poste Italiane Punto Poste, lockers and post offices: parcel/deliveryP
   });
 
   beforeAll(async () => {
-    emu = await startEmulators({ providers: ['poste_italiane'], port: 0 });
-    proxy = await recordingProxy(emu.url, { bodies: true });
-    settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/poste_italiane` };
+    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
   });
   afterAll(async () => {
     await proxy?.close();

@@ -9,7 +9,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/e
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, CarrierParty, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { ManualClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -173,13 +173,7 @@ describe('Courier windows offered by DPD Poland, DHL Parcel Poland and Allegro',
 
     beforeAll(async () => {
       settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/allegro` };
-      // the person authorises the application once, by the device flow, as the daemon does
-      const { clientId, clientSecret } = provider.demo.settings as { clientId: string; clientSecret: string };
-      const basic = { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` };
-      const device = (await (await fetch(`${emu.urls.allegro}/auth/oauth/device?client_id=${clientId}`, { method: 'POST', headers: basic })).json()) as { device_code: string; user_code: string };
-      await fetch(`${emu.url}/_emulator/allegro/device/${device.user_code}/approve`, { method: 'POST' });
-      const grant = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code });
-      accessToken = ((await (await fetch(`${emu.urls.allegro}/auth/oauth/token?${grant}`, { method: 'POST', headers: basic })).json()) as { access_token: string }).access_token;
+      accessToken = await allegroAccessToken(provider, emu);
       shipments = [];
       for (const [i, parcels] of [1, 2].entries()) {
         const s = demoShipment(provider, `sh_allegro_windows_${i}`, TODAY, parcels);
