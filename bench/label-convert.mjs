@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { renderLabel } from '../dist/src/carriers/emulator/labels.js';
 import { convertLabel } from '../dist/src/labels/convert.js';
 import { convertLabelOffThread, stopLabelConversions } from '../dist/src/labels/index.js';
-import { log, print, rssMb } from './lib.mjs';
+import { log, percentile, print, rssMb } from './lib.mjs';
 
 const RUNS = 300;
 const MEMORY_RUNS = 1000;
@@ -17,7 +17,6 @@ const pdf = await renderLabel('pdf', {
   cod: { amount: '1249.50', currency: 'CZK' },
 });
 
-const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 const round = (ms) => Math.round(ms * 100) / 100;
 
 async function timeRuns(label, convert) {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import bwipjs from 'bwip-js';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { mergeLabels } from '../dist/src/labels/index.js';
+import { percentile } from './lib.mjs';
 
 const PARCELS = 20;
 const WARM_UP_RUNS = 5;
@@ -31,10 +32,6 @@ async function carrierLabel(parcelNumber) {
   const width = 70 * MM;
   page.drawImage(code128, { x: (page.getWidth() - width) / 2, y: 40, width, height: (width * code128.height) / code128.width });
   return doc.save();
-}
-
-function percentile(sortedMs, fraction) {
-  return sortedMs[Math.min(sortedMs.length - 1, Math.ceil(fraction * sortedMs.length) - 1)];
 }
 
 const parts = await Promise.all(Array.from({ length: PARCELS }, (_, i) => carrierLabel(i)));

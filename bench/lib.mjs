@@ -8,6 +8,8 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const dist = (p) => join(root, 'dist', p);
 /** One figure: one JSON line on stdout. */
 export const print = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+/** The value at `fraction` (0.5 for p50) of ascending times: the nearest rank. */
+export const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 /** Progress: `# …` lines on stderr. */
 export const log = (m) => process.stderr.write(`# ${m}\n`);
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,6 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
-import { pplEmulatorControl } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
 /** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
@@ -363,37 +362,4 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     await expect.poll(() => newcomer.evaluate(() => localStorage.getItem('packdesk.sender')), WAIT).toBeNull();
     await context.close();
   });
-
-  it('measures the time from the scan to the label in view, p50 over 10 orders, with the carrier answering at once and after 300 ms', async () => {
-    await page.setViewportSize(SIZES[0]!);
-    const control = pplEmulatorControl(() => emu.url);
-    const p50: Record<string, number> = {};
-    for (const latency of [0, 300]) {
-      await control.fault(latency === 0 ? { mode: 'none' } : { mode: 'latency', ms: latency });
-      const references = Array.from({ length: 10 }, (_, i) => `T${latency}-${i + 1}`);
-      for (const reference of references) await queueOrder(reference, { parcels: [{ length_dimension: 30, width_dimension: 20, height_dimension: 10 }] });
-      await page.goto(url('/#/ship'));
-      const times: number[] = [];
-      for (const reference of references) {
-        await page.fill('input[name="reference_number"]', reference);
-        const started = performance.now();
-        await page.press('input[name="reference_number"]', 'Enter');
-        await expect.poll(focused, WAIT).toBe('parcels.0.weight_amount');
-        await page.fill('[name="parcels.0.weight_amount"]', '1,2');
-        await page.press('[name="parcels.0.weight_amount"]', 'Enter');
-        await page.waitForFunction(() => {
-          const img = document.querySelector<HTMLImageElement>('.result .pictures img');
-          if (!img?.complete || img.naturalWidth === 0) return false;
-          const box = img.getBoundingClientRect();
-          return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
-        }, undefined, CARRIER);
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      p50[`latency_${latency}ms`] = Math.round((times[4]! + times[5]!) / 2);
-    }
-    await control.fault({ mode: 'none' });
-    console.log(`scan-to-label p50 over 10 orders: ${p50.latency_0ms} ms with the PPL emulator answering at once, ${p50.latency_300ms} ms at 300 ms latency`);
-    writeFileSync(join(GENERATED, 'scan-to-label.json'), `${JSON.stringify({ orders: 10, p50_ms: p50, measured_at: new Date().toISOString() }, null, 2)}\n`);
-  }, 180_000);
 });
