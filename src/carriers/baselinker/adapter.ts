@@ -7,7 +7,7 @@ import type {
 import { BASELINKER_ERRORS } from './codes.js';
 import { BaselinkerClient, BaselinkerCredentialsRefused, BaselinkerRefusedError } from './client.js';
 import { baselinkerDispatcher } from './dispatch.js';
-import { baselinkerCreateRequests, orderDate, type BaselinkerCreateRequests } from './request.js';
+import { baselinkerCreateRequests, orderDate, serviceOf, type BaselinkerCreateRequests } from './request.js';
 import { parseLabel, parseTracking } from './response.js';
 import { baselinkerSettings, type BaselinkerSettings } from './settings.js';
 
@@ -125,7 +125,7 @@ async function createShipment(s: ShipmentForCarrier, settings: ChannelSettings, 
     parcels.push({ trackingNumber: p.number, label: label.bytes, carrierRef: String(p.packageId) });
   }
   await ctx.progress.save({});
-  return { providerShipmentId: String(orderId), product: parsed.service ?? parsed.courierCode, parcels };
+  return { providerShipmentId: String(orderId), product: serviceOf(s, parsed) ?? parsed.courierCode, parcels };
 }
 
 /**
@@ -178,9 +178,11 @@ async function validate(settings: ChannelSettings, ctx: CarrierContext): Promise
       const accounts = await client.courierAccounts(parsed.courierCode);
       if (!accounts.some((a) => a.value === String(parsed.accountId))) return missing('accountId', `${parsed.courierCode} account ${parsed.accountId}`, accounts);
     }
-    if (parsed.service !== undefined) {
+    for (const key of ['service', 'pointService'] as const) {
+      const service = parsed[key];
+      if (service === undefined) continue;
       const services = await client.courierServices(parsed.courierCode);
-      if (!services.some((o) => o.value === parsed.service)) return missing('service', `${parsed.courierCode} service ${parsed.service}`, services);
+      if (!services.some((o) => o.value === service)) return missing(key, `${parsed.courierCode} service ${service}`, services);
     }
     const statuses = await client.orderStatuses();
     if (!statuses.some((st) => st.value === String(parsed.orderStatusId))) return missing('orderStatusId', `order status ${parsed.orderStatusId}`, statuses);
@@ -210,6 +212,13 @@ export const baselinkerAdapter: CarrierAdapter = {
   track,
   trackBatchSize: BASELINKER_TRACK_BATCH,
 
+  /**
+   * The point goes on the order (addOrder `delivery_point_id`), its courier's service is the channel's `pointService`:
+   * the types are those of Base.com's couriers with points (InPost lockers, DHL POP shops and DHL BOX, DPD Pickup …).
+   * No finder: Base.com publishes no point search, each courier's points are its own; the courier refuses an unknown one.
+   */
+  pickupPoints: { types: ['parcelshop', 'locker'] },
+
   /** The token alone lists couriers and order statuses; a courier's accounts and services need its code too. */
   async settingOptions(key, settings, ctx) {
     const parsed = baselinkerSettings.parse(settings);
@@ -220,7 +229,8 @@ export const baselinkerAdapter: CarrierAdapter = {
       case 'courierCode': return client.couriers();
       case 'accountId': return courier ? client.courierAccounts(courier) : [];
       case 'orderStatusId': return client.orderStatuses();
-      case 'service': return courier ? client.courierServices(courier) : [];
+      case 'service':
+      case 'pointService': return courier ? client.courierServices(courier) : [];
       default: return undefined;
     }
   },

@@ -34,9 +34,11 @@ export const BASELINKER_TRACKING: TrackingCodeList & { codes: Readonly<Record<st
  * The options of the `service` field of the courier the emulator offers (code `dhl`), with its weight limit. A real
  * courier's services come from its getCourierFields form; COD there is a form field (`cod`), so every service carries it.
  */
-export const BASELINKER_EMULATED_SERVICES: Readonly<Record<string, CarrierProduct & { maxWeightKg: number }>> = {
+export const BASELINKER_EMULATED_SERVICES: Readonly<Record<string, CarrierProduct & { maxWeightKg: number; toPoint?: true }>> = {
   standard: { name: 'DHL Parcel', cod: true, maxWeightKg: 31.5 },
   express: { name: 'DHL Parcel 12:00', cod: true, maxWeightKg: 20 },
+  // to the order's delivery_point_id: a DHL POP shop or DHL BOX locker (the option id and limit are this courier's, inferred)
+  pop: { name: 'DHL POP (shop or DHL BOX)', cod: true, maxWeightKg: 25, toPoint: true },
 };
 
 /**

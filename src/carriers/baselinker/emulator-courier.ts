@@ -7,9 +7,12 @@
 import { COUNTRY_CODES } from '../../domain/reference-data.js';
 import type { LabelFormat } from '../../domain/labels.js';
 import { BASELINKER_EMULATED_SERVICES, BASELINKER_ERRORS } from './codes.js';
+import { BaselinkerCourierPoints } from './emulator-points.js';
 import { refuse, text, type Params } from './emulator-validation.js';
 
 export const EMULATED_COURIER = { code: 'dhl', name: 'DHL' };
+/** The courier's DHL POP shops and DHL BOX lockers, which orders name in `delivery_point_id`. */
+export const EMULATED_POINTS = new BaselinkerCourierPoints();
 export const EMULATED_ACCOUNTS = [{ id: 1021, name: 'Magazyn główny' }, { id: 1022, name: 'Sklep Kraków' }];
 export const EMULATED_ORDER_STATUSES = [
   { id: 8201, name: 'Nowe zamówienia', name_for_customer: 'Zamówienie przyjęte', color: '#3b8ede' },
@@ -60,6 +63,8 @@ export interface CourierPackage {
   service: string;
   labelFormat: LabelFormat;
   cod: number | null;
+  /** The order's `delivery_point_id` the courier delivers to, with a point service. */
+  pointId: string | null;
   description: string;
   size: { weight: number; length: number | null; width: number | null; height: number | null };
 }
@@ -120,6 +125,20 @@ function checkRecipient(order: OrderDelivery): void {
   if (!text(order.delivery_city)) courierRefuses('the recipient\'s city is required');
 }
 
+/** A point service needs the order's point and a door service none; the point must take the parcel. */
+function checkPoint(service: string, pointId: string, cashOnDelivery: boolean): string | null {
+  const toPoint = BASELINKER_EMULATED_SERVICES[service]!.toPoint === true;
+  if (toPoint && !pointId) courierRefuses(`service ${service} delivers to a pickup point: the order has no delivery_point_id`);
+  if (!toPoint && pointId) {
+    const pointServices = Object.keys(BASELINKER_EMULATED_SERVICES).filter((id) => BASELINKER_EMULATED_SERVICES[id]!.toPoint);
+    courierRefuses(`the order's pickup point ${pointId} needs service ${pointServices.join(' or ')}; service ${service} delivers to the door`);
+  }
+  if (!toPoint) return null;
+  const refusal = EMULATED_POINTS.refusal(pointId, cashOnDelivery);
+  if (refusal) courierRefuses(refusal);
+  return pointId;
+}
+
 /** A createPackage form and package for the order, or the courier's refusal. */
 export function checkCourierPackage(params: Params, order: OrderDelivery): CourierPackage {
   const accountId = params.account_id === undefined || params.account_id === null ? EMULATED_ACCOUNTS[0]!.id : Number(params.account_id);
@@ -133,5 +152,6 @@ export function checkCourierPackage(params: Params, order: OrderDelivery): Couri
   const codText = values.get('cod');
   const cod = codText === undefined || codText === '' ? null : Number(codText.replace(',', '.'));
   if (cod !== null && !(cod > 0)) courierRefuses(`cash on delivery ${codText} is not an amount`);
-  return { accountId, service, labelFormat: (values.get('label_format') ?? 'pdf') as LabelFormat, cod, description: values.get('package_description') ?? '', size };
+  const pointId = checkPoint(service, text(order.delivery_point_id), cod !== null);
+  return { accountId, service, labelFormat: (values.get('label_format') ?? 'pdf') as LabelFormat, cod, pointId, description: values.get('package_description') ?? '', size };
 }

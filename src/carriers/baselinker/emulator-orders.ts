@@ -23,8 +23,8 @@ const METHOD_PARAMS: Readonly<Record<string, ParamSpec>> = {
 /** getOrders answers at most this many orders (its method page). */
 const ORDERS_PER_ANSWER = 100;
 const MAX_DELETED_ORDERS = 1000;
-/** extra_field_1 and extra_field_2 are varchar(50) (addOrder). */
-const EXTRA_FIELD_LENGTH = 50;
+/** The addOrder fields whose length its page limits and packdesk fills from the user's input: varchar(n). */
+const FIELD_LENGTHS: Readonly<Record<string, number>> = { extra_field_1: 50, extra_field_2: 50, delivery_point_id: 40 };
 
 export interface EmulatedOrder {
   id: number;
@@ -39,9 +39,9 @@ export interface EmulatedOrder {
 
 type OrderMethod = (owner: string, params: Params) => Record<string, unknown>;
 
-function checkExtraFields(params: Params): void {
-  for (const key of ['extra_field_1', 'extra_field_2']) {
-    if (text(params[key]).length > EXTRA_FIELD_LENGTH) refuse(BASELINKER_ERRORS.parameters, `Parameter '${key}' is longer than ${EXTRA_FIELD_LENGTH} characters`);
+function checkLengths(params: Params): void {
+  for (const [key, length] of Object.entries(FIELD_LENGTHS)) {
+    if (text(params[key]).length > length) refuse(BASELINKER_ERRORS.parameters, `Parameter '${key}' is longer than ${length} characters`);
   }
 }
 
@@ -64,7 +64,7 @@ export function createOrderMethods(clock: Clock, onDeleted: (order: EmulatedOrde
       if (!EMULATED_ORDER_STATUSES.some((s) => s.id === Number(params.order_status_id))) {
         refuse(BASELINKER_ERRORS.orderStatusNotFound, `Order status ${String(params.order_status_id)} does not exist`);
       }
-      checkExtraFields(params);
+      checkLengths(params);
       const products = (params.products as unknown[]).map((p) => checkParams('addOrder (products)', p, ORDER_PRODUCT));
       const { products: _listed, ...fields } = params;
       const order = { id: Number(nextOrderId()), owner, fields: { ...fields, order_status_id: Number(params.order_status_id) }, products, createdAt: clock.now(), packageIds: [], deleted: false };

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isBadCredential, requireCaller } from '../emulator/auth.js';
-import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
+import type { AdvanceOutcome, AdvanceTarget, EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
@@ -20,6 +20,8 @@ import { BaselinkerRefusal, refuse, type Params } from './emulator-validation.js
 import { createOrderMethods, type EmulatedOrder } from './emulator-orders.js';
 
 const PER_MINUTE = 100;
+/** tracking_status 8, Waiting at point. */
+const AT_POINT = '8';
 const MAX_HISTORY_IDS = 100;
 
 type EmulatedPackage = EmulatedShipment<CourierPackage & { orderId: number; innerNumber: string }>;
@@ -239,10 +241,22 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
     });
   };
 
+  /**
+   * A package for a point is delivered only once collected there: out of the van its next step is the point (8,
+   * Waiting at point), and on its way to `delivered` it waits there.
+   */
+  const advance = (trackingNumber: string, to?: AdvanceTarget): AdvanceOutcome => {
+    const found = packages.parcel(trackingNumber);
+    if (!found?.shipment.request.pointId) return packages.advance(trackingNumber, to);
+    if (to === undefined && BASELINKER_TRACKING.codes[packages.lastCode(found.parcel)]?.next?.includes(AT_POINT)) return packages.advance(trackingNumber, 'ready_for_pickup');
+    if (to !== 'delivered' || found.parcel.events.some((e) => e.code === AT_POINT)) return packages.advance(trackingNumber, to);
+    return packages.collectAtPoint(trackingNumber);
+  };
+
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => packages.advance(trackingNumber, to),
+    advance,
     shipments: () => orders.all().map((order) => {
       const live = livePackages(order);
       const cancelled = order.deleted || (order.packageIds.length > 0 && live.length === 0);
@@ -254,6 +268,7 @@ export function createBaselinkerEmulator({ code, clock }: EmulatorContext): Prov
         cancelled, createdAt: new Date(order.createdAt).toISOString(),
         parcels: live.map((p) => ({ number: p.parcels[0]!.number, code: packages.lastCode(p.parcels[0]!), status: packages.lastStatus(p.parcels[0]!) })),
         cod: live.reduce((sum, p) => sum + (p.request.cod ?? 0), 0) || null,
+        pickupPoint: order.fields.delivery_point_id || null,
         reference: order.fields.extra_field_2 || null,
         recipient: { name: order.fields.delivery_fullname, postcode: order.fields.delivery_postcode, city: order.fields.delivery_city, phone: order.fields.phone },
       };

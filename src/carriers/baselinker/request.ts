@@ -1,4 +1,5 @@
 import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
 import { warsawTime } from '../local-time.js';
 import type { CarrierParcel, CarrierParty, ShipmentForCarrier } from '../types.js';
 import type { BaselinkerSettings } from './settings.js';
@@ -42,7 +43,20 @@ export interface BaselinkerOrderDelivery {
   extra_field_2: string;
 }
 
-export interface BaselinkerAddOrder extends BaselinkerOrderDelivery {
+/**
+ * Pick-up point delivery on the order (addOrder `delivery_point_id` varchar(40), `delivery_point_name`, `_address`,
+ * `_postcode`, `_city` varchar(100)): Base.com's couriers read the point from the order, as Base.com's own shop module
+ * (modules/baselinker/classes/BaseLinkerOrder.php) fills these from the shop's locker and parcelshop choice.
+ */
+export interface BaselinkerDeliveryPoint {
+  delivery_point_id: string;
+  delivery_point_name: string;
+  delivery_point_address: string;
+  delivery_point_postcode: string;
+  delivery_point_city: string;
+}
+
+export interface BaselinkerAddOrder extends BaselinkerOrderDelivery, Partial<BaselinkerDeliveryPoint> {
   order_status_id: number;
   date_add: number;
   currency: string;
@@ -115,6 +129,30 @@ function orderDelivery(s: ShipmentForCarrier, settings: BaselinkerSettings): Bas
   };
 }
 
+/** addOrder's `delivery_point_id` is varchar(40). */
+const POINT_ID_LENGTH = 40;
+
+/**
+ * The shipment's point on the order. The recipient's address is the point's (the shipment holds it); the point's name
+ * is its id, as Base.com's shop module writes it for lockers and DPD points, since packdesk's shipment keeps no name.
+ */
+function deliveryPointOf(s: ShipmentForCarrier): BaselinkerDeliveryPoint | undefined {
+  if (!s.pickupPoint) return undefined;
+  const id = s.pickupPoint.id.trim();
+  if (id.length === 0 || id.length > POINT_ID_LENGTH) {
+    throw new CarrierRefusedError(`Baselinker takes no pickup point ${s.pickupPoint.id}`, {
+      pickup_point: [`a pickup point id on a Base.com order has 1 to ${POINT_ID_LENGTH} characters (the courier's own point id, e.g. a locker code)`],
+    });
+  }
+  const r = s.recipient;
+  return { delivery_point_id: id, delivery_point_name: id, delivery_point_address: streetAndNumber(r), delivery_point_postcode: postcodeOf(r), delivery_point_city: r.city };
+}
+
+/** The courier form's service: the channel's point service for a shipment to a point, where it has one. */
+export function serviceOf(s: ShipmentForCarrier, settings: BaselinkerSettings): string | undefined {
+  return (s.pickupPoint ? settings.pointService : undefined) ?? settings.service;
+}
+
 /** The order's date is the shipping day (unix seconds), so a search for a lost order knows where to start. */
 export function orderDate(s: ShipmentForCarrier): number {
   return Math.floor((warsawTime.parse(`${s.shippingDate} 00:00:00`) ?? 0) / 1000);
@@ -129,6 +167,7 @@ function addOrderOf(s: ShipmentForCarrier, settings: BaselinkerSettings): Baseli
     currency: s.cashOnDelivery?.currency ?? 'PLN',
     paid: s.cashOnDelivery ? '0' : '1',
     ...orderDelivery(s, settings),
+    ...deliveryPointOf(s),
     products: [{
       storage: 'db', storage_id: 0, product_id: '', name: settings.packageDescription, sku: '',
       price_brutto: Number(codAmount(s) ?? 0), tax_rate: 0, quantity: 1, weight: Math.round(weight * 1000) / 1000,
@@ -145,15 +184,17 @@ function sizeOf(p: CarrierParcel): BaselinkerPackageSize {
  * and getLabel and getCourierPackagesStatusHistory work per package (api.baselinker.com createPackage, getLabel), so
  * only one call per parcel gives each parcel its own number and label. Cash on delivery goes on the first package only,
  * so the recipient pays it once. `label_format` is the emulated courier's form field; a courier without it labels in
- * its account's format, which the adapter checks against the one asked for.
+ * its account's format, which the adapter checks against the one asked for. A shipment to a point goes with the
+ * channel's point service; the point itself is on the order. COD to a point is the same `cod` field.
  */
 function packageRequestOf(s: ShipmentForCarrier, settings: BaselinkerSettings, parcel: CarrierParcel, index: number): BaselinkerPackageRequest {
   const cod = index === 0 ? codAmount(s) : undefined;
+  const service = serviceOf(s, settings);
   return {
     courier_code: settings.courierCode,
     ...(settings.accountId !== undefined ? { account_id: settings.accountId } : {}),
     fields: [
-      ...(settings.service ? [{ id: 'service', value: settings.service }] : []),
+      ...(service ? [{ id: 'service', value: service }] : []),
       { id: 'label_format', value: s.labelFormat },
       { id: 'package_description', value: settings.packageDescription },
       ...(cod !== undefined ? [{ id: 'cod', value: cod }] : []),

@@ -87,6 +87,8 @@ export function baselinkerFailure(answer: BaselinkerAnswer): BaselinkerFailure |
  * (the sender is the courier account's in Base.com, so every address problem is the recipient's).
  */
 const WORDED_PATHS: readonly [RegExp, string][] = [
+  // before cash on delivery: "the pickup point takes no cash on delivery" is about the point
+  [/pickup point|delivery_point|paczkomat|punkt odbioru/i, 'pickup_point'],
   [/post(al)?[\s_-]*code|postcode|zip/i, 'destination_address.postal_code'],
   [/phone|telefon/i, 'recipient_contact.phone_number'],
   [/e-?mail/i, 'recipient_contact.email_address'],

@@ -15,6 +15,10 @@ export const baselinkerSettings = defineSettings({
   accountId: { type: 'integer', listed: true, description: 'Courier account id, from getCourierAccounts; without it Base.com uses the courier\'s first account' },
   orderStatusId: { type: 'integer', required: true, listed: true, description: 'Order status of the orders packdesk adds for its shipments, from getOrderStatusList' },
   service: { type: 'string', listed: true, description: 'Option id of the courier form\'s `service` field (getCourierFields), where the courier has one' },
+  pointService: {
+    type: 'string', listed: true,
+    description: 'Option id of the courier form\'s `service` field for shipments to a pickup point or locker, where the courier has a separate one (the point goes on the order)',
+  },
   packageDescription: { type: 'string', default: 'Goods', description: 'What the parcels contain (courier field package_description, and the order line)' },
 });
 

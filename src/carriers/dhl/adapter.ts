@@ -1,10 +1,11 @@
 import { CarrierRefusedError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
 import type {
-  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, PickupPointService, ShipmentForCarrier, TrackResult,
 } from '../types.js';
 import { DhlClient } from './client.js';
 import { dhlDispatcher } from './dispatch.js';
+import { DHL_POINT_TYPES, pickupPointOf, SERVICE_POINT_ID, servicePointLookup, servicePointSearch } from './points.js';
 import { dhlShipmentRequest } from './request.js';
 import { parseCreatedShipment, parseTrackedShipments } from './response.js';
 import { dhlSettings } from './settings.js';
@@ -54,7 +55,29 @@ async function track(parcels: readonly ParcelToTrack[], settings: ChannelSetting
   return results;
 }
 
+/**
+ * DHL Express Service Points (shops, DHL's counters, 24/7 lockers), found with MyDHL's `GET /servicepoints` through the
+ * channel's credentials; a shipment goes there with On Demand Delivery `servicepoint` (request.ts).
+ */
+const dhlPickupPoints: PickupPointService = {
+  types: [...new Set(Object.values(DHL_POINT_TYPES))],
+  finder: {
+    async search(query, settings, ctx) {
+      const found = await new DhlClient(dhlSettings.parse(settings), ctx).servicePoints(servicePointSearch(query));
+      return found.flatMap((p) => pickupPointOf(p) ?? []).filter((p) => !query.type || p.type === query.type).slice(0, query.limit);
+    },
+    async find(id, settings, ctx) {
+      const wanted = id.trim().toUpperCase();
+      if (!SERVICE_POINT_ID.test(wanted)) return undefined;
+      const found = await new DhlClient(dhlSettings.parse(settings), ctx).servicePoints(servicePointLookup(wanted));
+      return found.flatMap((p) => pickupPointOf(p) ?? []).find((p) => p.id === wanted);
+    },
+  },
+};
+
 export const dhlAdapter: CarrierAdapter = {
+  pickupPoints: dhlPickupPoints,
+
   async validate(settings, ctx) {
     try {
       const parsed = dhlSettings.parse(settings);

@@ -3,6 +3,7 @@ import { basicAuthorization, CarrierHttp, jsonOrUndefined, type CarrierCall } fr
 import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../errors.js';
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
+import { answeredPoints, type DhlServicePoint, type DhlServicePointsAnswer } from './points.js';
 import type { DhlPickupRequest, DhlShipmentRequest } from './request.js';
 import {
   dhlFieldPath, dhlPickupFieldPath, parseDhlProblem, type DhlCreatedBody, type DhlPickupCreated, type DhlProblem, type DhlTrackedShipment,
@@ -81,6 +82,20 @@ export class DhlClient {
     const res = await this.send('POST', '/pickups', { json: request, headers: { 'message-reference': messageReference } });
     if (res.status !== 201) throw this.refused(res, dhlPickupFieldPath, 'the pickup');
     return res.json<DhlPickupCreated>();
+  }
+
+  /**
+   * `GET /servicepoints` (Service Point Locator, same credentials): the points answered, [] where DHL finds none
+   * (status 201, 202, 600 in a 200 answer). A query DHL calls bad (100, 101) is refused on `pickup_point`.
+   */
+  async servicePoints(query: URLSearchParams): Promise<DhlServicePoint[]> {
+    const res = await this.send('GET', `/servicepoints?${query}`);
+    if (res.status !== 200) throw this.refused(res, () => 'pickup_point', 'the service point search');
+    const answer = jsonOrUndefined<DhlServicePointsAnswer>(res) ?? {};
+    const points = answeredPoints(answer);
+    if (points) return points;
+    const reason = answer.status?.statusMessage ?? `status ${String(answer.status?.statusCode)}`;
+    throw new CarrierRefusedError(`DHL Express refused the service point search: ${reason}`, { pickup_point: [`DHL Express: ${reason}`] });
   }
 
   /** `GET /tracking` with up to 200 waybill or piece numbers; 404 means DHL knows none of them. */

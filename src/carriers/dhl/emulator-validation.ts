@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DHL_COD_SERVICE, DHL_PRODUCTS } from './codes.js';
+import type { EmulatedDhlPoint } from './emulator-points.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
@@ -36,7 +37,8 @@ export interface SeenShipmentRequest {
   valueAddedServices?: { serviceCode: string; value?: number; currency?: string }[];
   outputImageProperties?: { encodingFormat?: string; imageOptions?: { typeCode: string; isRequested?: boolean }[] };
   customerReferences?: SeenReference[];
-  customerDetails: { shipperDetails: SeenParty; receiverDetails: SeenParty };
+  customerDetails: { shipperDetails: SeenParty; receiverDetails: SeenParty; buyerDetails?: SeenParty };
+  onDemandDelivery?: { deliveryOption: string; servicePointId?: string };
   content: { packages: SeenPackage[]; description: string; isCustomsDeclarable: boolean; exportDeclaration?: unknown };
   getAdditionalInformation?: { typeCode?: string; isRequested: boolean }[];
 }
@@ -115,8 +117,30 @@ const SHIP_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} ?GMT[+-]\d{2}:\d{2}
  * DHL's business checks. The 998 and 7008 wordings are the OpenAPI's examples; the others follow their pattern
  * (DHL's numbers for them are not published, so they carry none).
  */
-function businessMessages(r: SeenShipmentRequest): string[] {
-  const messages: string[] = [];
+/** The emulator's Service Points by id, for On Demand Delivery to a point. */
+export type DhlPointLookup = (id: string) => EmulatedDhlPoint | undefined;
+
+/**
+ * On Demand Delivery `servicepoint`: the OpenAPI wants buyerDetails with it and a servicePointId naming the point; the
+ * point must exist, be open (svpStatus A) and, for cash on delivery, take payment. DHL publishes no wording for these.
+ */
+function servicePointMessages(r: SeenShipmentRequest, points: DhlPointLookup): string[] {
+  const odd = r.onDemandDelivery;
+  if (!odd) return [];
+  const messages = r.customerDetails.buyerDetails ? [] : ['#/customerDetails: required key [buyerDetails] not found when #/onDemandDelivery is used.'];
+  if (odd.deliveryOption !== 'servicepoint') return messages;
+  const id = odd.servicePointId;
+  if (!id) return [...messages, "#/onDemandDelivery: required key [servicePointId] not found for deliveryOption 'servicepoint'."];
+  const found = points(id);
+  const cod = r.valueAddedServices?.some((v) => v.serviceCode === DHL_COD_SERVICE) ?? false;
+  if (!found) messages.push(`The Service Point #/onDemandDelivery/servicePointId '${id}' is not found. Please check the Service Point ID via the /servicepoints service.`);
+  else if (!found.point.open) messages.push(`The Service Point #/onDemandDelivery/servicePointId '${id}' is closed and takes no shipments.`);
+  else if (cod && !found.point.cashOnDelivery) messages.push(`The Service Point #/onDemandDelivery/servicePointId '${id}' takes no payment on delivery: send the shipment without service ${DHL_COD_SERVICE} or to another Service Point.`);
+  return messages;
+}
+
+function businessMessages(r: SeenShipmentRequest, points: DhlPointLookup): string[] {
+  const messages: string[] = servicePointMessages(r, points);
   if (!SHIP_TIMESTAMP.test(r.plannedShippingDateAndTime)) {
     messages.push("998: ShipTimeStamp is not well formatted.(Expected Sample Format : '2010-02-11T17:10:09 GMT+01:00')");
   }
@@ -153,10 +177,10 @@ function businessMessages(r: SeenShipmentRequest): string[] {
   return messages;
 }
 
-export function validateShipmentRequest(body: unknown): Verdict {
+export function validateShipmentRequest(body: unknown, points: DhlPointLookup): Verdict {
   const validate = schemaValidator();
   if (!validate(body)) return { ok: false, status: 422, messages: [...new Set((validate.errors ?? []).map(schemaMessage))] };
   const request = body as SeenShipmentRequest;
-  const messages = businessMessages(request);
+  const messages = businessMessages(request, points);
   return messages.length > 0 ? { ok: false, status: 400, messages } : { ok: true, request };
 }

@@ -2,8 +2,8 @@
  * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
  * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
  * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`,
- * one-piece `GET /rates` and `POST /pickups`.
- * MyDHL has no shipment cancel.
+ * one-piece `GET /rates`, `POST /pickups` and `GET /servicepoints` (emulator-points.ts), whose Service Points a
+ * shipment's On Demand Delivery `servicepoint` names. MyDHL has no shipment cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabelFormat } from '../../domain/labels.js';
@@ -13,7 +13,9 @@ import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js'
 import { renderLabel } from '../emulator/labels.js';
 import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
+import type { TrackingCode, TrackingCodeList } from '../codes.js';
 import { DHL_COD_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
+import { answerServicePoints, dhlPoints } from './emulator-points.js';
 import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { dhlPickupDesk, type EmulatedPickup } from './emulator-pickups.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
@@ -33,10 +35,16 @@ const RATES_PARAMETERS = [
 // encodingFormat → the format the emulator renders; lp2, an EPL dialect, prints as EPL.
 const LABEL_FORMATS: Record<string, LabelFormat> = { pdf: 'pdf', zpl: 'zpl', epl: 'epl', lp2: 'epl' };
 const IMAGE_FORMATS: Record<LabelFormat, string> = { pdf: 'PDF', zpl: 'ZPL', epl: 'EPL2' };
+/** A Service Point shipment's moves: from the delivery facility to the point (CC, awaiting collection), then collected (OK). */
+const POINT_ROUTE: Readonly<Record<string, TrackingCode>> = { ...DHL_TRACKING.codes, AR: { ...DHL_TRACKING.codes.AR!, next: ['CC'] } };
 
 export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmulator {
   schemaValidator(); // before the first request, which a caller's timeout would otherwise measure
-  const shipments = new EmulatedShipments<SeenShipmentRequest>(clock, DHL_TRACKING, (e) => eventView(e));
+  const points = dhlPoints();
+  // the shipments' store walks one code table: an advance of a Service Point shipment walks the point's route
+  let route: Readonly<Record<string, TrackingCode>> = DHL_TRACKING.codes;
+  const tracking: TrackingCodeList = { created: DHL_TRACKING.created, get codes() { return route; } };
+  const shipments = new EmulatedShipments<SeenShipmentRequest>(clock, tracking, (e) => eventView(e));
   const nextWaybill = numberSequence(clock, { prefix: '5', digits: 10, checkDigit: mod7CheckDigit });
   const nextPiece = numberSequence(clock, { prefix: 'JD0146', digits: 20 });
   const pickups = dhlPickupDesk(clock, shipments);
@@ -85,7 +93,7 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
     });
 
     app.post('/shipments', async (request, reply) => {
-      const verdict = validateShipmentRequest(request.body);
+      const verdict = validateShipmentRequest(request.body, (id) => points.get(id));
       if (!verdict.ok) return problem(request, reply, verdict.status, verdict.messages);
       const r = verdict.request;
       const format = LABEL_FORMATS[r.outputImageProperties?.encodingFormat ?? 'pdf']!;
@@ -115,6 +123,8 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       });
     });
 
+    app.get<{ Querystring: Record<string, string | string[] | undefined> }>('/servicepoints', async (request, reply) => answerServicePoints(points, request.query, reply));
+
     app.post('/pickups', async (request, reply) => {
       const answer = pickups.book(callerOf(request), request.body);
       return answer.ok ? reply.code(201).send(answer.body) : problem(request, reply, answer.status, answer.messages);
@@ -142,7 +152,14 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
   return {
     code,
     routes,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    advance: (trackingNumber, to) => {
+      route = shipments.parcel(trackingNumber)?.shipment.request.onDemandDelivery?.deliveryOption === 'servicepoint' ? POINT_ROUTE : DHL_TRACKING.codes;
+      try {
+        return shipments.advance(trackingNumber, to);
+      } finally {
+        route = DHL_TRACKING.codes;
+      }
+    },
     shipments: () => shipments.records((s) => ({
       shipmentTrackingNumber: s.id,
       apiKey: s.owner,
@@ -151,6 +168,7 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       // MyDHL cannot cancel: a waybill stays created until DHL scans it.
       state: 'Created',
       cashOnDelivery: s.request.valueAddedServices?.find((v) => v.serviceCode === DHL_COD_SERVICE) ?? null,
+      servicePointId: s.request.onDemandDelivery?.servicePointId ?? null,
       customerReferences: s.request.customerReferences ?? [],
       encodingFormat: s.request.outputImageProperties?.encodingFormat ?? 'pdf',
       pieces: s.parcels.map((p) => ({ trackingNumber: p.number, weight: s.request.content.packages[p.index - 1]?.weight ?? null, lastTypeCode: shipments.lastCode(p) })),

@@ -14,7 +14,7 @@ const mappers: CarrierMappers = {
   parseTracking: (body, asked) => parseTrackedShipments((body ?? {}) as Parameters<typeof parseTrackedShipments>[0], asked),
 };
 
-/** DHL Express — MyDHL API (REST, HTTP Basic): create with per-piece labels, track, book the courier (`POST /pickups`); no cancel. */
+/** DHL Express — MyDHL API (REST, HTTP Basic): create with per-piece labels, track, book the courier (`POST /pickups`), find Service Points (`GET /servicepoints`) and ship to one (On Demand Delivery `servicepoint`); no cancel. */
 export const provider: ProviderDefinition = {
   code: 'dhl',
   name: 'DHL Express',

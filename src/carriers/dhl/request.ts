@@ -1,6 +1,8 @@
 import { formatMinorUnits } from '../../domain/money.js';
+import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { DHL_COD_SERVICE } from './codes.js';
+import { SERVICE_POINT_ID } from './points.js';
 import type { DhlSettings } from './settings.js';
 
 /**
@@ -70,7 +72,23 @@ function thousandths(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/**
+ * A point shipment: MyDHL's On Demand Delivery with `deliveryOption` `servicepoint` and the point's 6-character
+ * `servicePointId`, which the OpenAPI says needs `buyerDetails` beside it: the recipient, who collects the parcel. The
+ * product and COD stay as they are. DHL Express has Service Points (shops, its counters, 24/7 lockers), no post offices.
+ */
+function servicePointDelivery(s: ShipmentForCarrier) {
+  const point = s.pickupPoint;
+  if (!point) return {};
+  const refuse = (why: string) => new CarrierRefusedError(`DHL Express cannot deliver to point ${point.id}: ${why}`, { pickup_point: [why] });
+  if (point.type === 'post_office') throw refuse('DHL Express delivers to its Service Points and 24/7 lockers, not to post offices: choose a DHL Express Service Point');
+  const id = point.id.trim().toUpperCase();
+  if (!SERVICE_POINT_ID.test(id)) throw refuse(`a DHL Express Service Point ID has 6 letters or digits (service area and facility, e.g. PRG041), not "${point.id}"`);
+  return { onDemandDelivery: { deliveryOption: 'servicepoint', servicePointId: id } };
+}
+
 export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings) {
+  const toPoint = servicePointDelivery(s);
   const output = LABEL_OUTPUT[s.labelFormat];
   const cod = s.cashOnDelivery;
   const reference = s.reference ? s.reference.slice(0, MAX.referenceValue) : null;
@@ -89,7 +107,10 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
     },
     // Our id as the consignor reference (CU): GET /tracking?shipmentReference=… finds the shipment by it.
     customerReferences: [{ value: s.id, typeCode: 'CU' }],
-    customerDetails: { shipperDetails: dhlParty(s.sender), receiverDetails: dhlParty(s.recipient) },
+    customerDetails: {
+      shipperDetails: dhlParty(s.sender), receiverDetails: dhlParty(s.recipient),
+      ...('onDemandDelivery' in toPoint ? { buyerDetails: dhlParty(s.recipient) } : {}),
+    },
     content: {
       packages: s.parcels.map((p, i) => ({
         referenceNumber: i + 1,
@@ -103,6 +124,7 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
       incoterm: settings.incoterm,
       unitOfMeasurement: 'metric',
     },
+    ...toPoint,
     // One label document per piece, tagged with the piece's referenceNumber.
     getAdditionalInformation: [{ typeCode: 'linkLabelsByPieces', isRequested: true }],
   };

@@ -81,6 +81,8 @@ export interface DhlProblem {
 /** Where a party's fields land in our API, by the party's key in `customerDetails`. */
 const PARTIES: Record<string, { address: string; contact: string }> = {
   receiverDetails: { address: 'destination_address', contact: 'recipient_contact' },
+  // a point shipment's buyer is its recipient
+  buyerDetails: { address: 'destination_address', contact: 'recipient_contact' },
   shipperDetails: { address: 'origin_address', contact: 'sender_contact' },
 };
 const ADDRESS_FIELDS: Record<string, string> = {
@@ -112,6 +114,7 @@ export function dhlFieldPath(pointer: string): string {
     return field ? `parcels.${rest[1]}.${field}` : `parcels.${rest[1]}`;
   }
   if (head === 'valueAddedServices') return rest[1] === 'currency' ? 'cash_on_delivery_currency' : 'cash_on_delivery_amount';
+  if (head === 'onDemandDelivery') return 'pickup_point';
   if (head === 'plannedShippingDateAndTime') return 'shipping_date';
   if (head === 'outputImageProperties') return 'label_format';
   if (head === 'customerReferences') return 'reference_number';

@@ -52,6 +52,12 @@ async function track(parcels: readonly ParcelToTrack[], settings: ChannelSetting
 }
 
 export const dpdAdapter: CarrierAdapter = {
+  /**
+   * DPD Pickup parcel shops: Parcel to Shop (337, 338) with `receiver.pudoId` (META-API OpenAPI `Receiver.pudoId`,
+   * "ID number of PUDO point (parcel shop, …)"). No finder: the META-API's Pickup Shop Search is not published.
+   */
+  pickupPoints: { types: ['parcelshop'] },
+
   async validate(settings, ctx) {
     try {
       await new DpdClient(dpdSettings.parse(settings), ctx).checkCredentials();

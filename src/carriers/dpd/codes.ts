@@ -20,30 +20,37 @@ export const DPD_PAPER_FORMATS = ['A4', 'A5', 'A6', 'A7'] as const;
 export interface DpdProduct extends CarrierProduct {
   /** Heaviest parcel the product takes; 31.5 kg is DPD's parcel limit (karrio dpd_meta services.csv, max_weight). */
   maxParcelWeightKg: number;
+  /** Parcel to Shop (PSD): the receiver is a Pickup point, `receiver.pudoId` ("*2 Mandatory if Parcel to Shop has been requested"). */
+  toPoint?: true;
+  /** The PSD product a shipment of this product goes out with to a Pickup point (packdesk's pairing, by the products' names). */
+  pointTwin?: string;
 }
 
 const PARCEL_MAX_KG = 31.5;
 
-/** DPD Group product codes; COD is its own product (101→109 D-COD, 327→329 D-2C-COD, 328→330 D-2C-COD-XD). */
+/**
+ * DPD Group product codes; COD is its own product (101→109 D-COD, 327→329 D-2C-COD, 328→330 D-2C-COD-XD). Parcel to
+ * Shop is 337 (338 small parcel), which the product table pairs with no COD product.
+ */
 export const DPD_PRODUCTS: ProductList & Readonly<Record<string, DpdProduct>> = {
-  101: { name: 'D (Classic)', codTwin: '109', maxParcelWeightKg: PARCEL_MAX_KG },
+  101: { name: 'D (Classic)', codTwin: '109', pointTwin: '337', maxParcelWeightKg: PARCEL_MAX_KG },
   103: { name: 'D,6 (Classic, Saturday)', maxParcelWeightKg: PARCEL_MAX_KG },
   105: { name: 'D, EXW (Classic, Ex Works)', maxParcelWeightKg: PARCEL_MAX_KG },
   109: { name: 'D, COD (Classic, cash on delivery)', cod: true, maxParcelWeightKg: PARCEL_MAX_KG },
   113: { name: 'D, SWAP (Classic, exchange)', maxParcelWeightKg: PARCEL_MAX_KG },
-  136: { name: 'XD (Small parcel)', maxParcelWeightKg: PARCEL_MAX_KG },
+  136: { name: 'XD (Small parcel)', pointTwin: '338', maxParcelWeightKg: PARCEL_MAX_KG },
   154: { name: 'PL (Parcel Letter)', maxParcelWeightKg: PARCEL_MAX_KG },
   155: { name: 'PM2 (Express 18:00)', maxParcelWeightKg: PARCEL_MAX_KG },
   179: { name: 'AM1 (Express 10:00)', maxParcelWeightKg: PARCEL_MAX_KG },
   225: { name: 'AM2 (Express 12:00)', maxParcelWeightKg: PARCEL_MAX_KG },
   302: { name: 'IE2 (International Express)', maxParcelWeightKg: PARCEL_MAX_KG },
-  327: { name: 'D,2C (Classic to private address)', codTwin: '329', maxParcelWeightKg: PARCEL_MAX_KG },
-  328: { name: 'D,2C, XD (Classic to private address, small parcel)', codTwin: '330', maxParcelWeightKg: PARCEL_MAX_KG },
+  327: { name: 'D,2C (Classic to private address)', codTwin: '329', pointTwin: '337', maxParcelWeightKg: PARCEL_MAX_KG },
+  328: { name: 'D,2C, XD (Classic to private address, small parcel)', codTwin: '330', pointTwin: '338', maxParcelWeightKg: PARCEL_MAX_KG },
   329: { name: 'D,2C, COD (Classic to private address, cash on delivery)', cod: true, maxParcelWeightKg: PARCEL_MAX_KG },
   330: { name: 'D,2C, COD, XD (Classic to private address, cash on delivery, small parcel)', cod: true, maxParcelWeightKg: PARCEL_MAX_KG },
   332: { name: '2C Return', maxParcelWeightKg: PARCEL_MAX_KG },
-  337: { name: 'D, 2C, PSD (Classic to a Pickup parcelshop)', maxParcelWeightKg: PARCEL_MAX_KG },
-  338: { name: 'D, 2C, PSD, XD (Classic to a Pickup parcelshop, small parcel)', maxParcelWeightKg: PARCEL_MAX_KG },
+  337: { name: 'D, 2C, PSD (Classic to a Pickup parcelshop)', toPoint: true, maxParcelWeightKg: PARCEL_MAX_KG },
+  338: { name: 'D, 2C, PSD, XD (Classic to a Pickup parcelshop, small parcel)', toPoint: true, maxParcelWeightKg: PARCEL_MAX_KG },
   350: { name: 'AM0 (Express 08:30)', maxParcelWeightKg: PARCEL_MAX_KG },
   358: { name: 'D,6,2C (Classic to private address, Saturday)', maxParcelWeightKg: PARCEL_MAX_KG },
 };

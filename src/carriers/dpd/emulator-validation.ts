@@ -11,6 +11,7 @@ import { DPD_PAPER_FORMATS, DPD_PRODUCTS } from './codes.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
 import type { DpdError } from './response.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
+import type { DpdPickupPoints } from './emulator-points.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -25,6 +26,8 @@ export interface SeenAddress {
 }
 
 export interface SeenParty {
+  /** The receiver's Pickup point (the schema has no pudoId on the sender). */
+  pudoId?: string;
   address: SeenAddress;
   contact?: { contactPerson?: string; phone1?: string; email?: string };
 }
@@ -88,7 +91,19 @@ function overlongZipCodes(body: unknown): string[] {
     .map((party) => `${party}.address.zipCode: must NOT have more than 9 characters`));
 }
 
-function businessErrors(s: SeenShipment): DpdError[] {
+/** Parcel to Shop: the point product needs a point ("*2 Mandatory if Parcel to Shop has been requested"), a point an open one of DPD's. */
+function pointErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
+  const code = s.shipmentInfos?.productCode ?? '';
+  const product = DPD_PRODUCTS[code];
+  const { pudoId } = s.receiver;
+  if (pudoId === undefined) return product?.toPoint ? [buError('MANDATORY_FIELD', `receiver.pudoId is mandatory for product ${code} (Parcel to Shop)`)] : [];
+  // inferred: a door product with a point is refused rather than delivered to the address
+  if (product && !product.toPoint) return [buError('ROUTING_15', `receiver.pudoId: product ${code} delivers to an address, not to a Pickup point`)];
+  const refused = points.refusal(pudoId);
+  return refused ? [buError(...refused)] : [];
+}
+
+function businessErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
   const errors: DpdError[] = [];
   const code = s.shipmentInfos?.productCode ?? '';
   const product = DPD_PRODUCTS[code];
@@ -100,6 +115,7 @@ function businessErrors(s: SeenShipment): DpdError[] {
   }
   if (!s.receiver.address.name1 && !s.receiver.address.companyName) errors.push(buError('MANDATORY_FIELD', 'receiver.address.name1 is mandatory'));
   if (!s.receiver.contact?.phone1) errors.push(buError('MANDATORY_FIELD', 'receiver.contact.phone1 is mandatory'));
+  errors.push(...pointErrors(s, points));
   const cods = s.parcel.filter((p) => p.cod);
   if (product?.cod && cods.length === 0) errors.push(buError('MANDATORY_FIELD', `parcel[0].cod is mandatory for product ${code}`));
   if (product && !product.cod && cods.length > 0) errors.push(buError('ROUTING_15', `parcel[0].cod: product ${code} carries no cash on delivery (use its COD product)`));
@@ -114,7 +130,7 @@ function businessErrors(s: SeenShipment): DpdError[] {
   return errors;
 }
 
-export function validateShipmentCall(query: Record<string, string | undefined>, body: unknown): Verdict {
+export function validateShipmentCall(query: Record<string, string | undefined>, body: unknown, points: DpdPickupPoints): Verdict {
   const format = query.LabelPrintFormat ?? '';
   if (!PRINT_FORMATS.includes(format)) return { ok: false, errors: [metaError('LabelPrintFormat: must be equal to one of the allowed values')] };
   const rendered = RENDERED[format];
@@ -128,6 +144,6 @@ export function validateShipmentCall(query: Record<string, string | undefined>, 
   if (!validate(body)) return { ok: false, errors: [...new Set((validate.errors ?? []).map(schemaMessage))].map(metaError) };
   const shipments = body as SeenShipment[];
   if (shipments.length !== 1) return { ok: false, errors: [metaError('shipment: one shipment a call')] };
-  const errors = businessErrors(shipments[0]!);
+  const errors = businessErrors(shipments[0]!, points);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, shipment: shipments[0]!, format: rendered };
 }

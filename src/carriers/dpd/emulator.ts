@@ -1,8 +1,8 @@
 /**
  * DPD's META-API as a local server, following DPD Group's META-API OpenAPI (github.com/karrioapi/karrio,
  * modules/connectors/dpd_meta/vendor/): `POST /shipping/v1/login` (X-DPD-* headers → X-DPD-TOKEN) and synchronous
- * `POST /shipping/v1/shipment` (Bearer) with one label document for all parcels, `POST /shipping/v1/pickupscheduling`
- * for a courier; plus DPD's web services for
+ * `POST /shipping/v1/shipment` (Bearer) with one label document for all parcels and Parcel to Shop to generated
+ * Pickup points (`receiver.pudoId`), `POST /shipping/v1/pickupscheduling` for a courier; plus DPD's web services for
  * tracking (LoginService, ParcelLifeCycleService). The META-API has no cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +18,7 @@ import { soapFaultResponse } from '../emulator/soap.js';
 import { EmulatedTokens } from '../emulator/tokens.js';
 import { DPD_BU_CODES, DPD_PRODUCTS, DPD_TRACKING } from './codes.js';
 import { emulatedPickups } from './emulator-pickup.js';
+import { DpdPickupPoints } from './emulator-points.js';
 import { EMULATED_DEPOT, LIFE_CYCLE_SERVICE, lifeCycleDate, serveWebServices } from './emulator-tracking.js';
 import { validateShipmentCall, type SeenParty, type SeenShipment } from './emulator-validation.js';
 import type { DpdError } from './response.js';
@@ -25,6 +26,8 @@ import type { DpdError } from './response.js';
 type DpdShipment = EmulatedShipment<SeenShipment>;
 
 const DAY_SECONDS = 86_400;
+/** The last scan before the courier or the Pickup point. */
+const DPD_AT_DELIVERY_DEPOT = 'Depot';
 const SEUR = '020';
 
 const metaError = (errorCode: string, errorMessage: string): DpdError => ({ errorCode, errorMessage, errorOrigin: 'META-API' });
@@ -47,7 +50,9 @@ function labelContent(s: DpdShipment, parcel: EmulatedParcel): EmulatedLabel {
     reference: request.customerReferenceNumbers?.join(' / '),
     product: `${s.product} ${DPD_PRODUCTS[s.product]?.name ?? ''}`.trim(),
     sender: partyLines(request.sender),
-    recipient: [...partyLines(request.receiver), request.receiver.contact?.phone1 ?? ''].filter(Boolean),
+    recipient: [
+      ...(request.receiver.pudoId ? [`DPD Pickup ${request.receiver.pudoId}`] : []), ...partyLines(request.receiver), request.receiver.contact?.phone1 ?? '',
+    ].filter(Boolean),
     ...(cod ? { cod: { amount: cod.amount.amount.toFixed(2), currency: cod.amount.currency } } : {}),
   };
 }
@@ -61,6 +66,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
   /** Logins DPD no longer accepts (a password changed in DPD's portal, an account closed): refused with their tokens. */
   const revokedLogins = new Set<string>();
   const pickups = emulatedPickups(clock, shipments);
+  const points = new DpdPickupPoints();
   const nextParcel = numberSequence(clock, { prefix: EMULATED_DEPOT, digits: 14 });
   const refuse = (reply: FastifyReply, status: number, errors: DpdError[]) => reply.code(status).type('application/json').send(status === 400 ? errors : errors[0]);
   const label = (s: DpdShipment, p: EmulatedParcel) => shipments.label(p, () => renderLabel(s.labelFormat, labelContent(s, p)));
@@ -96,7 +102,7 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
     });
 
     app.post<{ Querystring: Record<string, string | undefined> }>('/shipping/v1/shipment', async (request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply) => {
-      const verdict = validateShipmentCall(request.query, request.body);
+      const verdict = validateShipmentCall(request.query, request.body, points);
       if (!verdict.ok) return refuse(reply, 400, verdict.errors);
       const r = verdict.shipment;
       const s = shipments.add({
@@ -133,7 +139,13 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
     code,
     routes,
     control,
-    advance: (trackingNumber, to) => shipments.advance(trackingNumber, to),
+    // A Parcel to Shop parcel waits at its Pickup point (ParcelShop) on its way to delivered, not with a courier
+    advance: (trackingNumber, to) => {
+      const found = shipments.parcel(trackingNumber);
+      if (!found?.shipment.request.receiver.pudoId || shipments.lastStatus(found.parcel) === 'ready_for_pickup') return shipments.advance(trackingNumber, to);
+      if (to === undefined && shipments.lastCode(found.parcel) === DPD_AT_DELIVERY_DEPOT) return shipments.advance(trackingNumber, 'ready_for_pickup');
+      return to === 'delivered' ? shipments.collectAtPoint(trackingNumber) : shipments.advance(trackingNumber, to);
+    },
     shipments: () => shipments.records((s) => ({
       shipmentId: s.id,
       login: s.owner,

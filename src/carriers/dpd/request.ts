@@ -1,5 +1,6 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { productForShipment } from '../codes.js';
+import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
 import { DPD_PRODUCTS } from './codes.js';
 import type { DpdSettings } from './settings.js';
@@ -43,7 +44,7 @@ export interface DpdShipment {
   numberOfParcels: string;
   mpsCompleteDelivery?: string;
   sender: { address: DpdAddress; contact: DpdContact };
-  receiver: { address: DpdAddress; contact: DpdContact };
+  receiver: { pudoId?: string; address: DpdAddress; contact: DpdContact };
   parcel: DpdParcel[];
 }
 
@@ -81,14 +82,46 @@ function dpdContact(party: CarrierParty): DpdContact {
   };
 }
 
-/** The product the shipment goes out with: the channel's, or its COD product (CarrierRefusedError when it has none). */
+/** The schema's `PudoId`: "CC12345", the country code then the point's number, at most 20 letters and digits. */
+const PUDO_ID = /^[A-Za-z0-9]{1,20}$/;
+
+const pointRefusal = (message: string, hint: string) => new CarrierRefusedError(message, { pickup_point: [`${message}: ${hint}`] });
+
+/**
+ * The product the shipment goes out with: to a door the channel's, or its COD product (CarrierRefusedError when it has
+ * none); to a Pickup point the channel's Parcel to Shop product (337, 338 for small parcels), which has no COD product.
+ */
 export function dpdProduct(s: ShipmentForCarrier, settings: DpdSettings): string {
-  return productForShipment('DPD', DPD_PRODUCTS, settings.productCode, s.cashOnDelivery !== null);
+  const code = settings.productCode;
+  const chosen = DPD_PRODUCTS[code];
+  if (!s.pickupPoint) {
+    if (chosen?.toPoint) throw pointRefusal(`DPD product ${code} delivers to a DPD Pickup point`, 'give the shipment a pickup point, or choose a door product on the channel');
+    return productForShipment('DPD', DPD_PRODUCTS, code, s.cashOnDelivery !== null);
+  }
+  const product = chosen?.toPoint ? code : chosen?.pointTwin;
+  if (!product) throw pointRefusal(`DPD product ${code} delivers to a door only`, 'choose 101, 327, 136 or 328 on the channel to ship to a DPD Pickup point');
+  if (s.cashOnDelivery) {
+    throw pointRefusal(
+      'DPD has no cash-on-delivery product to a Pickup point', 'its Parcel to Shop products 337 and 338 have no COD variant; ship it without cash on delivery, or to the door',
+    );
+  }
+  return product;
+}
+
+/** The point's id as DPD's `receiver.pudoId`, refused before DPD when it cannot be one. */
+function pudoId(s: ShipmentForCarrier): string | undefined {
+  if (!s.pickupPoint) return undefined;
+  const id = s.pickupPoint.id.trim();
+  if (!PUDO_ID.test(id)) throw new CarrierRefusedError(`DPD has no Pickup point ${s.pickupPoint.id}`, {
+    pickup_point: ['a DPD Pickup point id has 1 to 20 letters and digits, its country code first (e.g. CZ10234)'],
+  });
+  return id;
 }
 
 export function dpdShipmentRequest(s: ShipmentForCarrier, settings: DpdSettings): DpdShipmentRequest {
   const cod = s.cashOnDelivery;
   const reference = s.reference?.trim() || null;
+  const point = pudoId(s);
   return [{
     // Our id first, then the user's reference: DPD prints the customer references on the label.
     customerReferenceNumbers: reference ? [s.id, cut(reference, 35)] : [s.id],
@@ -97,7 +130,8 @@ export function dpdShipmentRequest(s: ShipmentForCarrier, settings: DpdSettings)
     // "Complete delivery (MPS complete). It is mandatory for COD": the parcels are handed over, and paid for, together.
     ...(cod ? { mpsCompleteDelivery: 's2' } : {}),
     sender: { address: dpdAddress(s.sender), contact: dpdContact(s.sender) },
-    receiver: { address: dpdAddress(s.recipient), contact: dpdContact(s.recipient) },
+    // The point's id; the address stays the recipient's as the shipment holds it (the point's, where it gave none).
+    receiver: { ...(point ? { pudoId: point } : {}), address: dpdAddress(s.recipient), contact: dpdContact(s.recipient) },
     parcel: s.parcels.map((p, i): DpdParcel => ({
       // Weight in grams without decimals, dimensions in whole centimetres.
       parcelInfos: {

@@ -55,6 +55,7 @@ export function dpdFieldPath(field: string): string {
   const party = PARTIES[head];
   if (party) {
     const [block, key = ''] = rest;
+    if (head === 'receiver' && block === 'pudoId') return 'pickup_point';
     if (block === 'address' && ADDRESS_FIELDS[key]) return `${party.address}.${ADDRESS_FIELDS[key]}`;
     if (block === 'address' && NAME_FIELDS[key]) return `${party.contact}.${NAME_FIELDS[key]}`;
     if (block === 'contact') return CONTACT_FIELDS[key] ? `${party.contact}.${CONTACT_FIELDS[key]}` : party.contact;

@@ -1,11 +1,13 @@
 import { markedSend } from '../marked-send.js';
+import { searchPickupPoints } from '../gls/points.js';
 import type {
-  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult,
+  CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, PickupPoint, PickupPointQuery, PickupPointService,
+  ShipmentForCarrier, TrackResult,
 } from '../types.js';
 import { glsPlProduct } from './codes.js';
 import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
 import { glsPlDispatcher } from './dispatch.js';
-import { glsPlConsign } from './request.js';
+import { glsPlConsign, glsPlServiceOf } from './request.js';
 import { labelsInParcelOrder, parseTrackingAnswer } from './response.js';
 import { glsPlSettings } from './settings.js';
 
@@ -46,10 +48,34 @@ async function createShipment(
   const parcels = labelsInParcelOrder(labels, numbers, s.parcels.length);
   return {
     providerShipmentId: consignId,
-    product: glsPlProduct(parsed.service, s.cashOnDelivery !== null),
+    product: glsPlProduct(glsPlServiceOf(s, parsed), s.cashOnDelivery !== null),
     parcels: parcels.map((p) => ({ trackingNumber: p.number, label: Buffer.from(p.labelBase64, 'base64') })),
   };
 }
+
+/**
+ * ADE's search: by post code (adeParcelShop_SearchByZip, ADE's order); by city or near coordinates ADE has no search,
+ * so the country's list (adeParcelShop_GetByCountry) is searched here, as GLS's other point lists are.
+ */
+async function searchPoints(query: PickupPointQuery, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint[]> {
+  if (query.type && query.type !== 'parcelshop') return [];
+  const client = new GlsPlClient(glsPlSettings.parse(settings), ctx);
+  if (!query.near && !query.city) {
+    if (!query.postalCode?.trim()) return [];
+    return (await client.parcelShopsByZip(query.countryCode, query.postalCode.trim())).slice(0, query.limit);
+  }
+  return searchPickupPoints(await client.parcelShopsOfCountry(query.countryCode), query);
+}
+
+async function findPoint(id: string, settings: ChannelSettings, ctx: CarrierContext): Promise<PickupPoint | undefined> {
+  return new GlsPlClient(glsPlSettings.parse(settings), ctx).parcelShop(id);
+}
+
+/** GLS ParcelShops, named by `srv_sds.id` beside the `sds` flag; found through ADE under the channel's login. */
+const glsPlPickupPoints: PickupPointService = {
+  types: ['parcelshop'],
+  finder: { search: searchPoints, find: findPoint },
+};
 
 /** GLS Track & Trace answers one reference a call. */
 async function track(parcels: readonly ParcelToTrack[], settings: ChannelSettings, ctx: CarrierContext): Promise<TrackResult[]> {
@@ -61,6 +87,8 @@ async function track(parcels: readonly ParcelToTrack[], settings: ChannelSetting
 }
 
 export const glsPlAdapter: CarrierAdapter = {
+  pickupPoints: glsPlPickupPoints,
+
   async validate(settings, ctx) {
     try {
       await new GlsPlClient(glsPlSettings.parse(settings), ctx).checkCredentials();

@@ -3,12 +3,13 @@ import { resolveBaseUrl } from '../base-url.js';
 import { basicAuthorization, CarrierHttp, jsonOrUndefined, TokenRejected, type TokenSource } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { soapCall, SoapFault, xmlObject, xmlString, type SoapPart, type XmlElement, type XmlObject } from '../soap.js';
-import type { CarrierContext, LabelFormat } from '../types.js';
+import type { CarrierContext, LabelFormat, PickupPoint } from '../types.js';
 import { GLS_PL_LABEL_MODES } from './codes.js';
 import {
   CREDENTIAL_FAULTS, parseConsign, parseConsignId, parseCourierOrdered, parseGlsPlFault, parseGlsPlHandOverFault, parseIds, parseParcelLabels,
-  parsePickup, parsePickupId, parseReceipt, SESSION_FAULTS, type GlsPlConsignView, type GlsPlParcelLabel, type GlsPlPickupView, type GlsTrackingAnswer,
+  parsePickup, parsePickupId, parsePointFault, parseReceipt, POINT_NOT_FOUND, SESSION_FAULTS, type GlsPlConsignView, type GlsPlParcelLabel, type GlsPlPickupView, type GlsTrackingAnswer,
 } from './response.js';
+import { parseParcelShops, pickupPointOfParcelShop } from './points.js';
 import { ADE_PATH, ADE_SERVICE, GLS_PL_BASE_URLS, GLS_TRACKING_BASE_URL, GLS_TRACKING_PATH } from './service.js';
 import type { GlsPlSettings } from './settings.js';
 
@@ -144,6 +145,26 @@ export class GlsPlClient {
   /** adePreparingBox_DeleteConsign: possible while the consignment is in the preparing box. */
   async deleteConsign(id: string): Promise<void> {
     parseConsignId(await this.call('adePreparingBox_DeleteConsign', { id }));
+  }
+
+  /** adeParcelShop_SearchByZip: the ParcelShops near a post code of `country`. */
+  async parcelShopsByZip(country: string, zipcode: string): Promise<PickupPoint[]> {
+    return parseParcelShops(await this.call('adeParcelShop_SearchByZip', { country, zipcode }, parsePointFault));
+  }
+
+  /** adeParcelShop_GetByCountry: every ParcelShop of `country`. */
+  async parcelShopsOfCountry(country: string): Promise<PickupPoint[]> {
+    return parseParcelShops(await this.call('adeParcelShop_GetByCountry', { country }, parsePointFault));
+  }
+
+  /** adeParcelShop_SearchByID: one ParcelShop; undefined when ADE knows no such id. */
+  async parcelShop(id: string): Promise<PickupPoint | undefined> {
+    try {
+      return pickupPointOfParcelShop(xmlObject(await this.call('adeParcelShop_SearchByID', { id }, parsePointFault)).return);
+    } catch (err) {
+      if (err instanceof GlsPlRefusedError && err.fault.code === POINT_NOT_FOUND) return undefined;
+      throw err;
+    }
   }
 
   /** GLS Track & Trace by parcel number; undefined when GLS knows no such reference (404). */

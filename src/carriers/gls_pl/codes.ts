@@ -10,6 +10,12 @@ import type { TrackingCodeList } from '../codes.js';
 export const GLS_PL_SERVICES = ['standard', 's10', 's12', 'sat'] as const;
 export type GlsPlService = (typeof GLS_PL_SERVICES)[number];
 
+/**
+ * Delivery to a GLS ParcelShop: the `sds` flag of cServicesBool with the point's id in `srv_sds` (cServiceSDS.id), as
+ * GLS Poland's own shop module sends it (github.com/glspoland/Magento-Integration-Module Model/ApiHandler.php).
+ */
+export const GLS_PL_POINT_SERVICE = 'sds';
+
 /** The product packdesk stores: the delivery service, `+cod` when the consignment carries cash on delivery. */
 export function glsPlProduct(service: string, withCod: boolean): string {
   return withCod ? `${service}+cod` : service;

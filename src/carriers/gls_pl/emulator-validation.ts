@@ -14,6 +14,8 @@ const SERVICES = ['cod', 'cod_amount', 'exw', 'rod', 'pod', 'exc', 'ident', 'daw
   'cdx', 'cdx_amount', 'cdx_currency', 'ado'];
 const SENDER = ['name1', 'name2', 'name3', 'country', 'zipcode', 'city', 'street'];
 const PARCEL = ['number', 'reference', 'weight', 'srv_ade', 'srv_bool'];
+const SDS = ['id', 'name1', 'name2', 'name3', 'country', 'zipcode', 'city', 'street', 'phone', 'email', 'gps_lati', 'gps_long',
+  ...['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].flatMap((d) => [`${d}_open`, `${d}_close`])];
 
 /** The heaviest parcel the emulated account may send (what its adeServices_GetMaxParcelWeights answers). */
 export const MAX_PARCEL_KG = 31.5;
@@ -36,6 +38,11 @@ const TEXTS: Record<string, string> = {
   err_cons_srv_amount_of_cod_is_incorrect: 'Kwota usługi COD jest nieprawidłowa.',
   err_cons_srv_amount_of_cod_is_too_large: 'Kwota usługi COD jest za duża. Maksymalną wartość można uzyskać metodą adeServices_GetMaxCOD.',
   err_date_is_invalid: 'Data nadania jest nieprawidłowa',
+  // the ParcelShop faults (codes and wording) are inferred: no public source lists them
+  err_cons_srv_sds_id_empty: 'Identyfikator punktu ParcelShop jest pusty.',
+  err_cons_srv_sds_id_is_invalid: 'Punkt ParcelShop o podanym identyfikatorze nie istnieje lub nie przyjmuje paczek.',
+  err_cons_srv_sds_with_cod: 'Usługa COD nie jest dostępna z doręczeniem do punktu ParcelShop.',
+  err_parcelshop_not_found: 'Punkt ParcelShop nie został znaleziony.',
   err_cons_not_found: 'Przesyłka nie została znaleziona.',
   // the wording of the two pickup faults is inferred: dbojdo/gls-ade lists their codes only
   err_pickup_not_found: 'Potwierdzenie nadania nie zostało znalezione.',
@@ -57,8 +64,10 @@ export interface SeenConsign {
   fields: XmlObject;
   parcels: SeenParcel[];
   cod: number | null;
-  /** The delivery flags set in srv_bool (s10, s12, sat). */
+  /** The delivery flags set in srv_bool (s10, s12, sat, sds). */
   services: string[];
+  /** The ParcelShop of an `sds` consignment (srv_sds.id). */
+  parcelShop: string | null;
 }
 
 /** An element the operation's WSDL type lacks is refused as PHP's SoapServer refuses it, before ADE reads anything. */
@@ -71,13 +80,14 @@ export function checkNames(node: XmlNode | undefined, allowed: readonly string[]
 const isOn = (value: XmlNode | undefined) => value === '1' || value === 'true';
 const text = (node: XmlNode | undefined) => (xmlString(node) ?? '').trim();
 
-/** The consign_prep_data of an adePreparingBox_Insert, checked; throws the fault ADE would answer. */
-export function readConsign(consignNode: XmlNode | undefined): SeenConsign {
+/** The consign_prep_data of an adePreparingBox_Insert, checked against the open ParcelShops; throws the fault ADE would answer. */
+export function readConsign(consignNode: XmlNode | undefined, isOpenShop: (id: string) => boolean): SeenConsign {
   if (consignNode === undefined) throw new EmulatedSoapFault('Client', 'SOAP-ERROR: Encoding: object has no \'consign_prep_data\' property');
   const c = xmlObject(consignNode);
   checkNames(c, CONSIGN, 'cConsign');
   checkNames(c.srv_bool, SERVICES, 'cServicesBool');
   checkNames(c.sendaddr, SENDER, 'cSenderAddress');
+  checkNames(c.srv_sds, SDS, 'cServiceSDS');
   checkNames(c.parcels, ['items'], 'cParcelsArray');
   const items = xmlList(xmlObject(c.parcels).items);
   for (const item of items) checkNames(item, PARCEL, 'cParcel');
@@ -110,5 +120,12 @@ export function readConsign(consignNode: XmlNode | undefined): SeenConsign {
     if (!(cod > 0)) throw adeFault('err_cons_srv_amount_of_cod_is_incorrect');
     if (cod > MAX_COD_PLN) throw adeFault('err_cons_srv_amount_of_cod_is_too_large');
   }
-  return { fields: c, parcels, cod, services: ['s10', 's12', 'sat'].filter((flag) => isOn(services[flag])) };
+  let parcelShop: string | null = null;
+  if (isOn(services.sds)) {
+    parcelShop = text(xmlObject(c.srv_sds).id);
+    if (!parcelShop) throw adeFault('err_cons_srv_sds_id_empty');
+    if (!isOpenShop(parcelShop)) throw adeFault('err_cons_srv_sds_id_is_invalid');
+    if (cod !== null) throw adeFault('err_cons_srv_sds_with_cod');
+  }
+  return { fields: c, parcels, cod, services: ['s10', 's12', 'sat', 'sds'].filter((flag) => isOn(services[flag])), parcelShop };
 }

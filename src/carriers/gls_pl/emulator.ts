@@ -20,6 +20,7 @@ import type { LabelFormat } from '../types.js';
 import { GLS_PL_LABEL_MODES, GLS_PL_TRACKING, glsPlProduct } from './codes.js';
 import { glsParcelCheckDigit } from './numbers.js';
 import { RECEIPT_MODES, renderReceipt, type ReceiptMode } from './emulator-receipt.js';
+import { glsPlParcelShops, parcelShopView, shopsByZip, shopsOfCountry } from './emulator-points.js';
 import { adeFault, checkNames, MAX_COD_PLN, MAX_PARCEL_KG, readConsign, type SeenConsign } from './emulator-validation.js';
 import { ADE_PATH, ADE_SERVICE, GLS_TRACKING_PATH } from './service.js';
 
@@ -60,6 +61,8 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
   const numbered = new Set<string>();
   const pickups: EmulatedPickup[] = [];
   const pickupOf = new Map<Consignment, EmulatedPickup>();
+  const shops = glsPlParcelShops();
+  const isOpenShop = (id: string) => shops.get(id)?.open === true;
 
   const ownerOf = (body: Record<string, XmlNode>): string => {
     const owner = sessions.ownerOf(text(body.session));
@@ -98,7 +101,7 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
       carrier: 'GLS Poland', trackingNumber: parcel.number, parcelIndex: parcel.index, parcelCount: s.parcels.length,
       ...(text(c.references) ? { reference: text(c.references) } : {}), product: s.product,
       sender: [`ADE account ${s.owner}`],
-      recipient: [text(c.rname1), text(c.rname2), text(c.rstreet), `${text(c.rzipcode)} ${text(c.rcity)}`, text(c.rcountry)].filter(Boolean),
+      recipient: [s.request.parcelShop ? `GLS ParcelShop ${s.request.parcelShop}` : '', text(c.rname1), text(c.rname2), text(c.rstreet), `${text(c.rzipcode)} ${text(c.rcity)}`, text(c.rcountry)].filter(Boolean),
       ...(s.request.cod !== null ? { cod: { amount: s.request.cod.toFixed(2), currency: 'PLN' } } : {}),
     }));
   };
@@ -127,7 +130,7 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
       },
       adePreparingBox_Insert: ({ body }) => {
         const owner = ownerOf(body);
-        const seen = readConsign(body.consign_prep_data);
+        const seen = readConsign(body.consign_prep_data, isOpenShop);
         const id = String(nextConsignId++);
         consignments.add({
           owner, id, referenceId: text(seen.fields.notes), product: glsPlProduct(seen.services[0] ?? 'standard', seen.cod !== null),
@@ -162,6 +165,24 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
         const s = live(ownerOf(body), text(body.id));
         consignments.cancel(s);
         return { name: 'adePreparingBox_DeleteConsignResponse', content: { return: { id: s.id } } };
+      },
+      adeParcelShop_SearchByZip: ({ body }) => {
+        checkNames(body, ['session', 'country', 'zipcode', 'street'], 'adeParcelShop_SearchByZip');
+        ownerOf(body);
+        return { name: 'adeParcelShop_SearchByZipResponse', content: { return: shopsByZip(shops, text(body.country), text(body.zipcode)) } };
+      },
+      adeParcelShop_GetByCountry: ({ body }) => {
+        checkNames(body, ['session', 'country'], 'adeParcelShop_GetByCountry');
+        ownerOf(body);
+        return { name: 'adeParcelShop_GetByCountryResponse', content: { return: shopsOfCountry(shops, text(body.country)) } };
+      },
+      adeParcelShop_SearchByID: ({ body }) => {
+        checkNames(body, ['session', 'id'], 'adeParcelShop_SearchByID');
+        ownerOf(body);
+        const id = text(body.id);
+        const shop = shops.get(id);
+        if (!shop?.open) throw adeFault('err_parcelshop_not_found');
+        return { name: 'adeParcelShop_SearchByIDResponse', content: { return: parcelShopView(id, shop) } };
       },
       // Every consignment must still be in the preparing box: one taken by an earlier pickup is not found there.
       adePickup_Create: ({ body }) => {
@@ -252,6 +273,7 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
       notes: text(s.request.fields.notes),
       cashOnDelivery: s.request.cod,
       services: s.request.services,
+      parcelShop: s.request.parcelShop,
       weights: s.request.parcels.map((p) => p.weightKg),
     })),
     expireTokens: () => sessions.expireAll(),

@@ -23,7 +23,10 @@ const mappers: CarrierMappers = {
   parseTracking: (body, asked) => parseTrackingAnswer(body as GlsTrackingAnswer | undefined, asked),
 };
 
-/** GLS Poland — ADE Plus WebAPI 2 (SOAP, adeLogin session): preparing box, per-parcel labels, delete, pickup with its receipt, courier order; GLS Track & Trace. */
+/**
+ * GLS Poland — ADE Plus WebAPI 2 (SOAP, adeLogin session): preparing box, per-parcel labels, delete, pickup with its
+ * receipt, courier order, ParcelShop delivery (`sds`) and search (adeParcelShop_*); GLS Track & Trace.
+ */
 export const provider: ProviderDefinition = {
   code: 'gls_pl',
   name: 'GLS Poland',
@@ -39,6 +42,7 @@ export const provider: ProviderDefinition = {
     'https://github.com/dbojdo/gls-ade',
     'https://github.com/sylapi/courier-gls',
     'https://github.com/tjamps/gls-tracking',
+    'https://github.com/glspoland/Magento-Integration-Module',
   ],
   adapter: glsPlAdapter,
   trackingCodes: GLS_PL_TRACKING,

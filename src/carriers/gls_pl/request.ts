@@ -2,7 +2,7 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
 import type { CarrierParty, ShipmentForCarrier } from '../types.js';
-import { GLS_PL_COD_CURRENCY } from './codes.js';
+import { GLS_PL_COD_CURRENCY, GLS_PL_POINT_SERVICE } from './codes.js';
 import { ADE_SERVICE } from './service.js';
 import type { GlsPlSettings } from './settings.js';
 
@@ -25,6 +25,32 @@ function streetLine(party: CarrierParty): string {
   return `${party.street} ${house}`.trim();
 }
 
+/**
+ * The delivery service of the shipment: `sds` (delivery to a ParcelShop) when it names a point, else the channel's.
+ * GLS Poland's own shop module sends its ParcelShop method with `sds` and none of s10, s12, sat
+ * (github.com/glspoland/Magento-Integration-Module Model/ShippingMethods.php, Model/ApiHandler.php).
+ */
+export function glsPlServiceOf(s: ShipmentForCarrier, settings: GlsPlSettings): string {
+  return s.pickupPoint ? GLS_PL_POINT_SERVICE : settings.service;
+}
+
+/** A point GLS Poland cannot deliver the shipment to, refused on `pickup_point` before ADE is asked. */
+function checkPoint(s: ShipmentForCarrier): void {
+  const point = s.pickupPoint;
+  if (!point) return;
+  if (point.type !== null && point.type !== 'parcelshop') {
+    throw new CarrierRefusedError('GLS Poland delivers to its ParcelShops only', {
+      pickup_point: [`GLS Poland delivers to GLS ParcelShops, not to a ${point.type.replace('_', ' ')}: choose a GLS ParcelShop`],
+    });
+  }
+  // GLS Poland's shop module offers no cash on delivery with its ParcelShop method (Model/Payment/Checks/CanUseForShippingMethod.php)
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError('GLS Poland collects no cash on delivery at its ParcelShops', {
+      pickup_point: ['GLS Poland collects no cash on delivery at a ParcelShop: send the parcel to the door, or without cash on delivery'],
+    });
+  }
+}
+
 /** The services of the consignment in cServicesBool's order; undefined when it has none. */
 function servicesOf(s: ShipmentForCarrier, settings: GlsPlSettings): XmlElement | undefined {
   const cod = s.cashOnDelivery;
@@ -33,18 +59,21 @@ function servicesOf(s: ShipmentForCarrier, settings: GlsPlSettings): XmlElement 
       cash_on_delivery_currency: [`GLS Poland: cash on delivery is collected in ${GLS_PL_COD_CURRENCY} only`],
     });
   }
+  const service = glsPlServiceOf(s, settings);
   const flags: XmlElement = {
     cod: cod ? ON : undefined,
     cod_amount: cod ? formatMinorUnits(cod.amountMinor) : undefined,
-    s10: settings.service === 's10' ? ON : undefined,
-    s12: settings.service === 's12' ? ON : undefined,
-    sat: settings.service === 'sat' ? ON : undefined,
+    s10: service === 's10' ? ON : undefined,
+    s12: service === 's12' ? ON : undefined,
+    sat: service === 'sat' ? ON : undefined,
+    sds: service === GLS_PL_POINT_SERVICE ? ON : undefined,
   };
   return Object.values(flags).some((v) => v !== undefined) ? flags : undefined;
 }
 
-/** `cConsign`: the recipient (r…), our references, the shipping date, services and one `items` per parcel. */
+/** `cConsign`: the recipient (r…), our references, the shipping date, services, the point (srv_sds) and one `items` per parcel. */
 export function glsPlConsign(s: ShipmentForCarrier, settings: GlsPlSettings): XmlElement {
+  checkPoint(s);
   const r = s.recipient;
   const company = r.companyName;
   return {
@@ -63,6 +92,8 @@ export function glsPlConsign(s: ShipmentForCarrier, settings: GlsPlSettings): Xm
     notes: s.id,
     date: s.shippingDate,
     srv_bool: servicesOf(s, settings),
+    // cServiceSDS: the ParcelShop by its id; ADE fills the rest of the point's data itself
+    srv_sds: s.pickupPoint ? { id: s.pickupPoint.id } : undefined,
     parcels: { items: s.parcels.map((p) => ({ weight: kilograms(p.weightKg) })) },
   };
 }

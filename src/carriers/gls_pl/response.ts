@@ -109,6 +109,7 @@ const FAULT_PATHS: readonly [prefix: string, path: string][] = [
   ['err_cons_sender_address', 'origin_address'],
   ['err_cons_weight', 'parcels'],
   ['err_cons_number_of_parcels', 'parcels'],
+  ['err_cons_srv_sds', 'pickup_point'],
   ['err_cons_srv_amount_of_cod', 'cash_on_delivery_amount'],
   ['err_cons_srv_cod', 'cash_on_delivery_amount'],
   ['err_cons_references', 'reference_number'],
@@ -136,6 +137,18 @@ export function parseGlsPlFault(fault: SoapFault): { message: string; errors: Fi
     message: `GLS Poland refused the consignment: ${text} (${fault.code})`,
     errors: { [pathOfFault(fault.code)]: [`GLS Poland: ${text} (${fault.code})`] },
   };
+}
+
+/**
+ * ADE's fault for a ParcelShop id it does not know. The code is inferred, after ADE's err_cons_not_found and
+ * err_pickup_not_found: no public source lists the faults of the adeParcelShop_* operations.
+ */
+export const POINT_NOT_FOUND = 'err_parcelshop_not_found';
+
+/** A fault of a point search → the search's fields. */
+export function parsePointFault(fault: SoapFault): { message: string; errors: FieldErrors } {
+  const text = fault.reason || fault.code;
+  return { message: `GLS Poland refused the point search: ${text} (${fault.code})`, errors: { pickup_point: [`GLS Poland: ${text} (${fault.code})`] } };
 }
 
 /** A fault of the hand-over (pickup, receipt, courier order) → the dispatch's paths: its date, else its shipments. */

@@ -55,6 +55,13 @@ async function createShipment(
 }
 
 export const mrwAdapter: CarrierAdapter = {
+  /**
+   * Delivery at an MRW franchise office ("entrega en franquicia", `EnFranquicia` E). No finder: SAGEC's WSDL has
+   * GetPointsByCP and PointsDB, but no public source shows GetPointsByCP's answer, and PointsDB's PuntoDeRedDTO
+   * carries no hours, COD or state; MRW checks the office at creation.
+   */
+  pickupPoints: { types: ['post_office'] },
+
   /** A label for a shipment that does not exist: MRW names the credentials when they are wrong, the number otherwise. */
   async validate(settings, ctx): Promise<ValidationOutcome> {
     const label = await new MrwClient(mrwSettings.parse(settings), ctx).etiquetaEnvio('000000000000');

@@ -24,6 +24,13 @@ export interface EmulatedTransmEnvio {
   recipient: EmulatedParty;
   bultos: { weightKg: number; reference: string | null }[];
   cod: { commission: string; amount: string } | null;
+  /** `EnFranquicia` E or A: the recipient collects at a franchise office; its code where the request names one. */
+  franchiseOffice: { code: string | null } | null;
+}
+
+/** A franchise office as the emulator's network holds it. */
+export interface EmulatedOffice {
+  open: boolean;
 }
 
 export type TransmEnvioCheck = { ok: true; shipment: EmulatedTransmEnvio } | { ok: false; problems: string[] };
@@ -91,8 +98,31 @@ function checkCod(service: XmlObject, problems: string[]): EmulatedTransmEnvio['
   return { commission, amount };
 }
 
+/**
+ * `EnFranquicia` (N none, R pickup at, E delivery at, A both: OCA/l10n-spain delivery_mrw `mrw_en_franquicia`). At a
+ * franchise office the office named must be MRW's and take parcels, and the "aviso de entrega en franquicia" (tipo 3)
+ * is required (OCA's help text of `mrw_notification_type`); without an office named MRW uses the address's franchise.
+ */
+function checkFranchiseOffice(
+  service: XmlObject, address: XmlObject, officeOf: (code: string) => EmulatedOffice | undefined, problems: string[],
+): EmulatedTransmEnvio['franchiseOffice'] {
+  const flag = text(service, 'EnFranquicia') ?? 'N';
+  if (!['N', 'R', 'E', 'A'].includes(flag)) {
+    problems.push(`El indicador de entrega en franquicia ${flag} no es válido.`);
+    return null;
+  }
+  if (flag !== 'E' && flag !== 'A') return null;
+  const code = text(address, 'CodigoFranquiciaAsociadaPuntoEntrega');
+  const office = code === null ? undefined : officeOf(code);
+  if (code !== null && !office) problems.push(`La franquicia de entrega ${code} no existe.`);
+  else if (office && !office.open) problems.push(`La franquicia de entrega ${code} no admite envíos en este momento.`);
+  const notices = xmlList(xmlObject(service.Notificaciones).NotificacionRequest).map(xmlObject);
+  if (!notices.some((n) => text(n, 'TipoNotificacion') === '3' && text(n, 'MailSMS'))) problems.push('Debe indicar la notificación de aviso de entrega en franquicia al destinatario');
+  return { code };
+}
+
 /** One TransmEnvio request as SAGEC would take it, or its sentences of refusal. */
-export function checkTransmEnvio(request: XmlObject): TransmEnvioCheck {
+export function checkTransmEnvio(request: XmlObject, officeOf: (code: string) => EmulatedOffice | undefined): TransmEnvioCheck {
   const problems: string[] = [];
   const service = xmlObject(request.DatosServicio);
   const sender = readParty(xmlObject(request.DatosRecogida));
@@ -105,6 +135,7 @@ export function checkTransmEnvio(request: XmlObject): TransmEnvioCheck {
   if (date !== null && !/^\d{2}\/\d{2}\/\d{4}$/.test(date)) problems.push(`La fecha ${date} no tiene el formato dd/mm/aaaa.`);
   const bultos = checkBultos(service, code, problems);
   const cod = checkCod(service, problems);
+  const franchiseOffice = checkFranchiseOffice(service, xmlObject(xmlObject(request.DatosEntrega).Direccion), officeOf, problems);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, shipment: { reference: text(service, 'Referencia'), service: code, sender, recipient, bultos, cod } };
+  return { ok: true, shipment: { reference: text(service, 'Referencia'), service: code, sender, recipient, bultos, cod, franchiseOffice } };
 }

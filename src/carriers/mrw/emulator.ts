@@ -9,6 +9,7 @@ import { isBadCredential } from '../emulator/auth.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { renderLabel } from '../emulator/labels.js';
 import { numberSequence } from '../emulator/numbers.js';
+import { generatePoints, type GeneratedPoint } from '../emulator/points.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '../emulator/shipments.js';
 import { serveSoap, soapFaultResponse, type SoapRequest } from '../emulator/soap.js';
 import { xmlObject, xmlString, type XmlElement } from '../soap.js';
@@ -37,6 +38,19 @@ function published(ms: number): string {
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/**
+ * MRW's franchise offices in Spain, where a shipment "con entrega en franquicia" waits: generated, each numbered with
+ * a franchise code of five digits as MRW writes them (`02650`, `00626`), from the point's `seq`.
+ */
+export function mrwOffices(): Map<string, GeneratedPoint> {
+  const points = generatePoints({ countryCode: 'ES', count: 300, seed: 'mrw-franquicias', types: ['post_office'] });
+  return new Map(points.map((p) => [mrwOfficeCode(p.seq), p]));
+}
+
+function mrwOfficeCode(seq: number): string {
+  return String(1000 + seq * 7).padStart(5, '0');
+}
+
 interface Caller {
   owner: string;
   franchise: string;
@@ -56,10 +70,12 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
   const eventView = (event: EmulatedEvent) => ({ Estado: event.code, EstadoDescripcion: MRW_TRACKING.codes[event.code]?.name ?? null, Publicado: published(event.at) });
   const shipments = new EmulatedShipments<MrwShipment['request']>(clock, MRW_TRACKING, eventView);
   const nextAlbaran = numberSequence(clock, { prefix: '8', digits: 7 });
+  const offices = mrwOffices();
   /** The shipment's labels in one PDF, a page per bulto in order, the same bytes every time. */
   const documentOf = (s: MrwShipment): Promise<Buffer> => shipments.document(s, 'pdf', (p) => renderLabel('pdf', {
     carrier: 'MRW', trackingNumber: p.number, parcelIndex: p.index, parcelCount: s.parcels.length, reference: s.request.bultos[p.index - 1]?.reference ?? undefined,
-    product: `${s.product} ${MRW_SERVICES[s.product]?.name ?? ''}${s.request.cod ? ' · Reembolso' : ''}`.trim(),
+    // a franchise office's code where the service's name would be: the label's product line is short
+    product: `${s.product} ${s.request.franchiseOffice ? `Franquicia ${s.request.franchiseOffice.code ?? ''}` : MRW_SERVICES[s.product]?.name ?? ''}${s.request.cod ? ' · Reembolso' : ''}`.trim(),
     sender: partyLines(s.request.sender), recipient: partyLines(s.request.recipient),
     cod: s.request.cod ? { amount: s.request.cod.amount.replace(',', '.'), currency: 'EUR' } : undefined,
   }));
@@ -69,7 +85,7 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
     checkAgainstSchema('TransmEnvio', soap.body, SAGEC_SERVICE.namespace);
     const caller = sagecCaller(soap);
     if (!caller) return answer(false, [NO_ACCESS]);
-    const check = checkTransmEnvio(xmlObject(soap.body.request));
+    const check = checkTransmEnvio(xmlObject(soap.body.request), (office) => offices.get(office));
     if (!check.ok) return answer(false, check.problems);
     const albaran = `${caller.franchise.padStart(5, '0').slice(-5)}${nextAlbaran()}`;
     const stamp = madridTime.format(clock.now(), '').replace(/\D/g, '');
@@ -151,8 +167,14 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
   return {
     code,
     routes,
-    // MRW tracks the albarán: all its bultos move together
-    advance: (trackingNumber, to) => shipments.advanceWithShipment(trackingNumber, to),
+    // MRW tracks the albarán: all its bultos move together; one for a franchise office waits there (07) before it is collected
+    advance: (trackingNumber, to) => {
+      const found = shipments.parcel(trackingNumber);
+      const waiting = found && shipments.lastStatus(found.parcel) === 'ready_for_pickup';
+      return found?.shipment.request.franchiseOffice && to === 'delivered' && !waiting
+        ? shipments.collectAtPoint(trackingNumber, true)
+        : shipments.advanceWithShipment(trackingNumber, to);
+    },
     shipments: () => shipments.records((s) => ({
       state: MRW_TRACKING.codes[shipments.lastCode(s.parcels[0]!)]!.name,
       numeroEnvio: s.id,
@@ -160,6 +182,7 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
       franchise: s.request.franchise,
       subscriber: s.request.subscriber,
       cod: s.request.cod,
+      franchiseOffice: s.request.franchiseOffice,
       weights: s.request.bultos.map((b) => b.weightKg),
       recipient: s.request.recipient,
     })),

@@ -64,6 +64,33 @@ function names(party: CarrierParty): { Nombre: string; ALaAtencionDe?: string } 
     : { Nombre: party.personName ?? '' };
 }
 
+/**
+ * A franchise-office shipment's point: the franchise's code as the office the recipient collects at, in the WSDL's
+ * `DireccionRequest.CodigoFranquiciaAsociadaPuntoEntrega`. MRW's points are its franchise offices here, so a shop or a
+ * locker is refused before MRW is asked.
+ */
+function franchiseOffice(s: ShipmentForCarrier): XmlElement {
+  const point = s.pickupPoint;
+  if (!point) return {};
+  if (point.type !== null && point.type !== 'post_office') {
+    throw new CarrierRefusedError(`MRW delivers to its franchise offices, not to a ${point.type}`, {
+      pickup_point: [`MRW delivers to its franchise offices only (type post_office), not to a ${point.type}: choose an MRW office`],
+    });
+  }
+  return { CodigoFranquiciaAsociadaPuntoEntrega: point.id };
+}
+
+/**
+ * The recipient's notices: at a franchise office the "aviso de entrega en franquicia" (tipo 3), which MRW requires
+ * there, by e-mail (canal 1) or else by SMS (canal 2); at a door the e-mail notice of the delivery day (tipo 4). Codes:
+ * OCA/l10n-spain delivery_mrw (14.0) `mrw_notification_type`.
+ */
+function notices(s: ShipmentForCarrier): XmlElement | undefined {
+  const email = s.recipient.email;
+  if (s.pickupPoint) return { NotificacionRequest: [email ? { CanalNotificacion: '1', TipoNotificacion: '3', MailSMS: email } : { CanalNotificacion: '2', TipoNotificacion: '3', MailSMS: mrwPhone(s.recipient) }] };
+  return email ? { NotificacionRequest: [{ CanalNotificacion: '1', TipoNotificacion: '4', MailSMS: email }] } : undefined;
+}
+
 /** MRW collects cash on delivery in euros only. */
 function cashOnDelivery(s: ShipmentForCarrier, settings: MrwSettings): XmlElement {
   const cod = s.cashOnDelivery;
@@ -89,13 +116,14 @@ export function transmEnvioPart(s: ShipmentForCarrier, settings: MrwSettings): S
       request: {
         DatosRecogida: { Direccion: address(s.sender), Nombre: sender.Nombre, Telefono: mrwPhone(s.sender) },
         DatosEntrega: {
-          Direccion: address(s.recipient), Nombre, Telefono: mrwPhone(s.recipient), ALaAtencionDe,
+          Direccion: { ...address(s.recipient), ...franchiseOffice(s) }, Nombre, Telefono: mrwPhone(s.recipient), ALaAtencionDe,
           Observaciones: s.labelComment ?? undefined,
         },
         DatosServicio: {
           Fecha: mrwDate(s.shippingDate),
           Referencia: s.id,
-          EnFranquicia: 'N',
+          // E: "con entrega en franquicia", the recipient collects at the office (OCA/l10n-spain delivery_mrw `mrw_en_franquicia`)
+          EnFranquicia: s.pickupPoint ? 'E' : 'N',
           CodigoServicio: settings.serviceCode,
           Bultos: {
             BultoRequest: s.parcels.map((p, i) => ({
@@ -108,8 +136,7 @@ export function transmEnvioPart(s: ShipmentForCarrier, settings: MrwSettings): S
           EntregaSabado: 'N',
           Retorno: 'N',
           ...cashOnDelivery(s, settings),
-          // e-mail (canal 1) notice of the delivery day (tipo 4) to the recipient
-          Notificaciones: s.recipient.email ? { NotificacionRequest: [{ CanalNotificacion: '1', TipoNotificacion: '4', MailSMS: s.recipient.email }] } : undefined,
+          Notificaciones: notices(s),
         },
       },
     },

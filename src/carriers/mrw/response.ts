@@ -47,6 +47,8 @@ export function mrwFieldPath(sentence: string): string {
   const origin = /remitente|recogida|origen/.test(text);
   const party = origin ? { contact: 'sender_contact', address: 'origin_address' } : { contact: 'recipient_contact', address: 'destination_address' };
   const bulto = /bulto\s+(\d+)/.exec(text);
+  // the franchise office a shipment "con entrega en franquicia" goes to
+  if (/franquicia/.test(text)) return 'pickup_point';
   if (/tel[eé]fono/.test(text)) return `${party.contact}.phone_number`;
   if (/c[oó]digo postal/.test(text)) return `${party.address}.postal_code`;
   if (/peso|kg/.test(text)) return bulto ? `parcels.${Number(bulto[1]) - 1}.weight_amount` : 'parcels';
