@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { localTime } from '../../src/carriers/local-time.js';
+import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import type {
-  CarrierParty, CarrierProgress, CreatedAtCarrier, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
+  CarrierParty, CarrierProgress, CreatedAtCarrier, PickupPoint, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
 } from '../../src/carriers/types.js';
 import { recordingProxy } from './recording-proxy.js';
 
@@ -28,6 +29,33 @@ export function demoShipment(provider: ProviderDefinition, id: string, shippingD
     parcels: Array.from({ length: parcels }, (_, i) => ({ parcelType: 'package', weightKg: 1 + i, lengthCm: 30, widthCm: 20, heightCm: 10 })),
     cashOnDelivery: null, labelComment: null, pickupPoint: null,
   };
+}
+
+/**
+ * The provider's demo shipment to `point` instead of a door: the recipient's address is the point's, as packdesk fills
+ * it when a shipment names a point and no address.
+ */
+export function pointShipment(
+  provider: ProviderDefinition, point: Pick<PickupPoint, 'id' | 'address'> & { type: PickupPoint['type'] | null },
+  cashOnDelivery: ShipmentForCarrier['cashOnDelivery'], options: { id?: string; shippingDate?: string; parcels?: number } = {},
+): ShipmentForCarrier {
+  const s = demoShipment(provider, options.id ?? `sh_point_${Math.random().toString(36).slice(2, 10)}`, options.shippingDate ?? nextWorkingDay(), options.parcels);
+  const { street, houseNumber, city, postalCode, countryCode } = point.address;
+  return {
+    ...s, recipient: { ...s.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
+    cashOnDelivery, pickupPoint: { id: point.id, type: point.type },
+  };
+}
+
+/** The carrier's refusal a call ends in; fails the test when the call succeeds or fails otherwise. */
+export function refusalOf(call: Promise<unknown>): Promise<CarrierRefusedError> {
+  return call.then(
+    () => { throw new Error('the carrier took it'); },
+    (err: unknown) => {
+      if (err instanceof CarrierRefusedError) return err;
+      throw err;
+    },
+  );
 }
 
 /** What a dispatch hands the carrier of a shipment `createShipment` created. */
@@ -58,9 +86,9 @@ export function memoryProgress(): CarrierProgress & { state: Record<string, unkn
   return progress;
 }
 
-/** The text of a PDF, as `pdftotext` reads it (layout kept, so a line reads as printed). */
-export function pdfText(pdf: Uint8Array): string {
-  const read = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
+/** The text of a PDF, as `pdftotext` reads it: laid out as printed (tables' columns kept), or `raw` in drawing order (a label's lines whole, however its columns fall). */
+export function pdfText(pdf: Uint8Array, order: 'layout' | 'raw' = 'layout'): string {
+  const read = spawnSync('pdftotext', [`-${order}`, '-', '-'], { input: pdf, encoding: 'utf8' });
   if (read.error) throw read.error;
   if (read.status !== 0) throw new Error(`pdftotext: ${read.stderr}`);
   return read.stdout;

@@ -4,11 +4,11 @@ import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
+import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -69,11 +69,6 @@ describe('Allegro hand-over: pickup command and protocol', () => {
   const dispatchOf = (shipments: ShipmentToDispatch[], pickup: PickupRequest | null): DispatchForCarrier => ({
     id: `dp_allegro_${made}`, shipments, pickup, sender: demoShipment(provider, 'sender', localDay(0)).sender,
   });
-  const refusal = async (promise: Promise<unknown>) => {
-    const outcome = await promise.then(() => undefined, (err: unknown) => err);
-    expect(outcome).toBeInstanceOf(CarrierRefusedError);
-    return outcome as CarrierRefusedError;
-  };
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));
@@ -165,24 +160,24 @@ describe('Allegro hand-over: pickup command and protocol', () => {
 
   it('passes on Allegro’s refusals of a past day, an unknown shipment and a second pickup, on the dispatch’s fields', async () => {
     const shipments = await created(2);
-    const past = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(-1), from: '10:00', to: '16:00' }), settings, ctx(memoryProgress())));
+    const past = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(-1), from: '10:00', to: '16:00' }), settings, ctx(memoryProgress())));
     expect(past.message).toBe(`Allegro refused the hand-over: The ready date ${localDay(-1)} is in the past. (VALIDATION_ERROR)`);
     expect(past.errors).toEqual({ 'pickup.date': [`Allegro: The ready date ${localDay(-1)} is in the past.`] });
 
-    const late = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(1), from: '17:00', to: '19:00' }), settings, ctx(memoryProgress())));
+    const late = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(1), from: '17:00', to: '19:00' }), settings, ctx(memoryProgress())));
     expect(late.message).toContain(`Allegro offers no pickup of these shipments on ${localDay(1)} between 17:00 and 19:00 (offered: ${localDay(1)} 09:00–12:00`);
     expect(Object.keys(late.errors)).toEqual(['pickup.date']);
 
     const stranger = { ...shipments[0]!, providerShipmentId: '0b7d5d5e-0000-4000-8000-000000000000' };
-    const unknown = await refusal(dispatcher.handOver(dispatchOf([...shipments, stranger], { date: localDay(1), from: '10:00', to: '16:00' }), settings, ctx(memoryProgress())));
+    const unknown = await refusalOf(dispatcher.handOver(dispatchOf([...shipments, stranger], { date: localDay(1), from: '10:00', to: '16:00' }), settings, ctx(memoryProgress())));
     expect(unknown.message).toBe('Allegro refused the hand-over: Shipment 0b7d5d5e-0000-4000-8000-000000000000 not found. (SHIPMENT_NOT_FOUND)');
     expect(unknown.errors).toEqual({ shipment_ids: ['Allegro: Shipment 0b7d5d5e-0000-4000-8000-000000000000 not found.'] });
-    const noProtocol = await refusal(dispatcher.handOver(dispatchOf([stranger], null), settings, ctx(memoryProgress())));
+    const noProtocol = await refusalOf(dispatcher.handOver(dispatchOf([stranger], null), settings, ctx(memoryProgress())));
     expect(Object.keys(noProtocol.errors)).toEqual(['shipment_ids']);
 
     const first = await dispatcher.handOver(dispatchOf(shipments, { date: localDay(1), from: '10:00', to: '16:00' }), settings, ctx(memoryProgress()));
     const progress = memoryProgress();
-    const twice = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(2), from: '10:00', to: '16:00' }), settings, ctx(progress)));
+    const twice = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(2), from: '10:00', to: '16:00' }), settings, ctx(progress)));
     expect(twice.message).toContain(`is already ordered: ${first.carrierRef} on ${localDay(1)}`);
     expect(Object.keys(twice.errors)).toEqual(['shipment_ids']);
     expect(progress.state, 'a refused command is forgotten, so the fixed dispatch gets a new one').toEqual({});

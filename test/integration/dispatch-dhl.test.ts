@@ -4,11 +4,11 @@ import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
+import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -60,11 +60,6 @@ describe('DHL Express hand-over: the courier booked with POST /pickups', () => {
   const dispatchOf = (shipments: ShipmentToDispatch[], pickup: PickupRequest | null, street = 'Skladová'): DispatchForCarrier => ({
     id: `dp_dhl_${made}`, shipments, pickup, sender: { ...demoShipment(provider, 'sender', localDay(0)).sender, street },
   });
-  const refusal = async (promise: Promise<unknown>) => {
-    const outcome = await promise.then(() => undefined, (err: unknown) => err);
-    expect(outcome).toBeInstanceOf(CarrierRefusedError);
-    return outcome as CarrierRefusedError;
-  };
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));
@@ -151,19 +146,19 @@ describe('DHL Express hand-over: the courier booked with POST /pickups', () => {
 
   it('passes on DHL’s refusals of a past day, an unknown waybill and the same waybills on another day, on the dispatch’s fields', async () => {
     const shipments = await created(2);
-    const past = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(-1), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
+    const past = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(-1), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
     expect(past.message).toBe(`DHL Express refused the pickup (HTTP 400): The pickup date #/plannedPickupDateAndTime '${localDay(-1)}' is in the past.`);
     expect(past.errors).toEqual({ 'pickup.date': [`DHL Express: The pickup date #/plannedPickupDateAndTime '${localDay(-1)}' is in the past.`] });
 
-    const far = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(12), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
+    const far = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(12), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
     expect(far.message).toContain('more than 10 days in the future');
 
     const unknown = [...shipments, { ...shipments[0]!, providerShipmentId: '1234567890' }];
-    const stranger = await refusal(dispatcher.handOver(dispatchOf(unknown, { date: localDay(1), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
+    const stranger = await refusalOf(dispatcher.handOver(dispatchOf(unknown, { date: localDay(1), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
     expect(stranger.errors).toEqual({ shipment_ids: ["DHL Express: The shipment #/shipmentDetails/2/shipmentTrackingNumber '1234567890' is not found for this account."] });
 
     const first = await dispatcher.handOver(dispatchOf(shipments, { date: localDay(1), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress()));
-    const twice = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: localDay(2), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
+    const twice = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: localDay(2), from: '10:00', to: '16:00' }, 'Refused 1'), settings, ctx(memoryProgress())));
     expect(twice.message).toContain(`is already in pickup ${first.carrierRef} on ${localDay(1)}`);
     expect(Object.keys(twice.errors)).toEqual(['shipment_ids']);
   });

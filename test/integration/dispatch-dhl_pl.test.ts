@@ -3,13 +3,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
+import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { readSoapBody, soapElement, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -49,11 +49,6 @@ describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
   const dispatchOf = (shipments: ShipmentToDispatch[], pickup: PickupRequest | null): DispatchForCarrier => ({
     id: `dp_${made}`, shipments, pickup, sender: demoShipment(provider, 'sender', warsawDay(0)).sender,
   });
-  const refusal = async (promise: Promise<unknown>) => {
-    const outcome = await promise.then(() => undefined, (err: unknown) => err);
-    expect(outcome).toBeInstanceOf(CarrierRefusedError);
-    return outcome as CarrierRefusedError;
-  };
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));
@@ -147,26 +142,26 @@ describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
 
   it('passes on DHL’s refusals of a past day, an unknown shipment and a second courier for the same shipments, on the dispatch’s fields', async () => {
     const shipments = await created(2);
-    const past = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(-1), from: '10:00', to: '14:00' }), settings, ctx(memoryProgress())));
+    const past = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(-1), from: '10:00', to: '14:00' }), settings, ctx(memoryProgress())));
     expect(past.message).toBe(`DHL Parcel Poland refused the courier booking: pickupDate: data odbioru ${warsawDay(-1)} już minęła`);
     expect(past.errors).toEqual({ 'pickup.date': [`DHL Parcel Poland: pickupDate: data odbioru ${warsawDay(-1)} już minęła`] });
 
-    const window = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(1), from: '14:00', to: '10:00' }), settings, ctx(memoryProgress())));
+    const window = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(1), from: '14:00', to: '10:00' }), settings, ctx(memoryProgress())));
     expect(Object.keys(window.errors)).toEqual(['pickup.to']);
 
     const unknown = [...shipments, { ...shipments[0]!, providerShipmentId: '90000000000' }];
-    const stranger = await refusal(dispatcher.handOver(dispatchOf(unknown, { date: warsawDay(1), from: '10:00', to: '14:00' }), settings, ctx(memoryProgress())));
+    const stranger = await refusalOf(dispatcher.handOver(dispatchOf(unknown, { date: warsawDay(1), from: '10:00', to: '14:00' }), settings, ctx(memoryProgress())));
     expect(stranger.errors).toEqual({ shipment_ids: ['DHL Parcel Poland: shipmentIdList.item[2]: nie znaleziono przesyłki 90000000000'] });
-    const unknownWithoutPickup = await refusal(dispatcher.handOver(dispatchOf(unknown, null), settings, ctx(memoryProgress())));
+    const unknownWithoutPickup = await refusalOf(dispatcher.handOver(dispatchOf(unknown, null), settings, ctx(memoryProgress())));
     expect(unknownWithoutPickup.message).toMatch(/DHL Parcel Poland does not know shipment 90000000000/);
 
     const first = await dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(1), from: '10:00', to: '14:00' }), settings, ctx(memoryProgress()));
-    const twice = await refusal(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(1), from: '15:00', to: '17:00' }), settings, ctx(memoryProgress())));
+    const twice = await refusalOf(dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(1), from: '15:00', to: '17:00' }), settings, ctx(memoryProgress())));
     expect(twice.message).toContain(`ma już zamówionego kuriera (zamówienie ${first.carrierRef})`);
     expect(Object.keys(twice.errors)).toEqual(['shipment_ids']);
 
     // a shipment with its courier booked is no longer deleted
-    const cancel = await refusal(provider.adapter.cancel!({ providerShipmentId: shipments[0]!.providerShipmentId, trackingNumbers: [] }, settings, ctx(memoryProgress())));
+    const cancel = await refusalOf(provider.adapter.cancel!({ providerShipmentId: shipments[0]!.providerShipmentId, trackingNumbers: [] }, settings, ctx(memoryProgress())));
     expect(cancel.message).toContain('ma zamówionego kuriera');
   });
 

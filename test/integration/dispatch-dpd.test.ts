@@ -8,7 +8,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/e
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -46,7 +46,6 @@ describe('DPD hands the day\'s parcels over: a courier booked once, nothing clos
     const dispatch: DispatchForCarrier = { id: `dp_${Math.random().toString(36).slice(2, 10)}`, shipments: of, sender: demoShipment(provider, 'sh_sender', day(0)).sender, pickup };
     return dispatcher.handOver(dispatch, settings, ctx(progress, timeoutMs));
   };
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('DPD took it'); }, (err: unknown) => err as CarrierRefusedError);
   const fault = async (mode: string, count = 1) => {
     const res = await fetch(`${emu.url}/_emulator/dpd/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, count }) });
     expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -44,7 +44,6 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     const dispatch: DispatchForCarrier = { id: `dp_${Math.random().toString(36).slice(2, 10)}`, shipments: of, sender, pickup };
     return dispatcher.handOver(dispatch, settings, ctx(progress, timeoutMs));
   };
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('DPD Poland took it'); }, (err: unknown) => err as CarrierRefusedError);
   const fault = async (mode: string, count = 1) => {
     const res = await fetch(`${emu.url}/_emulator/dpd_pl/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, count }) });
     expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import { pickupConfirmation } from '../../src/carriers/gls/response.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -41,7 +41,6 @@ describe('GLS hands the day\'s parcels over: a courier booked once, nothing clos
     const dispatch: DispatchForCarrier = { id: `dp_${Math.random().toString(36).slice(2, 10)}`, shipments, sender: from, pickup };
     return dispatcher.handOver(dispatch, channelSettings, ctx(progress, timeoutMs));
   };
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('GLS took it'); }, (err: unknown) => err as CarrierRefusedError);
   const fault = async (mode: string, count = 1) => {
     const res = await fetch(`${emu.url}/_emulator/gls/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, count }) });
     expect(res.status).toBe(200);

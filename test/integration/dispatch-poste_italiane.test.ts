@@ -5,7 +5,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/e
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { ManualClock, systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -40,7 +40,6 @@ describe('Poste Italiane hands the day\'s parcels over: one courier booked, foun
   });
   const handOver = (progress: CarrierProgress, dispatch: DispatchForCarrier, timeoutMs?: number): Promise<DispatchedAtCarrier> =>
     dispatcher.handOver(dispatch, settings, ctx(progress, timeoutMs));
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('Poste took it'); }, (err: unknown) => err as CarrierRefusedError);
   const fault = async (mode: string, extra: Record<string, unknown> = {}) => {
     const res = await fetch(`${emu.url}/_emulator/poste_italiane/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, count: 1, ...extra }) });
     expect(res.status).toBe(200);

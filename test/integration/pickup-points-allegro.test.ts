@@ -6,12 +6,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AllegroEmulatedPoints } from '../../src/carriers/allegro/emulator-points.js';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { PickupPoint, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -33,15 +32,8 @@ const commandSchema = (() => {
 })();
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon fills it. */
-function toPoint(id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean): ShipmentForCarrier {
-  const s = demoShipment(provider, id, today);
-  const { street, houseNumber, city, postalCode, countryCode } = point.address;
-  return {
-    ...s, recipient: { ...s.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-    cashOnDelivery: cod ? { amountMinor: 4_990, currency: 'PLN' } : null,
-    pickupPoint: { id: point.id, type: point.type },
-  };
-}
+const toPoint = (id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean) =>
+  pointShipment(provider, point, cod ? { amountMinor: 4_990, currency: 'PLN' } : null, { id, shippingDate: today });
 
 describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiver.point and tracking at the point', () => {
   let emu: RunningEmulators;
@@ -54,11 +46,6 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
   };
   const pointCalls = () => proxy.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/allegro/order/carriers/ALLEGRO/points')).length;
   const emulated = new AllegroEmulatedPoints();
-  const refusal = async (promise: Promise<unknown>) => {
-    const outcome = await promise.then(() => undefined, (err: unknown) => err);
-    expect(outcome).toBeInstanceOf(CarrierRefusedError);
-    return outcome as CarrierRefusedError;
-  };
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider, { deliveryMethodId: ONE_BOX }));
@@ -163,18 +150,18 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
   ])('refuses %s on pickup_point, as Allegro words it', async (_case, id, cod, words) => {
     const point = id();
     const address = { street: 'Polna', houseNumber: '12', city: 'Kraków', postalCode: '30-004', countryCode: 'PL' };
-    const refused = await refusal(adapter.createShipment(toPoint(`sh_allegro_bad_${point}`, { id: point, type: 'locker', address }, cod), settings, { ...ctx, progress: memoryProgress() }));
+    const refused = await refusalOf(adapter.createShipment(toPoint(`sh_allegro_bad_${point}`, { id: point, type: 'locker', address }, cod), settings, { ...ctx, progress: memoryProgress() }));
     expect(refused.errors).toEqual({ pickup_point: [expect.stringContaining(words)] });
     expect(refused.errors.pickup_point![0]).toMatch(/^Allegro: Pickup point \d{10} /);
   });
 
   it('refuses a point method without a point, and a point on a door method, on pickup_point', async () => {
-    const door = await refusal(adapter.createShipment({ ...demoShipment(provider, 'sh_allegro_box_no_point', today), pickupPoint: null }, settings, { ...ctx, progress: memoryProgress() }));
+    const door = await refusalOf(adapter.createShipment({ ...demoShipment(provider, 'sh_allegro_box_no_point', today), pickupPoint: null }, settings, { ...ctx, progress: memoryProgress() }));
     expect(door.errors).toEqual({ pickup_point: ['Allegro: Allegro One Box delivers to a pickup point; the point id is required.'] });
     const box = pointWhere((p) => p.restrictions.length === 0 && p.carriers.includes('DPD'));
     const courier = { ...settings, deliveryMethodId: provider.demo.settings.deliveryMethodId as string };
     const address = { street: 'Polna', houseNumber: '12', city: 'Kraków', postalCode: '30-004', countryCode: 'PL' };
-    const toCourier = await refusal(adapter.createShipment(toPoint('sh_allegro_courier_point', { id: box, type: 'parcelshop', address }, false), courier, { ...ctx, progress: memoryProgress() }));
+    const toCourier = await refusalOf(adapter.createShipment(toPoint('sh_allegro_courier_point', { id: box, type: 'parcelshop', address }, false), courier, { ...ctx, progress: memoryProgress() }));
     expect(toCourier.errors).toEqual({ pickup_point: ["Allegro: Allegro Kurier DPD delivers to the receiver's address, not to a pickup point."] });
   });
 

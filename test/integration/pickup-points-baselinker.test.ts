@@ -4,10 +4,9 @@ import { EMULATED_POINTS } from '../../src/carriers/baselinker/emulator-courier.
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -29,14 +28,8 @@ const closed = points.find((p) => !p.open)!;
 const noCod = points.find((p) => p.open && !p.cashOnDelivery)!;
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon holds it. */
-function toPoint(id: string, pointId: string, point: { street: string; houseNumber: string; city: string; postalCode: string }, cod: boolean): ShipmentForCarrier {
-  const s = demoShipment(provider, id, today);
-  return {
-    ...s, recipient: { ...s.recipient, street: point.street, houseNumber: point.houseNumber, apartmentNumber: null, city: point.city, postalCode: point.postalCode, countryCode: 'PL' },
-    cashOnDelivery: cod ? { amountMinor: 18_900, currency: 'PLN' } : null,
-    pickupPoint: { id: pointId, type: 'locker' },
-  };
-}
+const toPoint = (id: string, pointId: string, point: { street: string; houseNumber: string; city: string; postalCode: string }, cod: boolean) =>
+  pointShipment(provider, { id: pointId, type: 'locker', address: { ...point, countryCode: 'PL' } }, cod ? { amountMinor: 18_900, currency: 'PLN' } : null, { id, shippingDate: today });
 
 describe('Baselinker to a point: delivery_point_id on the order, the point service on the package, refusals on pickup_point', () => {
   let emu: RunningEmulators;

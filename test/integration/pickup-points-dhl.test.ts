@@ -9,7 +9,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -30,19 +30,9 @@ describe('DHL Express Service Points: found with GET /servicepoints, shipped to 
   const ctx: CarrierContext = { channelId: 'ch_dhl_points', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
   const search = (query: Omit<PickupPointQuery, 'limit'> & { limit?: number }) => finder.search({ limit: 10, ...query }, settings, ctx);
   const shipmentBodies = () => proxy.calls.filter((c) => c.method === 'POST' && c.path === '/dhl/shipments').map((c) => JSON.parse(c.body!) as Record<string, unknown>);
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('DHL took it'); }, (err: unknown) => err as CarrierRefusedError);
 
   /** The demo's recipient at the point's address (the shipment service fills it so when the order names only the point). */
-  function toPoint(point: PickupPoint, cod: ShipmentForCarrier['cashOnDelivery']): ShipmentForCarrier {
-    const shipment = demoShipment(provider, `sh_dhl_point_${Math.random().toString(36).slice(2, 10)}`, nextWorkingDay());
-    const { street, houseNumber, city, postalCode, countryCode } = point.address;
-    return {
-      ...shipment,
-      recipient: { ...shipment.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-      cashOnDelivery: cod,
-      pickupPoint: { id: point.id, type: point.type },
-    };
-  }
+  const toPoint = (point: PickupPoint, cod: ShipmentForCarrier['cashOnDelivery']) => pointShipment(provider, point, cod);
   const create = (s: ShipmentForCarrier) => adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
   const track = async (trackingNumber: string) => {
     const [result] = await adapter.track([{ trackingNumber }], settings, ctx);

@@ -4,14 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DHL_PL_EMULATED_POINTS } from '../../src/carriers/dhl_pl/emulator.js';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { readSoapBody, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
-import type { PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { PickupPoint, PickupPointQuery } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -41,20 +40,10 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
   const fault = (mode: string, extra: Record<string, unknown> = {}) => fetch(`${emu.url}/_emulator/dhl_pl/faults`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, ...extra }),
   });
-  const refusal = async (promise: Promise<unknown>) => {
-    const outcome = await promise.then(() => undefined, (err: unknown) => err);
-    expect(outcome).toBeInstanceOf(CarrierRefusedError);
-    return outcome as CarrierRefusedError;
-  };
   /** The demo shipment to `point` as the daemon hands it over: the recipient is the person, at the point's address. */
-  const toPoint = (point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod = true): ShipmentForCarrier => {
-    const s = demoShipment(provider, `sh_dhlpl_point_${++made}`, today());
-    const { street, houseNumber, city, postalCode, countryCode } = point.address;
-    return {
-      ...s, recipient: { ...s.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-      cashOnDelivery: cod ? { amountMinor: 12_950, currency: 'PLN' } : null, pickupPoint: { id: point.id, type: point.type },
-    };
-  };
+  const toPoint = (point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod = true) => pointShipment(
+    provider, point, cod ? { amountMinor: 12_950, currency: 'PLN' } : null, { id: `sh_dhlpl_point_${++made}`, shippingDate: today() },
+  );
   /** A point the emulator has, as the search would show it. */
   const emulated = (where: (p: (typeof DHL_PL_EMULATED_POINTS)[number]) => boolean) => {
     const p = DHL_PL_EMULATED_POINTS.find(where)!;
@@ -111,13 +100,13 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
   });
 
   it('refuses a search near coordinates, which DHL does not offer', async () => {
-    const near = await refusal(search({ near: { lat: 52.2297, lon: 21.0122 } }));
+    const near = await refusalOf(search({ near: { lat: 52.2297, lon: 21.0122 } }));
     expect(near.errors).toEqual({ near: [expect.stringMatching(/takes a post code or a city, not coordinates/)] });
     expect(operations()).toEqual([]);
   });
 
   it('passes on DHL’s refusal of a malformed post code on the search’s postal code', async () => {
-    const refused = await refusal(search({ postalCode: '3000' }));
+    const refused = await refusalOf(search({ postalCode: '3000' }));
     expect(refused.errors).toEqual({ postal_code: ['DHL Parcel Poland: structure.postcode: nieprawidłowy kod pocztowy (3000)'] });
   });
 
@@ -184,7 +173,7 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
     ['a closed point', () => emulated((p) => !p.open), false, /jest nieczynny i nie przyjmuje przesyłek/],
     ['cash on delivery to a point that pays none out', () => emulated((p) => p.open && !p.cashOnDelivery), true, /nie wydaje przesyłek za pobraniem/],
   ])('passes on DHL’s refusal of %s on pickup_point', async (_case, pointOf, cod, reason) => {
-    const refused = await refusal(provider.adapter.createShipment(toPoint(pointOf(), cod), settings, ctx()));
+    const refused = await refusalOf(provider.adapter.createShipment(toPoint(pointOf(), cod), settings, ctx()));
     expect(refused.errors).toEqual({ pickup_point: [expect.stringMatching(reason)] });
     expect(refused.message).toMatch(/^DHL Parcel Poland refused the request: ship\.servicePointAccountNumber: /);
     expect(operations()).toEqual(['createShipment']);
@@ -192,14 +181,14 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
 
   it('refuses, before calling DHL, a post office, a point named otherwise than by DHL’s number, a point abroad, and product SP without a point', async () => {
     const point = emulated((p) => p.open && p.cashOnDelivery);
-    const postOffice = await refusal(provider.adapter.createShipment(toPoint({ ...point, type: 'post_office' }), settings, ctx()));
+    const postOffice = await refusalOf(provider.adapter.createShipment(toPoint({ ...point, type: 'post_office' }), settings, ctx()));
     expect(postOffice.errors).toEqual({ pickup_point: ['DHL Parcel Poland delivers to DHL POP shops and DHL BOX lockers, not to post offices: choose a DHL point'] });
-    const named = await refusal(provider.adapter.createShipment(toPoint({ ...point, id: 'POP-WAW-01' }), settings, ctx()));
+    const named = await refusalOf(provider.adapter.createShipment(toPoint({ ...point, id: 'POP-WAW-01' }), settings, ctx()));
     expect(named.errors).toEqual({ pickup_point: ['DHL Parcel Poland names its points by their SAP number (digits, e.g. 1020348), not POP-WAW-01'] });
-    const abroad = await refusal(provider.adapter.createShipment(toPoint({ ...point, address: { ...point.address, countryCode: 'CZ' } }, false), settings, ctx()));
+    const abroad = await refusalOf(provider.adapter.createShipment(toPoint({ ...point, address: { ...point.address, countryCode: 'CZ' } }, false), settings, ctx()));
     expect(Object.keys(abroad.errors)).toEqual(['pickup_point']);
     const door = demoShipment(provider, `sh_dhlpl_point_${++made}`, today());
-    const noPoint = await refusal(provider.adapter.createShipment({ ...door, pickupPoint: null }, { ...settings, product: 'SP' }, ctx()));
+    const noPoint = await refusalOf(provider.adapter.createShipment({ ...door, pickupPoint: null }, { ...settings, product: 'SP' }, ctx()));
     expect(noPoint.errors).toEqual({ pickup_point: ["is required with the channel's product SP (delivery to a DHL POP point); choose a point or another product"] });
     expect(operations()).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -48,18 +48,12 @@ describe('DPD delivers to DPD Pickup points through the META-API', () => {
   const ctx: CarrierContext = { channelId: 'ch_dpd_points', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
   const sentShipments = () => proxy.calls.filter((c) => c.method === 'POST' && c.path.startsWith(SHIPMENT_PATH));
   const create = (s: ShipmentForCarrier, extra: Record<string, string> = {}) => adapter.createShipment(s, { ...settings, ...extra }, { ...ctx, progress: memoryProgress() });
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('DPD took it'); }, (err: unknown) => err as CarrierRefusedError);
 
   /** The demo parcel to the point `id`, at the point's address as packdesk holds it (the recipient's contact kept). */
-  function toPoint(id: string, cod = false): ShipmentForCarrier {
-    const demo = demoShipment(provider, `sh_dpd_point_${Math.random().toString(36).slice(2, 10)}`, new Date().toISOString().slice(0, 10));
-    const place = points.get(id) ?? openInBrno;
-    return {
-      ...demo, pickupPoint: { id, type: 'parcelshop' },
-      recipient: { ...demo.recipient, street: place.street, houseNumber: place.houseNumber, apartmentNumber: null, city: place.city, postalCode: place.postalCode, countryCode: 'CZ' },
-      cashOnDelivery: cod ? { amountMinor: 49_900, currency: 'CZK' } : null,
-    };
-  }
+  const toPoint = (id: string, cod = false) => pointShipment(
+    provider, { id, type: 'parcelshop', address: { ...(points.get(id) ?? openInBrno), countryCode: 'CZ' } }, cod ? { amountMinor: 49_900, currency: 'CZK' } : null,
+    { shippingDate: new Date().toISOString().slice(0, 10) },
+  );
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));

@@ -8,7 +8,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -40,17 +40,10 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
   const search = (query: Omit<PickupPointQuery, 'countryCode' | 'limit'> & { limit?: number; countryCode?: string }) =>
     finder.search({ countryCode: 'PL', limit: 20, ...query }, { baseUrl: settings.baseUrl! }, ctx);
   const pointCalls = () => proxy.calls.filter((c) => c.path.includes('/api/pudo/'));
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('DPD Poland took it'); }, (err: unknown) => err as CarrierRefusedError);
 
   /** The demo parcel for `point`, to its address (as packdesk fills a destination the shipment left out), with 49.90 PLN to collect. */
-  function toPoint(point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: ShipmentForCarrier['cashOnDelivery'] = { amountMinor: 4990, currency: 'PLN' }): ShipmentForCarrier {
-    const demo = demoShipment(provider, `sh_dpd_point_${Math.random().toString(36).slice(2, 10)}`, new Date().toISOString().slice(0, 10));
-    const { street, houseNumber, city, postalCode, countryCode } = point.address;
-    return {
-      ...demo, cashOnDelivery: cod, pickupPoint: { id: point.id, type: point.type },
-      recipient: { ...demo.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-    };
-  }
+  const toPoint = (point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: ShipmentForCarrier['cashOnDelivery'] = { amountMinor: 4990, currency: 'PLN' }) =>
+    pointShipment(provider, point, cod, { shippingDate: new Date().toISOString().slice(0, 10) });
   const create = (s: ShipmentForCarrier) => provider.adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
   /** Every point the emulator's DPD knows near Warsaw, as the finder reads them. */
   const warsawPoints = () => search({ near: WARSAW, limit: 100 });
@@ -125,7 +118,7 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
     const [parcel] = created.parcels;
     expect(created.parcels).toHaveLength(1);
     expect((await decodePdfBarcodes(parcel!.label)).flat()).toContain(parcel!.trackingNumber);
-    expect(pdfText(parcel!.label)).toContain(`DPD Pickup ${point.id}`);
+    expect(pdfText(parcel!.label, 'raw')).toContain(`DPD Pickup ${point.id}`);
     expect(emu.emulator('dpd_pl').shipments().find((s) => (s.shipmentNumbers as string[]).includes(parcel!.trackingNumber))).toMatchObject({ pudo: point.id, cod: { amount: '49.90', currency: 'PLN' } });
 
     const advance = async (to: string) => {

@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -42,17 +42,10 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
   const search = (query: Omit<PickupPointQuery, 'countryCode' | 'limit'> & { limit?: number; countryCode?: string }) =>
     finder.search({ countryCode: 'PL', limit: 20, ...query }, settings, ctx);
   const operations = () => proxy.calls.map((c) => operationOf(c.body).name);
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('GLS Poland took it'); }, (err: unknown) => err as CarrierRefusedError);
 
   /** The demo parcel for `point`, to its address (as packdesk fills a destination the shipment left out). */
-  function toPoint(point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: ShipmentForCarrier['cashOnDelivery'] = null): ShipmentForCarrier {
-    const demo = demoShipment(provider, `sh_gls_pl_point_${Math.random().toString(36).slice(2, 10)}`, new Date().toISOString().slice(0, 10));
-    const { street, houseNumber, city, postalCode, countryCode } = point.address;
-    return {
-      ...demo, cashOnDelivery: cod, pickupPoint: { id: point.id, type: point.type },
-      recipient: { ...demo.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-    };
-  }
+  const toPoint = (point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: ShipmentForCarrier['cashOnDelivery'] = null) =>
+    pointShipment(provider, point, cod, { shippingDate: new Date().toISOString().slice(0, 10) });
   const create = (s: ShipmentForCarrier) => provider.adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
 
   beforeAll(async () => {
@@ -119,7 +112,7 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
     const [parcel] = created.parcels;
     expect(created.parcels).toHaveLength(1);
     expect((await decodePdfBarcodes(parcel!.label)).flat()).toContain(parcel!.trackingNumber);
-    expect(pdfText(parcel!.label)).toContain(`GLS ParcelShop ${point!.id}`);
+    expect(pdfText(parcel!.label, 'raw')).toContain(`GLS ParcelShop ${point!.id}`);
 
     // GLS receives the consignment when a pickup takes it out of the preparing box
     await new GlsPlClient(glsPlSettings.parse(settings), ctx).createPickup([created.providerShipmentId], 'points');

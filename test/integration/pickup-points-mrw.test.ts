@@ -13,7 +13,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay, pdfText } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -39,7 +39,6 @@ describe('MRW delivers to its franchise offices ("entrega en franquicia")', () =
   let proxy: RecordingProxy;
   let settings: Record<string, string | number | boolean>;
   const ctx: CarrierContext = { channelId: 'ch_mrw_points', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('MRW took it'); }, (err: unknown) => err as CarrierRefusedError);
   const sentTransmEnvio = () => proxy.calls.map((c) => transmEnvioOf(c.body)).filter((e): e is string => e !== undefined);
   const create = (s: ShipmentForCarrier) => adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
   const track = async (trackingNumber: string) => {
@@ -55,14 +54,8 @@ describe('MRW delivers to its franchise offices ("entrega en franquicia")', () =
   };
 
   /** The demo recipient at the office's address (as packdesk fills a destination the shipment left out). */
-  function toOffice([code, office]: [string, GeneratedPoint], cod: ShipmentForCarrier['cashOnDelivery']): ShipmentForCarrier {
-    const s = demoShipment(provider, `sh_mrw_point_${Math.random().toString(36).slice(2, 10)}`, nextWorkingDay());
-    return {
-      ...s,
-      recipient: { ...s.recipient, street: office.street, houseNumber: office.houseNumber, apartmentNumber: null, city: office.city, postalCode: office.postalCode, countryCode: 'ES' },
-      cashOnDelivery: cod, pickupPoint: { id: code, type: 'post_office' },
-    };
-  }
+  const toOffice = ([code, office]: [string, GeneratedPoint], cod: ShipmentForCarrier['cashOnDelivery']) =>
+    pointShipment(provider, { id: code, type: 'post_office', address: { ...office, countryCode: 'ES' } }, cod);
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));
@@ -95,7 +88,7 @@ describe('MRW delivers to its franchise offices ("entrega en franquicia")', () =
     const [parcel] = created.parcels;
     expect(created.parcels).toHaveLength(1);
     expect((await decodePdfBarcodes(parcel!.label)).flat()).toContain(parcel!.trackingNumber);
-    expect(pdfText(parcel!.label)).toContain(`0800 Franquicia ${office[0]}`);
+    expect(pdfText(parcel!.label, 'raw')).toContain(`0800 Franquicia ${office[0]}`);
 
     await advance(parcel!.trackingNumber, 'ready_for_pickup');
     expect((await track(parcel!.trackingNumber)).at(-1)).toMatchObject({ code: '07', text: 'Pendiente de recoger en franquicia', status: 'ready_for_pickup' });

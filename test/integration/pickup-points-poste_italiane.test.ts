@@ -5,10 +5,10 @@ import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { PosteDeliveryPoints } from '../../src/carriers/poste_italiane/emulator-points.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { PickupPoint, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const provider = findProvider('poste_italiane')!;
@@ -19,15 +19,8 @@ const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).form
 const WAYBILL_PATH = '/poste_italiane/postalandlogistics/parcel/waybill';
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon fills it. */
-function toPoint(id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'> & { type: PickupPoint['type'] | null }, cod: boolean, parcels = 1): ShipmentForCarrier {
-  const s = demoShipment(provider, id, today, parcels);
-  const { street, houseNumber, city, postalCode, countryCode } = point.address;
-  return {
-    ...s, labelFormat: 'pdf', recipient: { ...s.recipient, street, houseNumber, apartmentNumber: null, city, postalCode, countryCode },
-    cashOnDelivery: cod ? { amountMinor: 4_990, currency: 'EUR' } : null,
-    pickupPoint: { id: point.id, type: point.type },
-  };
-}
+const toPoint = (id: string, point: Pick<PickupPoint, 'id' | 'address'> & { type: PickupPoint['type'] | null }, cod: boolean, parcels = 1) =>
+  pointShipment(provider, point, cod ? { amountMinor: 4_990, currency: 'EUR' } : null, { id, shippingDate: today, parcels });
 
 describe('Poste Italiane Punto Poste, lockers and post offices: parcel/deliveryPoint, point services and tracking at the point', () => {
   let emu: RunningEmulators;
@@ -35,7 +28,6 @@ describe('Poste Italiane Punto Poste, lockers and post offices: parcel/deliveryP
   let settings: Record<string, string | number | boolean>;
   const pointCalls = () => proxy.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/poste_italiane/postalandlogistics/parcel/deliveryPoint'));
   const emulated = new PosteDeliveryPoints();
-  const refusalOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('Poste took it'); }, (err: unknown) => err as CarrierRefusedError);
   const advance = (number: string, to: string) => fetch(`${emu.url}/_emulator/poste_italiane/parcels/${number}/advance`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
   });

@@ -8,10 +8,10 @@ import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { PplAccessPoints } from '../../src/carriers/ppl/emulator-points.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { PickupPoint, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 
@@ -30,15 +30,8 @@ const batchSchema = (() => {
 })();
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon fills it. */
-function toPoint(id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean): ShipmentForCarrier {
-  const s = demoShipment(provider, id, today);
-  const { street, houseNumber, city, postalCode, countryCode } = point.address;
-  return {
-    ...s, recipient: { ...s.recipient, street, houseNumber, city, postalCode, countryCode },
-    cashOnDelivery: cod ? { amountMinor: 49_900, currency: 'CZK' } : null,
-    pickupPoint: { id: point.id, type: point.type },
-  };
-}
+const toPoint = (id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean) =>
+  pointShipment(provider, point, cod ? { amountMinor: 49_900, currency: 'CZK' } : null, { id, shippingDate: today });
 
 describe('PPL ParcelShops and ParcelBoxes: GET /accessPoint, Smart products and tracking at the point', () => {
   let emu: RunningEmulators;

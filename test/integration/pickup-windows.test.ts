@@ -5,11 +5,11 @@ import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
-import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
+import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, CarrierParty, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { ManualClock } from '../../src/domain/clock.js';
-import { allegroAccessToken, demoShipment, memoryProgress, toDispatch } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -32,13 +32,6 @@ const ctx = (channelId: string, extra: Partial<CarrierContext> = {}): CarrierCon
 const operationElement = (body: string | undefined) => /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(body ?? '')?.[1] ?? '';
 const xsdOf = (code: string) => fileURLToPath(new URL(`../../src/carriers/${code}/fixtures/schema/create-request.xsd`, import.meta.url));
 const elsewhere = (party: CarrierParty, postalCode: string): CarrierParty => ({ ...party, postalCode });
-const refusalOf = (promise: Promise<unknown>): Promise<CarrierRefusedError> => promise.then(
-  () => { throw new Error('the carrier offered windows'); },
-  (err: unknown) => {
-    expect(err).toBeInstanceOf(CarrierRefusedError);
-    return err as CarrierRefusedError;
-  },
-);
 
 describe('Courier windows offered by DPD Poland, DHL Parcel Poland and Allegro', () => {
   let emu: RunningEmulators;
