@@ -3,7 +3,8 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { localTime } from '../../src/carriers/local-time.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import type {
-  CarrierParty, CarrierProgress, CreatedAtCarrier, PickupPoint, ProviderDefinition, ShipmentForCarrier, ShipmentToDispatch,
+  CarrierContext, CarrierParty, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, PickupPoint, ProviderDefinition, ShipmentForCarrier,
+  ShipmentToDispatch,
 } from '../../src/carriers/types.js';
 import { recordingProxy } from './recording-proxy.js';
 
@@ -58,6 +59,13 @@ export function refusalOf(call: Promise<unknown>): Promise<CarrierRefusedError> 
   );
 }
 
+/** The events the adapter's tracking reads of a parcel; fails the test where the carrier does not know it. */
+export async function trackedEvents(provider: ProviderDefinition, parcel: ParcelToTrack, settings: ChannelSettings, ctx: CarrierContext) {
+  const [result] = await provider.adapter.track([parcel], settings, ctx);
+  if (!result?.found) throw new Error(`${provider.name} does not know ${parcel.trackingNumber}`);
+  return result.events;
+}
+
 /** What a dispatch hands the carrier of a shipment `createShipment` created. */
 export function toDispatch(s: ShipmentForCarrier, created: CreatedAtCarrier): ShipmentToDispatch {
   return {
@@ -86,9 +94,9 @@ export function memoryProgress(): CarrierProgress & { state: Record<string, unkn
   return progress;
 }
 
-/** The text of a PDF, as `pdftotext` reads it: laid out as printed (tables' columns kept), or `raw` in drawing order (a label's lines whole, however its columns fall). */
-export function pdfText(pdf: Uint8Array, order: 'layout' | 'raw' = 'layout'): string {
-  const read = spawnSync('pdftotext', [`-${order}`, '-', '-'], { input: pdf, encoding: 'utf8' });
+/** The text of a PDF, as `pdftotext` reads it (layout kept, so a line reads as printed). */
+export function pdfText(pdf: Uint8Array): string {
+  const read = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
   if (read.error) throw read.error;
   if (read.status !== 0) throw new Error(`pdftotext: ${read.stderr}`);
   return read.stdout;

@@ -81,12 +81,14 @@ export async function createdDemoShipment(d: TestDaemon, account: TestAccount, p
   return created as { id: string; provider_shipment_id: string; parcels: { tracking_number: string; tracking_status: string }[] };
 }
 
-/** Moves a parcel on in `provider`'s emulator (`/_emulator/<provider>/parcels/<number>/advance`). */
-export async function advanceEmulatedParcel(emulatorUrl: string, provider: string, number: string, to: string): Promise<void> {
-  const res = await fetch(`${emulatorUrl}/_emulator/${provider}/parcels/${number}/advance`, {
+/** Moves a parcel on in `provider`'s emulator (`/_emulator/<provider>/parcels/<number>/advance`): the events it went through, in the carrier's shape. */
+export async function advanceEmulatedParcel(emulatorUrl: string, provider: string, number: string, to: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${emulatorUrl}/_emulator/${provider}/parcels/${encodeURIComponent(number)}/advance`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
   });
-  expect(res.status, await res.text()).toBe(200);
+  const answer = await res.text();
+  expect(res.status, answer).toBe(200);
+  return (JSON.parse(answer) as { events: Record<string, unknown>[] }).events;
 }
 
 export interface EmulatedShipment {

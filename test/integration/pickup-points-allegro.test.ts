@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -131,11 +131,7 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
     const [parcel] = created.parcels;
     expect(await decodePdfBarcodes(parcel!.label)).toEqual([[parcel!.trackingNumber]]);
 
-    const tracked = async () => {
-      const [result] = await adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('Allegro does not know the parcel');
-      return result.events;
-    };
+    const tracked = () => trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx);
     await advanceEmulatedParcel(emu.url, 'allegro', parcel!.trackingNumber, 'ready_for_pickup');
     expect((await tracked()).at(-1)).toMatchObject({ code: 'AVAILABLE_FOR_PICKUP', status: 'ready_for_pickup' });
     await advanceEmulatedParcel(emu.url, 'allegro', parcel!.trackingNumber, 'delivered');

@@ -6,8 +6,9 @@ import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 /**
  * Baselinker (Base.com) to a point: the point goes on the order, addOrder's `delivery_point_id` (with its name,
@@ -75,26 +76,18 @@ describe('Baselinker to a point: delivery_point_id on the order, the point servi
     const held = emu.emulator('baselinker').shipments().find((s) => s.id === created.providerShipmentId);
     expect(held).toMatchObject({ pickupPoint: openWithCod.id, cod: 189, product: 'pop' });
 
-    const advance = (to: string) => fetch(`${emu.url}/_emulator/baselinker/parcels/${encodeURIComponent(parcel!.trackingNumber)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-    });
-    const tracked = async () => {
-      const [result] = await adapter.track([{ trackingNumber: parcel!.trackingNumber, carrierRef: parcel!.carrierRef }], settings, ctx);
-      if (!result?.found) throw new Error('Base.com does not know the package');
-      return result.events.at(-1)!;
-    };
-    expect((await advance('ready_for_pickup')).status).toBe(200);
+    const advance = (to: string) => advanceEmulatedParcel(emu.url, 'baselinker', parcel!.trackingNumber, to);
+    const tracked = async () => (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber, carrierRef: parcel!.carrierRef }, settings, ctx)).at(-1)!;
+    await advance('ready_for_pickup');
     expect(await tracked()).toMatchObject({ code: '8', status: 'ready_for_pickup' });
-    expect((await advance('delivered')).status).toBe(200);
+    await advance('delivered');
     expect(await tracked()).toMatchObject({ code: '5', status: 'delivered' });
   });
 
   it('takes a package for a point to the point on its way to delivered, never out for delivery to a door', async () => {
     const created = await adapter.createShipment(toPoint('sh_bl_point_2', openWithCod.id, openWithCod, false), settings, { ...ctx, progress: memoryProgress() });
-    const res = await fetch(`${emu.url}/_emulator/baselinker/parcels/${encodeURIComponent(created.parcels[0]!.trackingNumber)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'delivered' }),
-    });
-    expect(((await res.json()) as { events: { tracking_status: number }[] }).events.map((e) => e.tracking_status)).toEqual([2, 11, 8, 5]);
+    const events = await advanceEmulatedParcel(emu.url, 'baselinker', created.parcels[0]!.trackingNumber, 'delivered');
+    expect(events.map((e) => e.tracking_status)).toEqual([2, 11, 8, 5]);
   });
 
   it.each([

@@ -11,6 +11,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 /**
  * DHL Express Service Points through the MyDHL API, driven through the adapter against its emulator: points found with
@@ -39,12 +40,7 @@ describe('DHL Express Service Points: found with GET /servicepoints, shipped to 
     if (!result?.found) throw new Error(`DHL does not know ${trackingNumber}`);
     return result.events;
   };
-  const advance = async (trackingNumber: string, to: string) => {
-    const res = await fetch(`${emu.url}/_emulator/dhl/parcels/${trackingNumber}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const advance = (trackingNumber: string, to: string) => advanceEmulatedParcel(emu.url, 'dhl', trackingNumber, to);
   /** Every emulated point of a country, as DHL answers a look-up by id of each status. */
   const pointsOf = async (countryCode: string, city: string) => search({ countryCode, city, limit: 50 });
 

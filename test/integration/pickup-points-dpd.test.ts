@@ -10,8 +10,9 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 /**
  * DPD Pickup through DPD Group's META-API, driven through the adapter against its emulator: a parcel to a Pickup point
@@ -89,27 +90,21 @@ describe('DPD delivers to DPD Pickup points through the META-API', () => {
     const [parcel] = created.parcels;
     expect(await decodePdfBarcodes(parcel!.label)).toEqual([[parcel!.trackingNumber]]);
 
-    const advance = (to: string) => fetch(`${emu.url}/_emulator/dpd/parcels/${encodeURIComponent(parcel!.trackingNumber)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-    });
+    const advance = (to: string) => advanceEmulatedParcel(emu.url, 'dpd', parcel!.trackingNumber, to);
     const latest = async () => {
-      const [result] = await adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('DPD does not know the parcel');
-      const last = result.events[result.events.length - 1]!;
+      const last = (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx)).at(-1)!;
       return [last.code, last.status];
     };
-    expect((await advance('ready_for_pickup')).status).toBe(200);
+    await advance('ready_for_pickup');
     expect(await latest()).toEqual(['ParcelShop', 'ready_for_pickup']);
-    expect((await advance('delivered')).status).toBe(200);
+    await advance('delivered');
     expect(await latest()).toEqual(['Delivered', 'delivered']);
   });
 
   it('takes a parcel for a point to the point on its way to delivered, never to a courier at a door', async () => {
     const created = await create(toPoint(openInBrno.id));
-    const res = await fetch(`${emu.url}/_emulator/dpd/parcels/${encodeURIComponent(created.parcels[0]!.trackingNumber)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'delivered' }),
-    });
-    expect(((await res.json()) as { events: { status: string }[] }).events.map((e) => e.status)).toEqual(['PickedUp', 'BetweenDepots', 'Depot', 'ParcelShop', 'Delivered']);
+    const events = await advanceEmulatedParcel(emu.url, 'dpd', created.parcels[0]!.trackingNumber, 'delivered');
+    expect(events.map((e) => e.status)).toEqual(['PickedUp', 'BetweenDepots', 'Depot', 'ParcelShop', 'Delivered']);
   });
 
   it.each([

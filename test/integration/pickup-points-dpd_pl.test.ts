@@ -8,8 +8,9 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
 /**
@@ -118,20 +119,11 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
     const [parcel] = created.parcels;
     expect(created.parcels).toHaveLength(1);
     expect((await decodePdfBarcodes(parcel!.label)).flat()).toContain(parcel!.trackingNumber);
-    expect(pdfText(parcel!.label, 'raw')).toContain(`DPD Pickup ${point.id}`);
+    expect(pdfText(parcel!.label)).toContain(`DPD Pickup ${point.id}`);
     expect(emu.emulator('dpd_pl').shipments().find((s) => (s.shipmentNumbers as string[]).includes(parcel!.trackingNumber))).toMatchObject({ pudo: point.id, cod: { amount: '49.90', currency: 'PLN' } });
 
-    const advance = async (to: string) => {
-      const res = await fetch(`${emu.url}/_emulator/dpd_pl/parcels/${parcel!.trackingNumber}/advance`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-      });
-      expect(res.status, await res.clone().text()).toBe(200);
-    };
-    const lastStatus = async () => {
-      const [result] = await provider.adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('DPD Poland does not track the parcel');
-      return result.events[result.events.length - 1]!;
-    };
+    const advance = (to: string) => advanceEmulatedParcel(emu.url, 'dpd_pl', parcel!.trackingNumber, to);
+    const lastStatus = async () => (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx)).at(-1)!;
     await advance('ready_for_pickup');
     expect(await lastStatus()).toMatchObject({ status: 'ready_for_pickup', description: 'Przyjęcie przesyłki do punktu Pickup' });
     await advance('delivered');
@@ -146,13 +138,7 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
     const [point] = await search({ postalCode: '00-005', type: 'parcelshop', limit: 1 });
     const toPointParcel = await create(toPoint(point!, null));
 
-    const codesOnTheWay = async (trackingNumber: string) => {
-      const res = await fetch(`${emu.url}/_emulator/dpd_pl/parcels/${trackingNumber}/advance`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'delivered' }),
-      });
-      expect(res.status).toBe(200);
-      return ((await res.json()) as { events: { businessCode: string }[] }).events.map((e) => e.businessCode);
-    };
+    const codesOnTheWay = async (trackingNumber: string) => (await advanceEmulatedParcel(emu.url, 'dpd_pl', trackingNumber, 'delivered')).map((e) => e.businessCode);
     expect(await codesOnTheWay(door.parcels[0]!.trackingNumber)).toEqual(['040101', '330135', '170102', '190101']);
     expect(await codesOnTheWay(toPointParcel.parcels[0]!.trackingNumber)).toEqual(['040101', '330135', '170102', '330170', '190101']);
   });

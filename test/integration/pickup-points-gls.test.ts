@@ -11,6 +11,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 /**
  * GLS ParcelShops and ParcelLockers through MyGLS, driven through the adapter against its emulator: points found in
@@ -50,12 +51,7 @@ describe('GLS ParcelShops and ParcelLockers: found in GLS\'s point lists, shippe
     if (!result?.found) throw new Error(`GLS does not know ${trackingNumber}`);
     return result.events;
   };
-  const advance = async (trackingNumber: string, to: string) => {
-    const res = await fetch(`${emu.url}/_emulator/gls/parcels/${trackingNumber}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-    });
-    expect(res.status).toBe(200);
-  };
+  const advance = (trackingNumber: string, to: string) => advanceEmulatedParcel(emu.url, 'gls', trackingNumber, to);
 
   beforeAll(async () => {
     ({ emu, proxy, settings } = await carrierBehindProxy(provider));

@@ -10,8 +10,9 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
 /**
@@ -112,21 +113,12 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
     const [parcel] = created.parcels;
     expect(created.parcels).toHaveLength(1);
     expect((await decodePdfBarcodes(parcel!.label)).flat()).toContain(parcel!.trackingNumber);
-    expect(pdfText(parcel!.label, 'raw')).toContain(`GLS ParcelShop ${point!.id}`);
+    expect(pdfText(parcel!.label)).toContain(`GLS ParcelShop ${point!.id}`);
 
     // GLS receives the consignment when a pickup takes it out of the preparing box
     await new GlsPlClient(glsPlSettings.parse(settings), ctx).createPickup([created.providerShipmentId], 'points');
-    const advance = async (to: string) => {
-      const res = await fetch(`${emu.url}/_emulator/gls_pl/parcels/${parcel!.trackingNumber}/advance`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-      });
-      expect(res.status, await res.clone().text()).toBe(200);
-    };
-    const lastStatus = async () => {
-      const [result] = await provider.adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('GLS does not track the parcel');
-      return result.events[result.events.length - 1]!;
-    };
+    const advance = (to: string) => advanceEmulatedParcel(emu.url, 'gls_pl', parcel!.trackingNumber, to);
+    const lastStatus = async () => (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx)).at(-1)!;
     await advance('ready_for_pickup');
     expect(await lastStatus()).toMatchObject({ status: 'ready_for_pickup', code: '12.83' });
     await advance('delivered');

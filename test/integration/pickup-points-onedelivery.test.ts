@@ -7,8 +7,9 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
 /**
  * One by Allegro's WEDO POINT (bridge.intime.cz/doc/restapi-pup.html): a package to a pickup place is product PUP with
@@ -77,27 +78,19 @@ describe('One by Allegro WEDO POINT: product PUP with pup_branch, refusals on pi
     const held = emu.emulator('onedelivery').shipments().find((s) => s.orderNumber === created.providerShipmentId);
     expect(held).toMatchObject({ pupBranch: openWithCod.code, cashOnDelivery: 499 });
 
-    const advance = (to: string) => fetch(`${emu.url}/_emulator/onedelivery/parcels/${encodeURIComponent(parcel!.trackingNumber)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }),
-    });
-    const tracked = async () => {
-      const [result] = await adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('One does not know the package');
-      return result.events.map((e) => [e.code, e.status]);
-    };
-    expect((await advance('ready_for_pickup')).status).toBe(200);
+    const advance = (to: string) => advanceEmulatedParcel(emu.url, 'onedelivery', parcel!.trackingNumber, to);
+    const tracked = async () => (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx)).map((e) => [e.code, e.status]);
+    await advance('ready_for_pickup');
     expect(await tracked()).toEqual([['STORED', 'ready_for_pickup']]);
-    expect((await advance('delivered')).status).toBe(200);
+    await advance('delivered');
     expect(await tracked()).toEqual([['DELIVERED', 'delivered']]);
   });
 
   it('stores a package for a place at the place on its way to delivered, never out for delivery to a door', async () => {
     const created = await adapter.createShipment(toPlace('sh_one_point_2', openWithCod.code, openWithCod, false), settings, { ...ctx, progress: memoryProgress() });
     const number = created.parcels[0]!.trackingNumber;
-    const res = await fetch(`${emu.url}/_emulator/onedelivery/parcels/${encodeURIComponent(number)}/advance`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'delivered' }),
-    });
-    expect(((await res.json()) as { events: { code: string }[] }).events.map((e) => e.code)).toEqual(['PICKED_UP', 'IN_DEPOT', 'STORED', 'DELIVERED']);
+    const events = await advanceEmulatedParcel(emu.url, 'onedelivery', number, 'delivered');
+    expect(events.map((e) => e.code)).toEqual(['PICKED_UP', 'IN_DEPOT', 'STORED', 'DELIVERED']);
   });
 
   it.each([

@@ -11,7 +11,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment } from '../helpers/dispatch-adapter.js';
+import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, trackedEvents } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 
@@ -114,11 +114,7 @@ describe('PPL ParcelShops and ParcelBoxes: GET /accessPoint, Smart products and 
     expect(await decodePdfBarcodes(parcel!.label)).toEqual([[parcel!.trackingNumber]]);
     expect((await control.shipments()).find((s) => s.referenceId === shipment.id)).toMatchObject({ productType: 'SMAD', parcelShopCode: point!.id });
 
-    const tracked = async () => {
-      const [result] = await adapter.track([{ trackingNumber: parcel!.trackingNumber }], settings, ctx);
-      if (!result?.found) throw new Error('PPL does not know the parcel');
-      return result.events.map((e) => e.status);
-    };
+    const tracked = async () => (await trackedEvents(provider, { trackingNumber: parcel!.trackingNumber }, settings, ctx)).map((e) => e.status);
     expect((await control.advance(parcel!.trackingNumber, 'ready_for_pickup')).status).toBe(200);
     expect((await tracked()).at(-1)).toBe('ready_for_pickup');
     expect(await tracked()).not.toContain('out_for_delivery');

@@ -11,7 +11,13 @@ const parsedFonts = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
 const cachedFontkit: typeof fontkit = {
   create: (data: Uint8Array) => {
     let font = parsedFonts.get(data);
-    if (!font) parsedFonts.set(data, (font = fontkit.create(data)));
+    if (!font) {
+      font = fontkit.create(data);
+      // each glyph made first with its character: one first made as a part of another (S of Ś, as a subset is written)
+      // would keep none in the shared font, and a later label's text would lose that letter
+      for (const codePoint of font.characterSet) font.glyphForCodePoint(codePoint);
+      parsedFonts.set(data, font);
+    }
     return font;
   },
 };

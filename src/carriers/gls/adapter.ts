@@ -1,13 +1,13 @@
 import { splitLabels } from '../../labels/index.js';
 import { CarrierRefusedError, CarrierTransientError } from '../errors.js';
 import { markedSend } from '../marked-send.js';
+import { searchPickupPoints } from '../point-lists.js';
 import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPointService, ShipmentForCarrier, ValidationOutcome,
 } from '../types.js';
 import { GLS_COUNTRIES, GLS_POINT_TYPES, GLS_PRODUCT, GLS_TRACKING, glsStatusCode, type GlsCountry } from './codes.js';
 import { GlsClient, GlsCredentialsRefused, GlsRefusedError, glsPointList } from './client.js';
 import { glsDispatcher } from './dispatch.js';
-import { searchPickupPoints } from './points.js';
 import { glsPrintLabelsRequest } from './request.js';
 import { labelDocument, NOT_PRINTED, parseCreated, parseTracking, type GlsCreated, type GlsLabelsAnswer } from './response.js';
 import { glsSettings } from './settings.js';

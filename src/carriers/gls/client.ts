@@ -3,6 +3,7 @@ import type { FieldErrors } from '../../domain/errors.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { CarrierHttp, jsonOrUndefined } from '../carrier-http.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../errors.js';
+import { KeptPointLists } from '../point-lists.js';
 import type { CarrierContext, ChannelSettings, PickupPoint } from '../types.js';
 import { GLS_MAP_HOSTS, type GlsCountry } from './codes.js';
 import { wcfDate } from './dates.js';
@@ -114,9 +115,8 @@ export class GlsClient {
   }
 }
 
-/** How long a country's point list is kept: each file is the whole country (thousands of points), searched here. */
-const POINT_LIST_LIFETIME_MS = 10 * 60_000;
-const pointLists = new Map<string, { fetchedAt: number; points: Promise<PickupPoint[]> }>();
+/** Countries' point lists, kept 10 minutes: each file is the whole country (thousands of points), searched here. */
+const pointLists = new KeptPointLists(10 * 60_000);
 
 /**
  * A country's ParcelShops and ParcelLockers from GLS's public point list: `GET /data/deliveryPoints/<country>.json`
@@ -127,19 +127,11 @@ export function glsPointList(country: GlsCountry, settings: ChannelSettings, ctx
   const base = typeof settings.baseUrl === 'string' && settings.baseUrl ? settings.baseUrl : GLS_MAP_HOSTS[country];
   const http = new CarrierHttp('gls', base, ctx, []);
   const path = `/data/deliveryPoints/${country}.json`;
-  const url = http.url(path);
-  const kept = pointLists.get(url);
-  if (kept && ctx.clock.now() - kept.fetchedAt < POINT_LIST_LIFETIME_MS) return kept.points;
-  const points = http.call('GET', path).then((res) => {
+  return pointLists.get(http.url(path), ctx.clock, () => http.call('GET', path).then((res) => {
     const list = res.status === 200 ? jsonOrUndefined<GlsDeliveryPointList>(res) : undefined;
     if (!list || !Array.isArray(list.items)) {
       throw new CarrierTransientError(`GLS's point list for ${country.toUpperCase()} could not be read (HTTP ${res.status})`);
     }
     return pickupPointsOf(list, country);
-  });
-  pointLists.set(url, { fetchedAt: ctx.clock.now(), points });
-  points.catch(() => {
-    if (pointLists.get(url)?.points === points) pointLists.delete(url);
-  });
-  return points;
+  }));
 }

@@ -1,6 +1,5 @@
 import { splitStreet } from '../../domain/street.js';
-import { distanceKm } from '../distance.js';
-import type { PickupPoint, PickupPointQuery } from '../types.js';
+import type { PickupPoint } from '../types.js';
 import { GLS_POINT_FEATURES, GLS_POINT_TYPES } from './codes.js';
 
 /**
@@ -95,47 +94,4 @@ export function pickupPointOf(item: GlsDeliveryPoint, country: string): PickupPo
 /** Every point of a country's list that a shipment can name. */
 export function pickupPointsOf(list: GlsDeliveryPointList, country: string): PickupPoint[] {
   return (list.items ?? []).flatMap((item) => pickupPointOf(item, country) ?? []);
-}
-
-/** Case and accents set aside: `BUDAPEST I. KERÜLET` and `Budapest` are one town. */
-function townKey(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase().trim();
-}
-
-/** How many leading digits two postal codes share. */
-function sharedDigits(a: string, b: string): number {
-  let n = 0;
-  while (n < a.length && a[n] === b[n]) n++;
-  return n;
-}
-
-/** The fewest leading postal-code digits a point shares with the asked code to count as near it. */
-const MIN_SHARED_DIGITS = 2;
-
-/**
- * GLS's list has no search, so packdesk searches it: nearest to `near`; else in `city` (GLS writes a district or
- * county after the town: `BUDAPEST I. KERÜLET`, `Brasov BV`); else by postal code, the most shared leading digits and
- * then the numerically nearest code first. Of `type` where asked; at most `limit`.
- */
-export function searchPickupPoints(points: readonly PickupPoint[], query: PickupPointQuery): PickupPoint[] {
-  const ofType = points.filter((p) => !query.type || p.type === query.type);
-  if (query.near) {
-    const near = query.near;
-    return ofType.flatMap((p) => (p.location ? [{ p, km: distanceKm(near, p.location) }] : []))
-      .sort((a, b) => a.km - b.km).slice(0, query.limit).map(({ p }) => p);
-  }
-  if (query.city) {
-    const town = townKey(query.city);
-    return ofType.filter((p) => {
-      const city = townKey(p.address.city);
-      return city === town || city.startsWith(`${town} `);
-    }).slice(0, query.limit);
-  }
-  const wanted = (query.postalCode ?? '').replace(/\D/g, '');
-  if (!wanted) return [];
-  return ofType.flatMap((p) => {
-    const code = p.address.postalCode.replace(/\D/g, '');
-    const shared = sharedDigits(code, wanted);
-    return shared >= Math.min(MIN_SHARED_DIGITS, wanted.length) ? [{ p, shared, gap: Math.abs(Number(code) - Number(wanted)) }] : [];
-  }).sort((a, b) => b.shared - a.shared || a.gap - b.gap).slice(0, query.limit).map(({ p }) => p);
 }

@@ -1,5 +1,5 @@
 import { markedSend } from '../marked-send.js';
-import { searchPickupPoints } from '../gls/points.js';
+import { searchPickupPoints } from '../point-lists.js';
 import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, PickupPoint, PickupPointQuery, PickupPointService,
   ShipmentForCarrier, TrackResult,
