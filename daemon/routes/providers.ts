@@ -92,7 +92,7 @@ const SettingOptionSchema = Type.Object({ value: Type.String(), name: Type.Strin
 export const providerRoutes = (ctx: ServiceContext): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/v1/providers', {
     schema: {
-      tags: ['Providers'], summary: 'The 13 carrier providers, their capabilities and settings schemas',
+      tags: ['Providers'], summary: 'Every carrier provider, its capabilities and settings schema',
       response: { 200: Type.Object({ data: Type.Array(ProviderSchema), message: Type.String() }), ...errorResponses(401, 429) },
     },
   }, async () => ({ data: listProviders().map(presentProvider), message: 'Providers retrieved' }));

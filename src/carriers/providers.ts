@@ -12,8 +12,10 @@ import { provider as posteItaliane } from './poste_italiane/index.js';
 import { provider as allegro } from './allegro/index.js';
 import { provider as baselinker } from './baselinker/index.js';
 import { provider as onedelivery } from './onedelivery/index.js';
+import { provider as packeta } from './packeta/index.js';
+import { provider as inpost } from './inpost/index.js';
 
-/** The thirteen provider folders, in the order `GET /v1/providers` lists them: the only file that names them. */
+/** The fifteen provider folders, in the order `GET /v1/providers` lists them: the only file that names them. */
 export const PROVIDERS: readonly ProviderDefinition[] = [
-  ppl, dhl, dhlPl, dpd, dpdPl, gls, glsPl, spx, mrw, posteItaliane, allegro, baselinker, onedelivery,
+  ppl, dhl, dhlPl, dpd, dpdPl, gls, glsPl, spx, mrw, posteItaliane, allegro, baselinker, onedelivery, packeta, inpost,
 ];

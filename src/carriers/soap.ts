@@ -55,7 +55,8 @@ function xmlValue(name: string, value: XmlValue): string {
   return `<${name}>${xmlText(String(value))}</${name}>`;
 }
 
-function xmlContent(element: XmlElement): string {
+/** Child elements in order, each written as `<name>…</name>` (no namespace). */
+export function xmlContent(element: XmlElement): string {
   return Object.entries(element).map(([name, value]) => xmlValue(name, value)).join('');
 }
 
@@ -117,14 +118,19 @@ export class SoapFault extends Error {
   }
 }
 
-/** The Envelope's Body, parsed; a Fault becomes SoapFault; anything that is not an envelope, undefined. */
-export function readSoapBody(xml: string): XmlObject | SoapFault | undefined {
-  let parsed: XmlObject;
+/** An XML document parsed by local names (see XmlNode), or undefined when it is not XML. */
+export function readXml(xml: string): XmlObject | undefined {
   try {
-    parsed = parser.parse(xml) as XmlObject;
+    return xmlObject(parser.parse(xml) as XmlNode);
   } catch {
     return undefined;
   }
+}
+
+/** The Envelope's Body, parsed; a Fault becomes SoapFault; anything that is not an envelope, undefined. */
+export function readSoapBody(xml: string): XmlObject | SoapFault | undefined {
+  const parsed = readXml(xml);
+  if (parsed === undefined) return undefined;
   const envelope = xmlObject(parsed.Envelope);
   if (!('Body' in envelope)) return undefined;
   const body = xmlObject(envelope.Body);

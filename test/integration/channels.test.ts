@@ -16,12 +16,12 @@ describe('shipping channels and providers', () => {
   });
   afterAll(() => d.close());
 
-  it('lists the 13 providers with capabilities and a settings schema that has sandboxMode and baseUrl', async () => {
+  it('lists the 15 providers with capabilities and a settings schema that has sandboxMode and baseUrl', async () => {
     const res = await a.request('GET', '/v1/providers');
     expect(res.statusCode).toBe(200);
     const providers = res.json().data as { code: string; settings: { key: string; type: string; required: boolean; secret: boolean; description: string }[]; label_formats: string[]; label_sources: Record<string, string> }[];
     expect(providers.map((p) => p.code)).toEqual([
-      'ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery',
+      'ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery', 'packeta', 'inpost',
     ]);
     for (const p of providers) {
       const keys = p.settings.map((s) => s.key);

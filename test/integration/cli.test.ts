@@ -143,11 +143,11 @@ describe('packdesk CLI against a real daemon', () => {
     expect(human.stdout + human.stderr).not.toContain(envB.PACKDESK_API_KEY);
   });
 
-  it('providers --json lists the 13 providers; providers show prints a settings schema', async () => {
+  it('providers --json lists the 15 providers; providers show prints a settings schema', async () => {
     const providers = await station.cliJson<{ code: string }[]>(['providers', '--json']);
-    expect(providers).toHaveLength(13);
+    expect(providers).toHaveLength(15);
     expect(providers.map((p) => p.code)).toContain('dhl');
-    expect(await station.cliJson<unknown[]>(['providers', 'list', '--json'])).toHaveLength(13);
+    expect(await station.cliJson<unknown[]>(['providers', 'list', '--json'])).toHaveLength(15);
     const dhl = await station.cliJson<{ settings: { key: string; secret: boolean; required: boolean }[] }>(['providers', 'show', 'dhl', '--json']);
     expect(dhl.settings.find((s) => s.key === 'apiSecret')).toMatchObject({ secret: true, required: true });
     const table = await station.cli(['providers', 'show', 'dhl']);
@@ -381,7 +381,7 @@ describe('packdesk CLI against a real daemon', () => {
     expect((await run(['status'], { ...station.env, PACKDESK_URL: 'http://127.0.0.1:9' })).code).toBe(4);
     const ok = await run(['providers', '--json']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toHaveLength(13);
+    expect(JSON.parse(ok.stdout)).toHaveLength(15);
   });
 
   it('a flag value the daemon refuses is a usage error: exit 2, naming the query parameter', async () => {
@@ -429,7 +429,7 @@ describe('packdesk CLI against a real daemon', () => {
     const lines = table.stdout.trimEnd().split('\n');
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(lines.filter((line) => line.startsWith('│ ') && !line.startsWith('│ code')).map((line) => line.split('│')[1]!.trim()).filter(Boolean))
-      .toEqual(['ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery']);
+      .toEqual(['ppl', 'dhl', 'dhl_pl', 'dpd', 'dpd_pl', 'gls', 'gls_pl', 'spx', 'mrw', 'poste_italiane', 'allegro', 'baselinker', 'onedelivery', 'packeta', 'inpost']);
     expect(table.stdout).toMatch(/│ ppl +│ PPL +│ CZ SK +│ pdf zpl epl │ yes │ ≤ 20 +│ yes +│/);
   });
 

@@ -23,6 +23,8 @@ const ASKED: Record<string, ParcelToTrack> = {
   poste_italiane: { trackingNumber: 'ABC1234567890' },
   baselinker: { trackingNumber: '622222044730624327700198', carrierRef: '77014696' },
   onedelivery: { trackingNumber: 'ABC12345678' },
+  packeta: { trackingNumber: 'Z4051118374' },
+  inpost: { trackingNumber: '664920617630552000000001' },
 };
 
 /** The credential tracking uses: a separate tracking password where the carrier has one, else its first secret. */

@@ -266,6 +266,17 @@ describe('preset mappings', () => {
     expect(read.orders[0]!.body).toMatchObject({ cash_on_delivery_amount: 1249.9, cash_on_delivery_currency: 'CZK', destination_address: { street_name: 'Údolní 5' } });
   });
 
+  it('reads the Packeta pickup point a Shoptet buyer chose into the order\'s pickup point; an order without one goes to its door', async () => {
+    const csv = 'code;deliveryFullName;deliveryStreet;deliveryCity;deliveryZip;deliveryCountryName;phone;zasilkovnaDistributionPointBranchId\r\n'
+      + '78;Jana Nováková;Údolní 5;Brno;602 00;Česká republika;777 888 999;4051\r\n'
+      + '79;Petr Novák;Dlouhá 3;Praha;110 00;Česká republika;777 888 998;\r\n';
+    const read = await ordersOf(Buffer.from(csv), 'shoptet');
+    if (read instanceof UnreadableFile) throw read;
+    expect(read.problems).toEqual([]);
+    expect(bodyOf(read, '78')).toMatchObject({ pickup_point: { provider_point_id: '4051' } });
+    expect(bodyOf(read, '79')).not.toHaveProperty('pickup_point');
+  });
+
   it('reports a line whose summed value is no number, at its row and column', async () => {
     const csv = 'order_id;delivery_fullname;name;quantity;weight\r\n9;Anna Kowalska;A;1;0.5\r\n9;Anna Kowalska;B;1;ciężki\r\n';
     const read = await ordersOf(Buffer.from(csv), 'baselinker');

@@ -3,8 +3,8 @@ import { listProviders, missingParts } from '../../src/carriers/registry.js';
 import type { ProviderDefinition } from '../../src/carriers/types.js';
 
 describe('the provider registry', () => {
-  it('holds all 13 providers, each complete', () => {
-    expect(listProviders()).toHaveLength(13);
+  it('holds all 15 providers, each complete', () => {
+    expect(listProviders()).toHaveLength(15);
     for (const p of listProviders()) expect(missingParts(p), p.code).toEqual([]);
   });
 

@@ -111,7 +111,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 13 carrier providers, their capabilities and settings schemas */
+        /** Every carrier provider, its capabilities and settings schema */
         get: operations["listProviders"];
         put?: never;
         post?: never;
@@ -2283,7 +2283,7 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
-                provider?: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                provider?: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                 status?: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
             };
             header?: never;
@@ -2304,7 +2304,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
@@ -2450,7 +2450,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description One of ppl, dhl, dhl_pl, dpd, dpd_pl, gls, gls_pl, spx, mrw, poste_italiane, allegro, baselinker, onedelivery */
+                    /** @description One of ppl, dhl, dhl_pl, dpd, dpd_pl, gls, gls_pl, spx, mrw, poste_italiane, allegro, baselinker, onedelivery, packeta, inpost */
                     provider: string;
                     settings: {
                         [key: string]: unknown;
@@ -2489,7 +2489,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
@@ -2693,7 +2693,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
@@ -2881,7 +2881,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
@@ -3213,7 +3213,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";
@@ -3417,7 +3417,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {string} */
-                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery";
+                            provider: "ppl" | "dhl" | "dhl_pl" | "dpd" | "dpd_pl" | "gls" | "gls_pl" | "spx" | "mrw" | "poste_italiane" | "allegro" | "baselinker" | "onedelivery" | "packeta" | "inpost";
                             description: string | null;
                             /** @enum {string} */
                             status: "pending_validation" | "authorization_required" | "active" | "error" | "inactive";

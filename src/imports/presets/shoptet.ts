@@ -10,7 +10,9 @@ const delivery = (prefix: 'delivery' | 'bill'): AddressColumns => ({
 
 export const shoptet: MappingPreset = {
   name: 'shoptet',
-  columns: { code: 'reference_number', weight: 'parcel_weight_amount' },
+  // zasilkovnaDistributionPointBranchId: the Packeta pickup point the buyer chose, a placeholder of Shoptet's order export
+  // templates (#zasilkovnaDistributionPointBranchId#, as dativery.com's Shoptet export settings use it)
+  columns: { code: 'reference_number', weight: 'parcel_weight_amount', zasilkovnaDistributionPointBranchId: 'pickup_point_id' },
   defaults: {},
   rowsAre: 'items',
   derivation: {
