@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ORDER_STATUSES } from '../../src/services/orders.js';
 import { Nullable, PlainText, Timestamp } from '../http/schemas.js';
 import {
-  AddressSchema, ContactSchema, creationFields, ParcelInputSchema, PickupPointInputSchema, PrintSchema, StationNameSchema, updatableFields,
+  AddressSchema, ContactSchema, creationFields, CustomsInputSchema, ParcelInputSchema, PickupPointInputSchema, PrintSchema, StationNameSchema, updatableFields,
 } from './shipment-schemas.js';
 
 /** JSON schemas of the order queue: an order is a shipment's creation input that may wait for its channel and parcels. */
@@ -48,6 +48,7 @@ export const OrderSchema = Type.Object({
   origin_address: Nullable(AddressSchema),
   destination_address: AddressSchema,
   pickup_point: Type.Optional(Nullable(PickupPointInputSchema)),
+  customs: Type.Optional(Nullable(CustomsInputSchema)),
   parcels: Type.Array(ParcelInputSchema),
   cash_on_delivery_amount: Nullable(Type.Number()),
   cash_on_delivery_currency: Nullable(Type.String()),

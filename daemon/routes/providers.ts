@@ -58,6 +58,8 @@ export const ProviderSchema = Type.Object({
     types: Type.Array(Type.String({ enum: [...PICKUP_POINT_TYPES] }), { description: "The point types its shipments deliver to (a shipment's pickup_point); empty: doors only" }),
     search: Type.Boolean({ description: 'Whether GET /v1/pickup-points searches its points (through a channel of it)' }),
   }),
+  customs: Type.Boolean({ description: "Ships across a customs border, sending the shipment's customs declaration (false: such a route is refused with 422)" }),
+  returns: Type.Boolean({ description: 'Makes return labels: POST /v1/shipments/{id}/return creates the return with its return product' }),
   products: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }), {
     description: "The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's",
   }),
@@ -78,6 +80,8 @@ export function presentProvider(p: ProviderDefinition) {
     pickup_points: {
       types: [...(p.adapter.pickupPoints?.types ?? [])], search: p.adapter.pickupPoints?.finder !== undefined,
     },
+    customs: p.capabilities.customs === true,
+    returns: p.capabilities.returns === true,
     products: Object.entries(p.products ?? {}).map(([code, { name }]) => ({ code, name })),
   };
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
+import { CUSTOMS_CONTENTS_TYPES, PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
 import { FieldErrorsSchema, FreeObject, LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
@@ -68,6 +68,30 @@ export const StoredPickupPointSchema = Type.Object({
   address: Nullable(AddressSchema),
 }, { description: "The point the shipment goes to; its name and address where the carrier's point API knew it" });
 
+/** One line of the customs declaration: what it is, its tariff code, how many, what each is worth and weighs, where it was made. */
+const CustomsItemSchema = Type.Object({
+  description: Text(255),
+  hs_code: Type.Optional(PlainText({ maxLength: 20, description: 'The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents' })),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  unit_value: Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'In the declaration\'s currency; at most 2 decimals' }),
+  unit_weight: Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: 'kg' }),
+  origin_country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2: where the goods were made' }),
+  sku: Type.Optional(PlainText({ maxLength: 64 })),
+}, { additionalProperties: false });
+
+/** The customs declaration of a shipment that leaves the customs union (or enters it). */
+export const CustomsInputSchema = Type.Object({
+  contents_type: Type.String({ enum: [...CUSTOMS_CONTENTS_TYPES] }),
+  incoterm: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'Incoterms 2020; default DAP (the recipient pays duties and taxes)' })),
+  invoice_number: Type.Optional(Text(35)),
+  invoice_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; default the shipping date' })),
+  currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'Default the currency of the origin country' })),
+  exporter_eori: Type.Optional(Text(17)),
+  exporter_vat_number: Type.Optional(Text(20)),
+  importer_tax_id: Type.Optional(Text(35)),
+  items: Type.Array(CustomsItemSchema, { minItems: 1, maxItems: 99 }),
+}, { additionalProperties: false, description: 'Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not' });
+
 export const creationFields = {
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
   label_dpi: Type.Optional({ ...LabelDpiSchema, description: 'For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203' }),
@@ -81,6 +105,7 @@ export const creationFields = {
   shipping_date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, default today' })),
   print: Type.Optional(Nullable(PrintSchema)),
   pickup_point: Type.Optional(Nullable({ ...PickupPointInputSchema, description: "Deliver to this pickup point or locker of the channel's carrier: its point product is chosen" })),
+  customs: Type.Optional(Nullable(CustomsInputSchema)),
 };
 
 export const updatableFields = {
@@ -104,6 +129,14 @@ export const CreateShipmentBody = Type.Object({
   origin_address: Type.Optional({ ...AddressSchema, description: `Required${STATION_GIVES}` }),
   destination_address: Type.Optional({ ...AddressSchema, description: "Required, unless a pickup_point the carrier's point API knows: then the point's address" }),
   ...updatableFields,
+});
+
+/** What a return may set differently from its shipment: by default its channel, label format and parcels. */
+export const ReturnShipmentBody = Type.Object({
+  shipping_channel_id: Type.Optional({ ...Text(), description: "Default the shipment's; a channel of the same carrier" }),
+  label_format: Type.Optional({ ...creationFields.label_format, description: "Default the shipment's" }),
+  parcels: Type.Optional({ ...creationFields.parcels, description: "Default the shipment's" }),
+  print: creationFields.print,
 });
 
 /** Any field; creation fields only while the shipment is pending and its creation failed. */
@@ -162,6 +195,8 @@ export const ShipmentSchema = Type.Object({
   origin_address: AddressSchema,
   destination_address: AddressSchema,
   pickup_point: Nullable(StoredPickupPointSchema),
+  customs: Nullable(CustomsInputSchema),
+  return_of: Nullable(Type.String({ description: 'The shipment this one returns to its sender (POST /v1/shipments/{id}/return)' })),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),
   enable_tracking: Type.Boolean(),
@@ -220,4 +255,15 @@ export const LabelSchema = Type.Object({
     pages: Type.Integer(),
     source: Type.String({ enum: ['carrier', 'converted'] }),
   }),
+});
+
+export const ShipmentDocumentTypes = ['commercial_invoice', 'cn23', 'proforma_invoice'] as const;
+
+export const ShipmentDocumentSchema = Type.Object({
+  type: Type.String({ enum: [...ShipmentDocumentTypes] }),
+  source: Type.String({ enum: ['carrier', 'packdesk'], description: 'carrier: made by the carrier; packdesk: the commercial invoice packdesk drew where the carrier made none' }),
+  mime_type: Type.String(),
+  size: Type.Integer(),
+  created_at: Timestamp,
+  url: Type.String({ description: 'The PDF' }),
 });

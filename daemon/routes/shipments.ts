@@ -5,6 +5,8 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
+import { getShipmentDocument, listShipmentDocuments, type ShipmentDocumentType } from '../../src/services/shipments/documents.js';
+import { createReturnShipment, type ReturnOverrides } from '../../src/services/shipments/returns.js';
 import { getShipmentLabel, getShipmentLabelPreview, mergedShipmentLabels, type LabelPreview } from '../../src/services/shipments/labels.js';
 import {
   exportShipments, knownShipmentListVersion, listShipments, MAX_EXPORT_ROWS, shipmentListVersion, shipmentsCsv, type ShipmentFilters,
@@ -17,7 +19,10 @@ import { caller } from '../http/conventions.js';
 import { attachment, listBody, pageOf, sendJson } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
-import { CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ShipmentListItemSchema, ShipmentSchema } from './shipment-schemas.js';
+import {
+  CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ReturnShipmentBody, ShipmentDocumentSchema, ShipmentDocumentTypes, ShipmentListItemSchema,
+  ShipmentSchema,
+} from './shipment-schemas.js';
 
 const tags = ['Shipments'];
 
@@ -199,6 +204,22 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request) => ({ data: await cancelShipment(ctx, caller(request).account.id, request.params.id), message: 'Shipment cancelled' }));
 
+    app.post('/v1/shipments/:id/return', {
+      config: { mergeValidation: true },
+      schema: {
+        tags, summary: "Create the shipment's return label: the same carrier's return shipment, the parties swapped, linked by return_of",
+        params: IdParams, body: ReturnShipmentBody, querystring: WaitQuery,
+        headers: Type.Object({ prefer: Type.Optional(Type.String({ description: 'wait=N (≤ 30): answer once the carrier step finished' })) }),
+        response: { 201: Envelope(ShipmentSchema), ...errorResponses(400, 401, 403, 404, 409, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const accountId = caller(request).account.id;
+      const created = await createReturnShipment(ctx, accountId, request.params.id, request.body as ReturnOverrides, request.fieldErrors);
+      const wait = waitSeconds(request);
+      const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
+      return reply.code(201).send({ data, message: 'Return shipment created' });
+    });
+
     app.post('/v1/shipments/:id/retry', {
       schema: {
         tags, summary: 'Queue creation again for a pending shipment whose creation failed', params: IdParams,
@@ -259,6 +280,28 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
         },
         message: 'Label retrieved',
       };
+    });
+
+    app.get('/v1/shipments/:id/documents', {
+      schema: {
+        tags, summary: "The shipment's customs documents: the carrier's commercial invoice or CN23, or packdesk's commercial invoice",
+        params: IdParams,
+        response: { 200: Envelope(Type.Array(ShipmentDocumentSchema)), ...errorResponses(401, 403, 404, 429) },
+      },
+    }, async (request) => ({ data: await listShipmentDocuments(ctx, caller(request).account.id, request.params.id), message: 'Documents retrieved' }));
+
+    app.get('/v1/shipments/:id/documents/:type', {
+      schema: {
+        tags, summary: 'One customs document of the shipment, as a PDF',
+        params: Type.Object({ id: IdParams.properties.id, type: Type.String({ enum: [...ShipmentDocumentTypes] }) }),
+        response: {
+          200: { description: 'application/pdf', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+          ...errorResponses(401, 403, 404, 422, 429),
+        },
+      },
+    }, async (request, reply) => {
+      const document = await getShipmentDocument(ctx, caller(request).account.id, request.params.id, request.params.type as ShipmentDocumentType);
+      return reply.header('content-type', 'application/pdf').header('content-disposition', attachment(document.fileName)).send(document.content as never);
     });
   };
 }

@@ -44,6 +44,10 @@ export interface ProviderCapabilities {
   cancel: boolean;
   /** The carrier reports one state for the whole shipment, which all its parcels share. */
   trackingPerShipment?: boolean;
+  /** The adapter sends a customs declaration: it ships across a customs border (absent: packdesk refuses such routes). */
+  customs?: boolean;
+  /** The adapter creates return shipments (`ShipmentForCarrier.returnOf`) with the carrier's return product. */
+  returns?: boolean;
 }
 
 /** Capabilities a channel's settings turn off, each with the reason a user reads (and a refusal gives). */
@@ -96,6 +100,51 @@ export interface ShipmentForCarrier {
   labelComment: string | null;
   /** Delivered to this pickup point or locker of the carrier instead of a door: the adapter picks its point product. */
   pickupPoint: ShipmentPickupPoint | null;
+  /** The customs declaration, set only where the route crosses a customs border (src/domain/customs.ts). */
+  customs: CustomsForCarrier | null;
+  /**
+   * Set: this shipment returns an earlier one of the same carrier to its sender. The parties are already swapped (the
+   * sender is the customer, the recipient the warehouse); the adapter uses the carrier's return product.
+   */
+  returnOf: { providerShipmentId: string; trackingNumbers: string[] } | null;
+}
+
+/** What the goods are, for customs. */
+export const CUSTOMS_CONTENTS_TYPES = ['sale', 'gift', 'sample', 'documents', 'return', 'other'] as const;
+export type CustomsContentsType = (typeof CUSTOMS_CONTENTS_TYPES)[number];
+
+/** One line of a customs declaration: quantity × unit value in the declaration's currency, weights in kg. */
+export interface CustomsItemForCarrier {
+  description: string;
+  /** 6 to 10 digits (the HS code, or a national tariff code that begins with it); null where documents need none. */
+  hsCode: string | null;
+  quantity: number;
+  unitValueMinor: number;
+  unitWeightKg: number;
+  originCountry: string;
+  sku: string | null;
+}
+
+/** A shipment's customs declaration, as the adapter sends it; the total value is the items' quantity × unit value. */
+export interface CustomsForCarrier {
+  contentsType: CustomsContentsType;
+  /** Incoterms 2020 code: who pays duties and taxes (DAP: the recipient, DDP: the sender …). */
+  incoterm: string;
+  invoiceNumber: string;
+  /** YYYY-MM-DD */
+  invoiceDate: string;
+  currency: string;
+  exporterEori: string | null;
+  exporterVatNumber: string | null;
+  importerTaxId: string | null;
+  items: CustomsItemForCarrier[];
+}
+
+/** A customs document the carrier made for a shipment (a commercial invoice, a CN23), kept and downloadable with it. */
+export interface CarrierDocument {
+  type: 'commercial_invoice' | 'cn23' | 'proforma_invoice';
+  /** A PDF. */
+  content: Uint8Array;
 }
 
 /** Where a carrier's recipients collect parcels instead of at their door. */
@@ -159,6 +208,8 @@ export interface CreatedAtCarrier {
   /** One per parcel, in input order: its tracking number, the carrier's label bytes and what tracking needs besides the number. */
   parcels: { trackingNumber: string; label: Uint8Array; carrierRef?: string }[];
   totalPrice?: { amountMinor: number; currency: string };
+  /** The customs documents the carrier made (DHL Express's commercial invoice …). */
+  documents?: CarrierDocument[];
 }
 
 /** Lets a multi-step creation save its place durably (e.g. PPL's batch id) and find it again after a crash. */

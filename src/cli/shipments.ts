@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Shipment, ShipmentSummary } from './api-types.js';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -58,7 +58,7 @@ interface ListOptions {
 
 /** `packdesk shipments …`: list, show, cancel, retry, label and delete shipments over the daemon's API. */
 export function registerShipmentCommands(program: Command): void {
-  const shipments = program.command('shipments').description('shipments: list, show, update, cancel, retry, label, print, delete');
+  const shipments = program.command('shipments').description('shipments: list, show, update, cancel, retry, return, label, print, delete');
 
   shipments.command('list')
     .description('list shipments, newest first')
@@ -115,6 +115,20 @@ export function registerShipmentCommands(program: Command): void {
       const { body } = await ApiClient.fromConfig().post<{ data: Shipment }>(`${shipmentPath(id)}/retry`);
       if (o.json) printJson(body.data);
       else process.stdout.write(`creation of ${body.data.id} queued again; see \`packdesk shipments show ${body.data.id} --wait 30\`\n`);
+    }));
+
+  shipments.command('return')
+    .description("create a shipment's return label: the same carrier's return shipment, the customer sending it back")
+    .argument('<id>', 'shipment id (sh_…)')
+    .addOption(new Option('--format <format>', "label format (default the shipment's)").choices(['pdf', 'zpl', 'epl']))
+    .option('--wait <seconds>', 'wait up to this many seconds (≤ 30) for the carrier', '20')
+    .option('--json', 'print JSON')
+    .action(action(async (id: string, o: { format?: string; wait: string; json?: boolean }) => {
+      const { body } = await ApiClient.fromConfig().post<{ data: Shipment }>(
+        `${shipmentPath(id)}/return?wait=${parseWait(o.wait)}`, o.format ? { label_format: o.format } : {},
+      );
+      if (o.json) printJson(body.data);
+      else process.stdout.write(`return ${body.data.id} of ${id}: status ${body.data.status}; its label: packdesk shipments label ${body.data.id}\n`);
     }));
 
   shipments.command('label')

@@ -1,3 +1,4 @@
+import { isCalendarDate } from './calendar-date.js';
 import { FieldErrorCollector } from './errors.js';
 import { isObject, isText, type JsonObject } from './values.js';
 import { toMinorUnits } from './money.js';
@@ -43,7 +44,6 @@ export interface CreationCapabilities {
 export const MAX_PARCELS = 50;
 export const MAX_METADATA_BYTES = 16 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Body = JsonObject;
 
@@ -100,7 +100,7 @@ export function checkShipmentInput(
   if (typeof currency === 'string' && cod == null) errors.add('cash_on_delivery_amount', 'is required with cash_on_delivery_currency');
   const date = body.shipping_date;
   if (typeof date === 'string') {
-    if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
+    if (!isCalendarDate(date)) {
       errors.add('shipping_date', 'must be a date YYYY-MM-DD');
     } else if (date < today) errors.add('shipping_date', 'must be today or later');
   }

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { renderCommercialInvoice } from '../documents/commercial-invoice.js';
 import { convertLabel, previewLabel } from './convert.js';
 import { renderHandoverList } from './handover-list.js';
 import { renderTestLabel } from './test-label.js';
@@ -14,7 +15,8 @@ async function answer(request: ConversionRequest): Promise<ConversionReply> {
     const value = request.op === 'convert' ? [await convertLabel(request.from, request.to, request.content, request.dpi)]
       : request.op === 'handover' ? [await renderHandoverList(request.list)]
         : request.op === 'test' ? [await renderTestLabel(request.format, request.label)]
-          : await previewLabel(request.format, request.content, request.dpi);
+          : request.op === 'invoice' ? [await renderCommercialInvoice(request.invoice)]
+            : await previewLabel(request.format, request.content, request.dpi);
     // transferred buffers must own their memory: Buffer.from() may share Node's pool
     return { id: request.id, ok: true, value: value.map((b) => new Uint8Array(b)) };
   } catch (error) {

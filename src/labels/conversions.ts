@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LabelDpi, LabelFormat } from '../domain/labels.js';
 import { LabelFormatError } from './errors.js';
+import type { CommercialInvoice } from '../documents/commercial-invoice.js';
 import type { HandoverList } from './handover-list.js';
 import type { TestLabel } from './test-label.js';
 import { executableAsset, singleExecutable } from '../runtime/shipped.js';
@@ -10,7 +11,8 @@ export type ConversionRequest =
   | { id: number; op: 'convert'; from: LabelFormat; to: LabelFormat; content: Uint8Array; dpi: LabelDpi }
   | { id: number; op: 'preview'; format: LabelFormat; content: Uint8Array; dpi: LabelDpi }
   | { id: number; op: 'handover'; list: HandoverList }
-  | { id: number; op: 'test'; format: LabelFormat; label: TestLabel };
+  | { id: number; op: 'test'; format: LabelFormat; label: TestLabel }
+  | { id: number; op: 'invoice'; invoice: CommercialInvoice };
 
 export type ConversionReply =
   | { id: number; ok: true; value: Uint8Array[] }
@@ -101,6 +103,12 @@ export function previewLabelOffThread(format: LabelFormat, content: Uint8Array, 
 /** A dispatch's hand-over list as a PDF, drawn in the thread: a day of hundreds of parcels never stalls the daemon. */
 export async function renderHandoverListOffThread(list: HandoverList): Promise<Buffer> {
   const [pdf] = await run({ op: 'handover', list });
+  return pdf!;
+}
+
+/** packdesk's commercial invoice of a shipment as a PDF, drawn in the thread: 99 items never stall the daemon. */
+export async function renderCommercialInvoiceOffThread(invoice: CommercialInvoice): Promise<Buffer> {
+  const [pdf] = await run({ op: 'invoice', invoice });
   return pdf!;
 }
 

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, isNull, lte, type SQL } from '
 import { localTime } from '../carriers/local-time.js';
 import { findProvider } from '../carriers/registry.js';
 import type { BookedPickup, DispatchCapabilities, PickupRequest, PickupWindow, ShipmentToDispatch } from '../carriers/types.js';
+import { isCalendarDate } from '../domain/calendar-date.js';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { fromMinorUnits } from '../domain/money.js';
@@ -46,12 +47,10 @@ export interface DispatchBody {
   print?: { printer_id: string; copies?: number } | null;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 const noCourierBooking = (provider: string) => `${findProvider(provider)?.name ?? provider} takes no courier booking through its API`;
 
 function checkPickupDate(date: string, path: string, today: string, errors: FieldErrorCollector): void {
-  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) errors.add(path, 'must be a date, YYYY-MM-DD');
+  if (!isCalendarDate(date)) errors.add(path, 'must be a date, YYYY-MM-DD');
   else if (date < today) errors.add(path, `is in the past (today is ${today})`);
 }
 
@@ -78,7 +77,7 @@ export async function createDispatch(ctx: ServiceContext, accountId: string, bod
   const now = ctx.clock.now();
   const id = ctx.ids('dispatch');
   const row = await ctx.store.transaction(async () => {
-    const waiting = and(eq(shipments.accountId, accountId), eq(shipments.channelId, channel!.id), eq(shipments.status, 'created'), isNull(shipments.dispatchId));
+    const waiting = and(eq(shipments.accountId, accountId), eq(shipments.channelId, channel!.id), eq(shipments.status, 'created'), isNull(shipments.dispatchId), isNull(shipments.returnOf));
     let ids: string[];
     if (body.shipment_ids) {
       const found = new Map((await ctx.db.select({ id: shipments.id }).from(shipments).where(and(waiting, inArray(shipments.id, body.shipment_ids))).all()).map((s) => [s.id, s]));
@@ -192,10 +191,10 @@ export async function getDispatchDocument(ctx: ServiceContext, accountId: string
   return row.document;
 }
 
-/** What waits for the day's dispatch, per channel: created shipments in no dispatch yet. */
+/** What waits for the day's dispatch, per channel: created shipments in no dispatch yet (returns come back; they are not handed over). */
 export async function waitingForDispatch(ctx: ServiceContext, accountId: string) {
   const rows = await ctx.db.select({ channelId: shipments.channelId, n: count() }).from(shipments)
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.status, 'created'), isNull(shipments.dispatchId))).groupBy(shipments.channelId).all();
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.status, 'created'), isNull(shipments.dispatchId), isNull(shipments.returnOf))).groupBy(shipments.channelId).all();
   return rows.map((r) => ({ shipping_channel_id: r.channelId, shipments_count: r.n }));
 }
 
@@ -213,7 +212,7 @@ export async function pickupWindows(ctx: ServiceContext, accountId: string, chan
   const dispatcher = findProvider(channel!.provider)!.adapter.dispatch!;
   if (!dispatcher.pickupWindows) return { offered: false, windows: [] };
   const rows = await ctx.db.select().from(shipments)
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.channelId, channelId), eq(shipments.status, 'created'), isNull(shipments.dispatchId)))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.channelId, channelId), eq(shipments.status, 'created'), isNull(shipments.dispatchId), isNull(shipments.returnOf)))
     .orderBy(asc(shipments.createdAt), asc(shipments.seq)).all();
   if (rows.length === 0) throw new ValidationError({ shipping_channel_id: ['no created shipment of this channel waits for a dispatch'] });
   const waiting = await withParcels(ctx, rows);

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../domain/clock.js';
+import { checkCustoms } from '../domain/customs.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../domain/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { normaliseParties } from '../domain/parties.js';
@@ -39,6 +40,8 @@ async function checkedDraft(ctx: ServiceContext, accountId: string, given: Order
   const found = given.shipping_channel_id === undefined ? undefined : await channelForShipment(ctx, accountId, given.shipping_channel_id, errors);
   const draft = normaliseParties(given, errors);
   checkShipmentInput(draft, found?.caps, todayOf(ctx), errors);
+  // the parcels are weighed when the order ships: only then are the items held to their weight
+  if (draft.customs) checkCustoms(draft.customs, Infinity, errors, 'customs');
   errors.throwIfAny();
   return draft;
 }

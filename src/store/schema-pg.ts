@@ -229,6 +229,8 @@ export const shipments = pgTable('shipments', {
   originAddress: text('origin_address').notNull(),
   destinationAddress: text('destination_address').notNull(),
   pickupPoint: text('pickup_point'),
+  customs: text('customs'),
+  returnOf: text('return_of'),
   metadata: text('metadata'),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking').notNull(),
@@ -280,6 +282,14 @@ export const labels = pgTable('labels', {
   source: text('source', { enum: ['carrier', 'converted'] }).notNull(),
   createdAt: int64('created_at').notNull(),
 });
+
+export const shipmentDocuments = pgTable('shipment_documents', {
+  shipmentId: text('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
+  type: text('type', { enum: ['commercial_invoice', 'cn23', 'proforma_invoice'] }).notNull(),
+  content: bytea('content').notNull(),
+  source: text('source', { enum: ['carrier', 'packdesk'] }).notNull(),
+  createdAt: int64('created_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.shipmentId, t.type] })]);
 
 export const shipmentCounts = pgTable('shipment_counts', {
   accountId: text('account_id').notNull(),

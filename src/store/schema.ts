@@ -263,6 +263,10 @@ export const shipments = sqliteTable('shipments', {
   destinationAddress: text('destination_address', { mode: 'json' }).notNull(),
   /** `{provider_point_id, type, name, address}`: the carrier's pickup point or locker it goes to instead of a door, or null. */
   pickupPoint: text('pickup_point', { mode: 'json' }),
+  /** The customs declaration as given (`{contents_type, incoterm, …, items}`), or null. */
+  customs: text('customs', { mode: 'json' }),
+  /** The shipment this one returns to its sender (sh_…), or null. */
+  returnOf: text('return_of'),
   metadata: text('metadata', { mode: 'json' }),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking', { mode: 'boolean' }).notNull(),
@@ -319,6 +323,15 @@ export const labels = sqliteTable('labels', {
   source: text('source', { enum: ['carrier', 'converted'] }).notNull(),
   createdAt: integer('created_at').notNull(),
 });
+
+/** A shipment's customs documents (the carrier's commercial invoice, CN23; or packdesk's invoice), a PDF each. */
+export const shipmentDocuments = sqliteTable('shipment_documents', {
+  shipmentId: text('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
+  type: text('type', { enum: ['commercial_invoice', 'cn23', 'proforma_invoice'] }).notNull(),
+  content: blob('content', { mode: 'buffer' }).notNull(),
+  source: text('source', { enum: ['carrier', 'packdesk'] }).notNull(),
+  createdAt: integer('created_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.shipmentId, t.type] })]);
 
 /** Shipment counts per account, channel and status, kept by triggers so list totals never scan. */
 export const shipmentCounts = sqliteTable('shipment_counts', {

@@ -28,7 +28,7 @@ export function demoShipment(provider: ProviderDefinition, id: string, shippingD
     id, reference: `REF-${id}`, shippingDate, labelFormat: 'pdf',
     sender: party(demo.sender_contact!, demo.origin_address!), recipient: party(demo.recipient_contact!, demo.destination_address!),
     parcels: Array.from({ length: parcels }, (_, i) => ({ parcelType: 'package', weightKg: 1 + i, lengthCm: 30, widthCm: 20, heightCm: 10 })),
-    cashOnDelivery: null, labelComment: null, pickupPoint: null,
+    cashOnDelivery: null, labelComment: null, pickupPoint: null, customs: null, returnOf: null,
   };
 }
 

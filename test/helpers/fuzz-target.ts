@@ -75,8 +75,12 @@ async function seedResources(api: (method: string, path: string, body?: unknown)
   return trackingNumber;
 }
 
-/** Collections that list nothing unasked, and how the fuzz names theirs: pickup points are searched at the seeded PPL channel's carrier. */
+/**
+ * Collections that list nothing unasked, and how the fuzz names theirs: pickup points are searched at the seeded PPL
+ * channel's carrier; a shipment's documents are named by their type.
+ */
 const SEARCHED: Readonly<Record<string, { ids?: string[]; list?: string; key?: string }>> = {
+  '/v1/shipments/{id}/documents': { ids: ['commercial_invoice'] },
   '/v1/pickup-points': { ids: ['ppl'] },
   '/v1/pickup-points/{provider}': { list: '/v1/pickup-points?provider=ppl&country=CZ&city=Praha', key: 'provider_point_id' },
 };

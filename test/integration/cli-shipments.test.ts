@@ -190,6 +190,25 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(none.stdout).toBe('');
   });
 
+  it('ship --customs-json reads the declaration from a file: kept with the shipment; a bad one, or a route its carrier cannot declare, is refused naming the field', async () => {
+    const customs = { contents_type: 'sale', items: [{ description: 'Hrnek smaltovaný', hs_code: '7323 94 00', quantity: 2, unit_value: 12.5, unit_weight: 0.3, origin_country: 'CZ' }] };
+    const file = join(tmp, 'customs.json');
+    writeFileSync(file, JSON.stringify(customs));
+    const shipped = await station.cli([...shipFlags('CUSTOMS-1', ['--customs-json', file]), '--json']);
+    expect(shipped.code, shipped.stderr).toBe(0);
+    expect((JSON.parse(shipped.stdout) as { customs: unknown }).customs).toMatchObject(customs);
+
+    writeFileSync(file, JSON.stringify({ ...customs, items: [{ ...customs.items[0], hs_code: '73' }] }));
+    const badCode = await station.cli(shipFlags('CUSTOMS-2', ['--customs-json', file]));
+    expect(badCode.code, badCode.stderr).toBe(1);
+    expect(badCode.stderr).toMatch(/^ {2}customs\.items\.0\.hs_code: must be an HS code of 6 to 10 digits/m);
+
+    writeFileSync(file, JSON.stringify(customs));
+    const toNorway = await station.cli(shipFlags('CUSTOMS-3', ['--customs-json', file, '--country', 'NO', '--city', 'Oslo', '--postal-code', '0150', '--recipient-phone', '+47 22 00 00 00']));
+    expect(toNorway.code, toNorway.stderr).toBe(1);
+    expect(toNorway.stderr).toMatch(/^ {2}destination_address\.country_code: PPL does not ship across a customs border \(CZ to NO\)/m);
+  });
+
   it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
     const parcel = await station.cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']));
     expect(parcel.code).toBe(2);

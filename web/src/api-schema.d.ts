@@ -316,6 +316,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shipments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create the shipment's return label: the same carrier's return shipment, the parties swapped, linked by return_of */
+        post: operations["returnShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/shipments/{id}/retry": {
         parameters: {
             query?: never;
@@ -342,6 +359,40 @@ export interface paths {
         };
         /** The merged label of all parcels, in the shipment's label format */
         get: operations["getShipmentLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shipment's customs documents: the carrier's commercial invoice or CN23, or packdesk's commercial invoice */
+        get: operations["getShipmentDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipments/{id}/documents/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customs document of the shipment, as a PDF */
+        get: operations["getShipmentDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2109,6 +2160,10 @@ export interface operations {
                                 /** @description Whether GET /v1/pickup-points searches its points (through a channel of it) */
                                 search: boolean;
                             };
+                            /** @description Ships across a customs border, sending the shipment's customs declaration (false: such a route is refused with 422) */
+                            customs: boolean;
+                            /** @description Makes return labels: POST /v1/shipments/{id}/return creates the return with its return product */
+                            returns: boolean;
                             /** @description The carrier's products named as its documents name them (PRIV: PPL Parcel CZ Private); a setting whose choices are these codes picks the channel's */
                             products: {
                                 code: string;
@@ -4094,6 +4149,34 @@ export interface operations {
                          */
                         type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -4213,6 +4296,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4648,6 +4761,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4902,6 +5045,34 @@ export interface operations {
                          */
                         type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -5021,6 +5192,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5400,6 +5601,34 @@ export interface operations {
                          */
                         type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -5519,6 +5748,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5808,6 +6067,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5964,6 +6253,370 @@ export interface operations {
             };
         };
     };
+    returnShipment: {
+        parameters: {
+            query?: {
+                wait?: number;
+            };
+            header?: {
+                /** @description wait=N (≤ 30): answer once the carrier step finished */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default the shipment's; a channel of the same carrier */
+                    shipping_channel_id?: string;
+                    /**
+                     * @description Default the shipment's
+                     * @enum {string}
+                     */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    /** @description Default the shipment's */
+                    parcels?: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    print?: {
+                        printer_id: string;
+                        /** @default 1 */
+                        copies?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description sh_… */
+                            id: string;
+                            reference_number: string | null;
+                            shipping_channel_id: string;
+                            provider_shipment_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "created" | "shipped" | "delivered" | "cancelled" | "returned";
+                            total_price: number | null;
+                            currency: string | null;
+                            /** @description Pending, refused by the carrier (or given up on) and not retried: only a fix (PATCH) or a retry moves it */
+                            needs_attention: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                            /** @enum {string} */
+                            label_format: "pdf" | "zpl" | "epl";
+                            /**
+                             * @description Dots per inch of the thermal printer: 203 (8 dots/mm) or 300 (12 dots/mm)
+                             * @enum {integer}
+                             */
+                            label_dpi: 203 | 300;
+                            shipping_date: string;
+                            is_international: boolean;
+                            cash_on_delivery_amount: number | null;
+                            cash_on_delivery_currency: string | null;
+                            /** @description The carrier product used, after the COD switch */
+                            product: string | null;
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            sender_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            /** @description company_name, or first_name and last_name (or name), is required */
+                            recipient_contact: {
+                                company_name?: string;
+                                first_name?: string;
+                                last_name?: string;
+                                /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                                name?: string;
+                                email_address: string;
+                                /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                                phone_number: string;
+                            };
+                            origin_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            destination_address: {
+                                /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                street_name: string;
+                                /** @description Empty: read from street_name by the country's convention */
+                                house_number?: string;
+                                apartment_number?: string;
+                                city_name: string;
+                                /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                postal_code: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country_code: string;
+                            };
+                            /** @description The point the shipment goes to; its name and address where the carrier's point API knew it */
+                            pickup_point: {
+                                provider_point_id: string;
+                                /** @enum {string|null} */
+                                type: "parcelshop" | "locker" | "post_office" | null;
+                                name: string | null;
+                                address: {
+                                    /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                                    street_name: string;
+                                    /** @description Empty: read from street_name by the country's convention */
+                                    house_number?: string;
+                                    apartment_number?: string;
+                                    city_name: string;
+                                    /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                                    postal_code: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country_code: string;
+                                } | null;
+                            } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            label_comment: string | null;
+                            enable_tracking: boolean;
+                            has_label: boolean;
+                            parcels: {
+                                /** @description pcl_… */
+                                id: string;
+                                parcel_type: string;
+                                weight_amount: number;
+                                weight_unit: string;
+                                length_dimension: number;
+                                width_dimension: number;
+                                height_dimension: number;
+                                dimension_unit: string;
+                                tracking_number: string | null;
+                                tracking_status: string | null;
+                                tracking_url: string | null;
+                            }[];
+                            total_parcels_count: number;
+                            failure: {
+                                message: string;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                                attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                                 */
+                                at: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            next_attempt_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            cancelled_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When a print job holding its label (alone or merged with others) first printed
+                             */
+                            printed_at: string | null;
+                            /** @description What was asked to print once the label exists (null: nothing was) */
+                            print_plan: {
+                                printer_id: string | null;
+                                printer_name: string | null;
+                                copies: number | null;
+                                /** @description Why nothing prints, e.g. "no printer for ZPL at station desk-1" */
+                                reason: string | null;
+                            } | null;
+                            /** @description The end-of-day dispatch that handed it over to the carrier (dp_…) */
+                            dispatch_id: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Idempotency key reused with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     retryShipment: {
         parameters: {
             query?: never;
@@ -6082,6 +6735,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6376,6 +7059,206 @@ export interface operations {
             };
         };
     };
+    getShipmentDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "commercial_invoice" | "cn23" | "proforma_invoice";
+                            /**
+                             * @description carrier: made by the carrier; packdesk: the commercial invoice packdesk drew where the carrier made none
+                             * @enum {string}
+                             */
+                            source: "carrier" | "packdesk";
+                            mime_type: string;
+                            size: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /** @description The PDF */
+                            url: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getShipmentDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                type: "commercial_invoice" | "cn23" | "proforma_invoice";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -6466,6 +7349,34 @@ export interface operations {
                                  * @enum {string|null}
                                  */
                                 type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs?: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
                             } | null;
                             parcels: {
                                 /** @default package */
@@ -6628,6 +7539,34 @@ export interface operations {
                          */
                         type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -6771,6 +7710,34 @@ export interface operations {
                                  * @enum {string|null}
                                  */
                                 type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs?: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
                             } | null;
                             parcels: {
                                 /** @default package */
@@ -7019,6 +7986,34 @@ export interface operations {
                                  */
                                 type?: "parcelshop" | "locker" | "post_office" | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs?: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7236,6 +8231,34 @@ export interface operations {
                                  */
                                 type?: "parcelshop" | "locker" | "post_office" | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs?: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7415,6 +8438,34 @@ export interface operations {
                          */
                         type?: "parcelshop" | "locker" | "post_office" | null;
                     } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -7558,6 +8609,34 @@ export interface operations {
                                  * @enum {string|null}
                                  */
                                 type?: "parcelshop" | "locker" | "post_office" | null;
+                            } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs?: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
                             } | null;
                             parcels: {
                                 /** @default package */
@@ -7886,6 +8965,36 @@ export interface operations {
                                     country_code: string;
                                 } | null;
                             } | null;
+                            /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                            customs: {
+                                /** @enum {string} */
+                                contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                                /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                                incoterm?: string;
+                                invoice_number?: string;
+                                /** @description YYYY-MM-DD; default the shipping date */
+                                invoice_date?: string;
+                                /** @description Default the currency of the origin country */
+                                currency?: string;
+                                exporter_eori?: string;
+                                exporter_vat_number?: string;
+                                importer_tax_id?: string;
+                                items: {
+                                    description: string;
+                                    /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                                    hs_code?: string;
+                                    quantity: number;
+                                    /** @description In the declaration's currency; at most 2 decimals */
+                                    unit_value: number;
+                                    /** @description kg */
+                                    unit_weight: number;
+                                    /** @description ISO 3166-1 alpha-2: where the goods were made */
+                                    origin_country: string;
+                                    sku?: string;
+                                }[];
+                            } | null;
+                            /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
+                            return_of: string | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;

@@ -38,6 +38,7 @@ async function createShipment(
     providerShipmentId: created.shipmentTrackingNumber,
     product: request.productCode,
     parcels: created.pieces.map((p) => ({ trackingNumber: p.trackingNumber, label: Buffer.from(p.labelBase64, 'base64') })),
+    ...(created.documents ? { documents: created.documents.map((d) => ({ type: d.type, content: Buffer.from(d.contentBase64, 'base64') })) } : {}),
   };
 }
 

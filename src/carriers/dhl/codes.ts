@@ -46,6 +46,13 @@ export const DHL_CHANNEL_PRODUCTS = Object.keys(DHL_PRODUCTS);
  */
 export const DHL_COD_SERVICE = 'KB';
 
+/**
+ * Paperless Trade (PLT): DHL sends the shipment's customs invoice to customs electronically. The MyDHL OpenAPI's PLT
+ * example shipment carries `valueAddedServices: [{serviceCode: WY}]`, and "the original shipment must contain WY as the
+ * special service" for PLT images; an account has it only where DHL enabled it.
+ */
+export const DHL_PAPERLESS_TRADE_SERVICE = 'WY';
+
 /** `content.incoterm` values of the MyDHL OpenAPI (supermodelIoLogisticsExpressCreateShipmentRequest). */
 export const DHL_INCOTERMS = ['EXW', 'FCA', 'CPT', 'CIP', 'DPU', 'DAP', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF', 'DAF', 'DAT', 'DDU', 'DEQ', 'DES'] as const;
 

@@ -5,16 +5,18 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { DHL_COD_SERVICE, DHL_PRODUCTS } from './codes.js';
+import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE, DHL_PRODUCTS } from './codes.js';
 import type { EmulatedDhlPoint } from './emulator-points.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
 import { noSuchPlace } from '../emulator/no-such-place.js';
+import { customsMessages } from './emulator-customs.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export interface SeenParty {
   postalAddress: { postalCode: string; cityName: string; countryCode: string; addressLine1: string; addressLine2?: string; addressLine3?: string };
   contactInformation: { phone: string; companyName: string; fullName: string; email?: string };
+  registrationNumbers?: { typeCode: string; number: string; issuerCountryCode: string }[];
 }
 
 export interface SeenReference {
@@ -29,6 +31,24 @@ export interface SeenPackage {
   customerReferences?: SeenReference[];
 }
 
+/** One line of a declaration: `price` a unit's, `weight` the line's. */
+export interface SeenLineItem {
+  number: number;
+  description: string;
+  price: number;
+  quantity: { value: number; unitOfMeasurement: string };
+  commodityCodes?: { typeCode: string; value: string }[];
+  manufacturerCountry: string;
+  weight: { netValue?: number; grossValue?: number };
+}
+
+export interface SeenExportDeclaration {
+  lineItems: SeenLineItem[];
+  invoice?: { number?: string; date?: string };
+  exportReason?: string;
+  exportReasonType?: string;
+}
+
 /** The parts of a schema-valid create request the emulator reads. */
 export interface SeenShipmentRequest {
   plannedShippingDateAndTime: string;
@@ -39,8 +59,12 @@ export interface SeenShipmentRequest {
   customerReferences?: SeenReference[];
   customerDetails: { shipperDetails: SeenParty; receiverDetails: SeenParty; buyerDetails?: SeenParty };
   onDemandDelivery?: { deliveryOption: string; servicePointId?: string };
-  content: { packages: SeenPackage[]; description: string; isCustomsDeclarable: boolean; exportDeclaration?: unknown };
+  content: {
+    packages: SeenPackage[]; description: string; incoterm: string;
+    isCustomsDeclarable: boolean; declaredValue?: number; declaredValueCurrency?: string; exportDeclaration?: SeenExportDeclaration;
+  };
   getAdditionalInformation?: { typeCode?: string; isRequested: boolean }[];
+  documentImages?: unknown[];
 }
 
 export type Verdict =
@@ -109,8 +133,9 @@ export function isKnownAccount(number: string): boolean {
   return /^\d{9,12}$/.test(number) && !/^0+$/.test(number);
 }
 
-// Value-added services the emulator offers on every lane: insurance and cash on delivery.
-const OFFERED_SERVICES = new Set(['II', DHL_COD_SERVICE]);
+// Value-added services the emulator offers on every lane: insurance and cash on delivery, which carry an amount, and Paperless Trade.
+const VALUED_SERVICES = new Set(['II', DHL_COD_SERVICE]);
+const OFFERED_SERVICES = new Set([...VALUED_SERVICES, DHL_PAPERLESS_TRADE_SERVICE]);
 const SHIP_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} ?GMT[+-]\d{2}:\d{2}$/;
 
 /**
@@ -159,7 +184,7 @@ function businessMessages(r: SeenShipmentRequest, points: DhlPointLookup): strin
   r.valueAddedServices?.forEach((s, i) => {
     if (!OFFERED_SERVICES.has(s.serviceCode)) {
       messages.push(`7008: The requested Special Service Code  #/valueAddedServices/${i}/serviceCode '${s.serviceCode}' is not available between this origin and destination. Please validate the products and services combination (via the /rates or /products service) or contact our customer service.`);
-    } else if (s.value === undefined || !s.currency) {
+    } else if (VALUED_SERVICES.has(s.serviceCode) && (s.value === undefined || !s.currency)) {
       messages.push(`The Special Service Code #/valueAddedServices/${i}/serviceCode '${s.serviceCode}' needs a value and a currency.`);
     }
   });
@@ -171,10 +196,7 @@ function businessMessages(r: SeenShipmentRequest, points: DhlPointLookup): strin
       messages.push(`The weight #/content/packages/${i}/weight of ${p.weight} kg exceeds the maximum piece weight of ${product.maxPieceWeightKg} kg for product ${r.productCode}.`);
     }
   });
-  if (r.content.isCustomsDeclarable && r.content.exportDeclaration === undefined) {
-    messages.push('A dutiable shipment (#/content/isCustomsDeclarable true) needs #/content/exportDeclaration.');
-  }
-  return messages;
+  return [...messages, ...customsMessages(r)];
 }
 
 export function validateShipmentRequest(body: unknown, points: DhlPointLookup): Verdict {

@@ -76,7 +76,8 @@ export function trackedShipmentView(s: DhlShipment, pieces: readonly EmulatedPar
   };
 }
 
-function addressLines(party: SeenParty): string[] {
+/** A party's name and address as DHL prints them, a line each. */
+export function addressLines(party: SeenParty): string[] {
   const { postalAddress: a, contactInformation: c } = party;
   const names = c.companyName === c.fullName ? [c.companyName] : [c.companyName, c.fullName];
   return [...names, a.addressLine1, a.addressLine2, a.addressLine3, `${a.postalCode} ${a.cityName}`, a.countryCode]

@@ -1,9 +1,10 @@
 /**
  * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
  * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
- * `POST /shipments` with per-piece labels, `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`,
- * one-piece `GET /rates`, `POST /pickups` and `GET /servicepoints` (emulator-points.ts), whose Service Points a
- * shipment's On Demand Delivery `servicepoint` names. MyDHL has no shipment cancel.
+ * `POST /shipments` with per-piece labels and a declared shipment's commercial invoice (emulator-customs.ts),
+ * `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`, one-piece `GET /rates`, `POST /pickups`
+ * and `GET /servicepoints` (emulator-points.ts), whose Service Points a shipment's On Demand Delivery `servicepoint`
+ * names. MyDHL has no shipment cancel.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabelFormat } from '../../domain/labels.js';
@@ -14,7 +15,8 @@ import { renderLabel } from '../emulator/labels.js';
 import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
 import type { TrackingCode, TrackingCodeList } from '../codes.js';
-import { DHL_COD_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
+import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
+import { renderCommercialInvoice, wantsInvoice } from './emulator-customs.js';
 import { answerServicePoints, dhlPoints } from './emulator-points.js';
 import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { dhlPickupDesk, type EmulatedPickup } from './emulator-pickups.js';
@@ -113,6 +115,8 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
         const waybill = await renderLabel('pdf', { ...labelContent(s, s.parcels[0]!), trackingNumber: awb, parcelIndex: 1, parcelCount: 1 });
         documents.push({ imageFormat: 'PDF', content: waybill.toString('base64'), typeCode: 'waybillDoc' });
       }
+      // "invoice and shipment receipt will always come back as PDF"
+      if (wantsInvoice(r)) documents.push({ imageFormat: 'PDF', content: (await renderCommercialInvoice(s)).toString('base64'), typeCode: 'invoice' });
       return reply.code(201).header('Location', `/shipments/${awb}`).send({
         shipmentTrackingNumber: awb,
         trackingUrl: `${base}/shipments/${awb}/tracking`,
@@ -168,6 +172,8 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       // MyDHL cannot cancel: a waybill stays created until DHL scans it.
       state: 'Created',
       cashOnDelivery: s.request.valueAddedServices?.find((v) => v.serviceCode === DHL_COD_SERVICE) ?? null,
+      customsDeclarable: s.request.content.isCustomsDeclarable,
+      paperlessTrade: s.request.valueAddedServices?.some((v) => v.serviceCode === DHL_PAPERLESS_TRADE_SERVICE) ?? false,
       servicePointId: s.request.onDemandDelivery?.servicePointId ?? null,
       customerReferences: s.request.customerReferences ?? [],
       encodingFormat: s.request.outputImageProperties?.encodingFormat ?? 'pdf',

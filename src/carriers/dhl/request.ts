@@ -1,7 +1,9 @@
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
-import { DHL_COD_SERVICE } from './codes.js';
+import type {
+  CarrierParty, CustomsContentsType, CustomsForCarrier, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier,
+} from '../types.js';
+import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE } from './codes.js';
 import { SERVICE_POINT_ID } from './points.js';
 import type { DhlSettings } from './settings.js';
 
@@ -18,7 +20,10 @@ const LABEL_OUTPUT: Record<LabelFormat, { encodingFormat: string; printerDPI: nu
 };
 
 /** Address lines, city and names have the schema's maximum lengths. */
-const MAX = { addressLine: 45, city: 45, companyName: 100, fullName: 255, referenceValue: 35, labelDescription: 80, description: 70 };
+const MAX = {
+  addressLine: 45, city: 45, companyName: 100, fullName: 255, referenceValue: 35, labelDescription: 80, description: 70, lineItemDescription: 512,
+  invoiceNumber: 35, registrationNumber: 35,
+};
 
 export interface DhlPostalAddress {
   postalCode: string;
@@ -35,9 +40,17 @@ export interface DhlContact {
   email?: string;
 }
 
+/** A party's VAT, EORI … number (supermodelIoLogisticsExpressRegistrationNumbers). */
+export interface DhlRegistrationNumber {
+  typeCode: 'EOR' | 'VAT';
+  number: string;
+  issuerCountryCode: string;
+}
+
 export interface DhlParty {
   postalAddress: DhlPostalAddress;
   contactInformation: DhlContact;
+  registrationNumbers?: DhlRegistrationNumber[];
   typeCode: 'business' | 'private';
 }
 
@@ -87,28 +100,112 @@ function servicePointDelivery(s: ShipmentForCarrier) {
   return { onDemandDelivery: { deliveryOption: 'servicepoint', servicePointId: id } };
 }
 
+/**
+ * What the goods are → `exportReasonType` of the declaration and its line items (the OpenAPI's enum: permanent,
+ * temporary, return, commercial_purpose_or_sale, sample, gift …), the `exportReason` text (1–30 characters) and
+ * `shipmentType` ("sent for Personal (Gift) or Commercial (Sale) reasons"), given for sales and gifts only.
+ */
+const EXPORT_REASONS: Record<CustomsContentsType, { type: string; reason: string; shipmentType?: 'commercial' | 'personal' }> = {
+  sale: { type: 'commercial_purpose_or_sale', reason: 'Sale of goods', shipmentType: 'commercial' },
+  gift: { type: 'gift', reason: 'Gift', shipmentType: 'personal' },
+  sample: { type: 'sample', reason: 'Commercial sample' },
+  documents: { type: 'permanent', reason: 'Documents' },
+  return: { type: 'return', reason: 'Returned goods' },
+  other: { type: 'permanent', reason: 'Other' },
+};
+
+/** The commercial invoice DHL renders from the declaration: its default portrait template (COMMERCIAL_INVOICE_P_10). */
+const INVOICE_IMAGE = { typeCode: 'invoice', templateName: 'COMMERCIAL_INVOICE_P_10', isRequested: true, invoiceType: 'commercial' };
+
+/** An EU EORI or VAT number begins with its issuing state's code (VAT writes Greece EL); one without is the sender's country's. */
+function issuerOf(number: string, sendersCountry: string): string {
+  const prefix = /^[A-Z]{2}/.exec(number.toUpperCase())?.[0];
+  return prefix === 'EL' ? 'GR' : prefix ?? sendersCountry;
+}
+
+/** The exporter's EORI (EOR) and VAT number, which the shipper carries. */
+function exporterNumbers(customs: CustomsForCarrier, sendersCountry: string): DhlRegistrationNumber[] {
+  const numbers = [['EOR', customs.exporterEori], ['VAT', customs.exporterVatNumber]] as const;
+  return numbers.flatMap(([typeCode, number]) =>
+    number ? [{ typeCode, number: number.slice(0, MAX.registrationNumber), issuerCountryCode: issuerOf(number, sendersCountry) }] : []);
+}
+
+/** The importer's tax id, which the receiver carries: a VAT number of the receiver's country, as DHL's examples give an importer's. */
+function importerNumbers(customs: CustomsForCarrier, receiversCountry: string): DhlRegistrationNumber[] {
+  const id = customs.importerTaxId;
+  return id ? [{ typeCode: 'VAT', number: id.slice(0, MAX.registrationNumber), issuerCountryCode: receiversCountry }] : [];
+}
+
+/** A party with its registration numbers, where it has any (no empty list). */
+function registered(party: DhlParty, numbers: DhlRegistrationNumber[]): DhlParty {
+  return numbers.length > 0 ? { ...party, registrationNumbers: numbers } : party;
+}
+
+/**
+ * The customs declaration (`content.isCustomsDeclarable` true): the declared value is the items' quantity × unit
+ * price, each line item's weight is its quantity × unit weight ("There is no auto calculation for number multiply
+ * with weight"), the HS code goes as the `outbound` commodity code.
+ */
+function exportDeclaration(customs: CustomsForCarrier) {
+  const reason = EXPORT_REASONS[customs.contentsType];
+  const totalMinor = customs.items.reduce((sum, item) => sum + item.quantity * item.unitValueMinor, 0);
+  return {
+    declaredValue: Number(formatMinorUnits(totalMinor)),
+    declaredValueCurrency: customs.currency,
+    exportDeclaration: {
+      lineItems: customs.items.map((item, i) => {
+        const weight = thousandths(item.quantity * item.unitWeightKg);
+        return {
+          number: i + 1,
+          description: item.description.slice(0, MAX.lineItemDescription),
+          price: Number(formatMinorUnits(item.unitValueMinor)),
+          quantity: { value: item.quantity, unitOfMeasurement: 'PCS' },
+          ...(item.hsCode ? { commodityCodes: [{ typeCode: 'outbound', value: item.hsCode }] } : {}),
+          exportReasonType: reason.type,
+          manufacturerCountry: item.originCountry,
+          weight: { netValue: weight, grossValue: weight },
+        };
+      }),
+      invoice: { number: customs.invoiceNumber.slice(0, MAX.invoiceNumber), date: customs.invoiceDate },
+      exportReason: reason.reason,
+      exportReasonType: reason.type,
+      ...(reason.shipmentType ? { shipmentType: reason.shipmentType } : {}),
+    },
+  };
+}
+
 export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings) {
   const toPoint = servicePointDelivery(s);
   const output = LABEL_OUTPUT[s.labelFormat];
   const cod = s.cashOnDelivery;
+  const { customs } = s;
   const reference = s.reference ? s.reference.slice(0, MAX.referenceValue) : null;
+  const services = [
+    ...(cod ? [{ serviceCode: DHL_COD_SERVICE, value: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }] : []),
+    // Paperless Trade: DHL hands the invoice to customs electronically; only an account DHL enabled for it may ask.
+    ...(customs && settings.paperlessTrade ? [{ serviceCode: DHL_PAPERLESS_TRADE_SERVICE }] : []),
+  ];
   return {
     // MyDHL wants the origin's local time and offset; the offset is not known here, so noon UTC stands for the day.
     plannedShippingDateAndTime: `${s.shippingDate}T12:00:00 GMT+00:00`,
     pickup: { isRequested: false },
     productCode: settings.productCode,
     accounts: [{ typeCode: 'shipper', number: settings.accountNumber }],
-    ...(cod ? { valueAddedServices: [{ serviceCode: DHL_COD_SERVICE, value: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }] } : {}),
+    ...(services.length > 0 ? { valueAddedServices: services } : {}),
     outputImageProperties: {
       printerDPI: output.printerDPI,
       encodingFormat: output.encodingFormat,
-      imageOptions: [{ typeCode: 'label', templateName: output.templateName }, { typeCode: 'waybillDoc', isRequested: false }],
+      imageOptions: [
+        { typeCode: 'label', templateName: output.templateName }, { typeCode: 'waybillDoc', isRequested: false },
+        ...(customs ? [INVOICE_IMAGE] : []),
+      ],
       splitTransportAndWaybillDocLabels: true,
     },
     // Our id as the consignor reference (CU): GET /tracking?shipmentReference=… finds the shipment by it.
     customerReferences: [{ value: s.id, typeCode: 'CU' }],
     customerDetails: {
-      shipperDetails: dhlParty(s.sender), receiverDetails: dhlParty(s.recipient),
+      shipperDetails: registered(dhlParty(s.sender), customs ? exporterNumbers(customs, s.sender.countryCode) : []),
+      receiverDetails: registered(dhlParty(s.recipient), customs ? importerNumbers(customs, s.recipient.countryCode) : []),
       ...('onDemandDelivery' in toPoint ? { buyerDetails: dhlParty(s.recipient) } : {}),
     },
     content: {
@@ -119,9 +216,11 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
         ...(reference ? { customerReferences: [{ value: reference, typeCode: 'CU' }] } : {}),
         ...(s.labelComment ? { labelDescription: s.labelComment.slice(0, MAX.labelDescription) } : {}),
       })),
-      isCustomsDeclarable: false,
+      isCustomsDeclarable: Boolean(customs),
+      ...(customs ? exportDeclaration(customs) : {}),
       description: settings.contentDescription.slice(0, MAX.description),
-      incoterm: settings.incoterm,
+      // the declaration's incoterm (who pays duties) wins over the channel's
+      incoterm: customs?.incoterm ?? settings.incoterm,
       unitOfMeasurement: 'metric',
     },
     ...toPoint,

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { statusOfCode } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
+import type { CarrierDocument, TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { DHL_TRACKING } from './codes.js';
 
 /** MyDHL API answers → our results. Pure. Shapes: the MyDHL OpenAPI 3.1.1 (vendored in fixtures/schema/). */
@@ -26,6 +26,18 @@ export interface DhlCreated {
   shipmentTrackingNumber: string;
   /** One per piece in our parcel order: the piece id and its label as DHL sent it (base64). */
   pieces: { trackingNumber: string; imageFormat: string; labelBase64: string }[];
+  /** The customs documents DHL made (base64 PDF), where it made any. */
+  documents?: { type: CarrierDocument['type']; contentBase64: string }[];
+}
+
+/** DHL's document `typeCode`s ("invoice, proforma, label or receipt") of the customs documents we ask for: the commercial invoice. */
+const CUSTOMS_DOCUMENTS: Readonly<Record<string, CarrierDocument['type']>> = { invoice: 'commercial_invoice' };
+
+function customsDocuments(documents: DhlDocument[]): NonNullable<DhlCreated['documents']> {
+  return documents.flatMap((d) => {
+    const type = CUSTOMS_DOCUMENTS[d.typeCode ?? ''];
+    return type && d.content ? [{ type, contentBase64: d.content }] : [];
+  });
 }
 
 /** A number DHL sends as a string or, in older answers, as a JSON number: always text in our results. */
@@ -47,13 +59,15 @@ function labelDocuments(documents: DhlDocument[], pieces: number): DhlDocument[]
 }
 
 /**
- * `POST /shipments` 201 → the AWB and, per piece, its id and label. We number the pieces 1…n (`referenceNumber`)
- * and ask for `linkLabelsByPieces`, so each label document names its piece by `packageReferenceNumber`.
+ * `POST /shipments` 201 → the AWB, per piece its id and label, and the commercial invoice of a declared shipment. We
+ * number the pieces 1…n (`referenceNumber`) and ask for `linkLabelsByPieces`, so each label document names its piece
+ * by `packageReferenceNumber`.
  */
 export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number): DhlCreated {
   const awb = textOf(body.shipmentTrackingNumber);
   const packages = body.packages ?? [];
   const labels = labelDocuments(body.documents ?? [], packages.length);
+  const documents = customsDocuments(body.documents ?? []);
   if (!awb || packages.length !== parcelCount) {
     throw new CarrierRefusedError(`DHL Express returned ${packages.length} piece numbers for ${parcelCount} parcels`);
   }
@@ -65,7 +79,7 @@ export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number):
     if (!trackingNumber || !label) throw new CarrierRefusedError(`DHL Express returned no label for piece ${referenceNumber} of ${awb}`);
     return { trackingNumber, imageFormat: label.imageFormat ?? '', labelBase64: label.content! };
   });
-  return { shipmentTrackingNumber: awb, pieces };
+  return { shipmentTrackingNumber: awb, pieces, ...(documents.length > 0 ? { documents } : {}) };
 }
 
 /** The error answer of every MyDHL operation (supermodelIoLogisticsExpressErrorResponse). */
@@ -95,6 +109,29 @@ const CONTACT_FIELDS: Record<string, string> = {
 const PACKAGE_FIELDS: Record<string, string> = {
   weight: 'weight_amount', length: 'length_dimension', width: 'width_dimension', height: 'height_dimension',
 };
+/** A line item's fields (content/exportDeclaration/lineItems/N/…) → the customs item's. */
+const LINE_ITEM_FIELDS: Record<string, string> = {
+  description: 'description', price: 'unit_value', quantity: 'quantity', commodityCodes: 'hs_code', manufacturerCountry: 'origin_country', weight: 'unit_weight',
+};
+const INVOICE_FIELDS: Record<string, string> = { number: 'invoice_number', date: 'invoice_date' };
+/**
+ * The declaration's fields beside it in `content`: whether there is one, its value and currency, and the incoterm (the
+ * channel's, from a list of DHL's own, unless a declaration gives its own).
+ */
+const CONTENT_CUSTOMS_FIELDS: Record<string, string> = {
+  isCustomsDeclarable: 'customs', declaredValue: 'customs', declaredValueCurrency: 'customs.currency', incoterm: 'customs.incoterm',
+};
+
+/** A pointer into `content/exportDeclaration` → the customs field: a line item's, the invoice's, else the declaration. */
+function declarationPath([part, index, field]: string[]): string {
+  if (part === 'lineItems') {
+    if (index === undefined || !/^\d+$/.test(index)) return 'customs.items';
+    const name = LINE_ITEM_FIELDS[field ?? ''];
+    return name ? `customs.items.${index}.${name}` : `customs.items.${index}`;
+  }
+  if (part === 'invoice') return `customs.${INVOICE_FIELDS[index ?? ''] ?? 'invoice_number'}`;
+  return 'customs';
+}
 
 /** A JSON pointer of the create request (`customerDetails/receiverDetails/postalAddress/postalCode`) → our field path. */
 export function dhlFieldPath(pointer: string): string {
@@ -104,8 +141,12 @@ export function dhlFieldPath(pointer: string): string {
     if (!party) return 'shipment';
     if (rest[1] === 'postalAddress') return `${party.address}.${ADDRESS_FIELDS[rest[2] ?? ''] ?? 'street_name'}`;
     if (rest[1] === 'contactInformation') return `${party.contact}.${CONTACT_FIELDS[rest[2] ?? ''] ?? 'company_name'}`;
+    // the exporter's EORI and VAT number on the shipper, the importer's tax id on the receiver
+    if (rest[1] === 'registrationNumbers') return rest[0] === 'receiverDetails' ? 'customs.importer_tax_id' : 'customs';
     return party.address;
   }
+  if (head === 'content' && rest[0] === 'exportDeclaration') return declarationPath(rest.slice(1));
+  if (head === 'content' && CONTENT_CUSTOMS_FIELDS[rest[0] ?? '']) return CONTENT_CUSTOMS_FIELDS[rest[0]!]!;
   if (head === 'content' && rest[0] === 'packages') {
     if (rest[1] === undefined || !/^\d+$/.test(rest[1])) return 'parcels';
     if (rest[2] === 'customerReferences') return 'reference_number';

@@ -18,7 +18,11 @@ export const dhlSettings = defineSettings({
     // MyDHL OpenAPI content.description: 1–70 characters matching ^[^\s]
     minLength: 1, maxLength: 70, pattern: { regex: /^\S[\s\S]*$/, description: 'text that does not start with a space' },
   },
-  incoterm: { type: 'string', default: 'DAP', enum: DHL_INCOTERMS, description: 'content.incoterm of every shipment' },
+  incoterm: { type: 'string', default: 'DAP', enum: DHL_INCOTERMS, description: "content.incoterm of every shipment without a customs declaration (a declaration's own incoterm wins)" },
+  paperlessTrade: {
+    type: 'boolean', default: false,
+    description: 'The account has DHL Paperless Trade: shipments with a customs declaration ask for value-added service WY, and DHL hands their commercial invoice to customs electronically (no printed copies with the parcel)',
+  },
 });
 
 export type DhlSettings = ReturnType<typeof dhlSettings.parse>;

@@ -51,7 +51,8 @@ async function findByReference(client: DhlPlClient, s: ShipmentForCarrier, since
  * piece's barcode on the BLP label): each parcel's tracking number is its piece number, and it is tracked by its
  * shipment's waybill, the number getTrackAndTraceInfo documents. getLabels gives one document with a label per piece,
  * cut into one per parcel. A shipment to a DHL point is created with createShipment (product SP and the point's
- * number), then numbered, labelled and found again the same way.
+ * number), a return with createShipmentReturn (ZK or ZC, its label in the answer), then numbered, labelled and found
+ * again the same way.
  */
 async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
@@ -67,6 +68,7 @@ async function createShipment(
     shipmentId = await findByReference(client, s, progress.sendingSince, ctx.clock.now());
     if (shipmentId !== undefined) await ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
+  let answered: Buffer | undefined;
   if (shipmentId === undefined) {
     const created = await markedSend(ctx, progress.sendingSince, () => client.create(s));
     if (created.state === 'refused') {
@@ -74,13 +76,15 @@ async function createShipment(
       throw new CarrierRefusedError(created.message, created.errors);
     }
     shipmentId = created.shipmentId;
+    answered = created.label;
     await ctx.progress.save({ shipmentId } satisfies DhlPlProgress);
   }
   const pieces = await client.pieceIds(shipmentId);
   if (pieces.length !== s.parcels.length) {
     throw new CarrierTransientError(`DHL Parcel Poland lists ${pieces.length} pieces of shipment ${shipmentId} for ${s.parcels.length} parcels`);
   }
-  const document = await client.labels(shipmentId, s.labelFormat);
+  // a return's label comes in createShipmentReturn's answer; after a lost answer getLabels prints it as any shipment's (inferred)
+  const document = answered ?? await client.labels(shipmentId, s.labelFormat);
   if (!document) throw new CarrierTransientError(`DHL Parcel Poland gave no label for shipment ${shipmentId} yet`);
   const labels = await splitLabels(s.labelFormat, document, pieces.length);
   return { providerShipmentId: shipmentId, product: productFor(s, parsed), parcels: pieces.map((trackingNumber, i) => ({ trackingNumber, label: labels[i]! })) };

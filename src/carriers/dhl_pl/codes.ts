@@ -24,6 +24,13 @@ export const DHL_PL_PRODUCTS = {
 export type DhlPlProduct = keyof typeof DHL_PL_PRODUCTS;
 export const DHL_PL_PRODUCT_CODES = Object.keys(DHL_PL_PRODUCTS) as DhlPlProduct[];
 
+/**
+ * The return services of createShipmentReturn (createShipmentReturn.html `serviceType`): ZK a domestic return, ZC a
+ * Connect return from abroad in the EU.
+ */
+export const DHL_PL_RETURN_SERVICES = { domestic: 'ZK', connect: 'ZC' } as const;
+export type DhlPlReturnService = (typeof DHL_PL_RETURN_SERVICES)[keyof typeof DHL_PL_RETURN_SERVICES];
+
 /** `labelType` of getLabels (itemToPrint.html): BLP the A6 label as PDF, ZBLP the same label in ZPL for 203 dpi. */
 export const DHL_PL_LABEL_TYPES = { pdf: 'BLP', zpl: 'ZBLP' } as const;
 

@@ -1,11 +1,12 @@
 /**
- * DHL24's business checks of one createShipments item or createShipment request (to a DHL point), as the emulator applies them: required fields of the
- * documentation (createShipments, addressData, definicjaPaczki, paymentData, serviceDefinition), Polish postal codes,
- * the product's weight limit and the cash-on-delivery rules. DHL answers a refusal as a SOAP Fault whose faultstring
+ * DHL24's business checks of one createShipments item, createShipment request (to a DHL point) or createShipmentReturn
+ * request, as the emulator applies them: required fields of the documentation (createShipments, addressData,
+ * definicjaPaczki, paymentData, serviceDefinition, createShipmentReturn), Polish postal codes, the product's weight
+ * limit and the cash-on-delivery rules. DHL answers a refusal as a SOAP Fault whose faultstring
  * names the elements; the element names are the WSDL's, the Polish wording and the fault code 101 are inferred.
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
-import { DHL_PL_PRODUCTS, type DhlPlProduct } from './codes.js';
+import { DHL_PL_PRODUCTS, DHL_PL_RETURN_SERVICES, type DhlPlProduct, type DhlPlReturnService } from './codes.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface EmulatedParty {
@@ -26,7 +27,8 @@ export interface EmulatedDhlShipment {
   comment: string | null;
   content: string;
   shipmentDate: string;
-  product: DhlPlProduct;
+  /** The product, or a return's service (ZK, ZC). */
+  product: DhlPlProduct | DhlPlReturnService;
   accountNumber: string;
   shipper: EmulatedParty;
   receiver: EmulatedParty;
@@ -34,6 +36,8 @@ export interface EmulatedDhlShipment {
   cod: { amount: string } | null;
   /** The DHL point's SAP number the shipment goes to (createShipment's ship.servicePointAccountNumber), or null to a door. */
   servicePoint: string | null;
+  /** The outbound shipment's waybill a return names (createShipmentReturn's primaryWaybillNumber), or null. */
+  returnOf: string | null;
 }
 
 /** What the emulator knows of a DHL point when a shipment names it. */
@@ -78,10 +82,11 @@ function checkParty(p: EmulatedParty, role: 'shipper' | 'receiver', problems: st
   if (role === 'receiver' && !p.contactPhone) problems.push('receiver.contactPhone: brak telefonu kontaktowego odbiorcy');
 }
 
-function checkPieces(list: XmlObject, product: DhlPlProduct | undefined, problems: string[]): EmulatedDhlShipment['pieces'] {
+function checkPieces(list: XmlObject, product: DhlPlProduct | DhlPlReturnService | undefined, problems: string[]): EmulatedDhlShipment['pieces'] {
   const items = xmlList(list.item).map(xmlObject);
   if (items.length === 0) problems.push('pieceList: przesyłka musi zawierać co najmniej jedną paczkę');
-  const limit = product ? DHL_PL_PRODUCTS[product].maxWeightKg : Infinity;
+  // a return's parcels are inferred to have the domestic parcel's limit
+  const limit = !product ? Infinity : Object.hasOwn(DHL_PL_PRODUCTS, product) ? DHL_PL_PRODUCTS[product as DhlPlProduct].maxWeightKg : RETURN_MAX_WEIGHT_KG;
   return items.flatMap((item, i) => {
     const type = text(item, 'type') ?? '';
     const number = (key: string) => Number(text(item, key) ?? NaN);
@@ -174,7 +179,7 @@ export function checkShipment(node: XmlObject): ShipmentCheck {
     ok: true,
     shipment: {
       reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate, product, accountNumber,
-      shipper, receiver, pieces, cod, servicePoint: null,
+      shipper, receiver, pieces, cod, servicePoint: null, returnOf: null,
     },
   };
 }
@@ -229,7 +234,65 @@ export function checkGroupedShipment(node: XmlObject, pointOf: (sap: string) => 
     ok: true,
     shipment: {
       reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate, product, accountNumber,
-      shipper, receiver, pieces, cod, servicePoint,
+      shipper, receiver, pieces, cod, servicePoint, returnOf: null,
+    },
+  };
+}
+
+const RETURN_MAX_WEIGHT_KG = 31.5;
+const RETURN_SERVICES: readonly string[] = Object.values(DHL_PL_RETURN_SERVICES);
+
+/**
+ * A createShipmentReturn request as DHL would take it (createShipmentReturn.html): the return service ZK (within
+ * Poland) or ZC (Connect, from abroad), `bookCourier`, billing to the receiver (RECEIVER, the only payer) on a SAP
+ * number, the label's expiry date, insurance (UBEZP) as the only special service and only on a domestic return, the
+ * same address and piece rules as any shipment. Inferred: a return goes to Poland, its expiry date is not past, and
+ * its primaryWaybillNumber is one of the caller's shipments.
+ */
+export function checkReturnShipment(node: XmlObject, today: string, isOwnShipment: (waybill: string) => boolean): ShipmentCheck {
+  const problems: string[] = [];
+  const info = xmlObject(node.shipmentInfo);
+  const ship = xmlObject(node.ship);
+  const shipperNode = xmlObject(xmlObject(ship.shipper).address);
+  const receiverNode = xmlObject(xmlObject(ship.receiver).address);
+  const shipper = readParty(addressat(xmlObject(ship.shipper)), text(shipperNode, 'country'));
+  const receiver = readParty(addressat(xmlObject(ship.receiver)), text(receiverNode, 'country'));
+  if (!text(shipperNode, 'country')) problems.push('ship.shipper.address.country: brak kraju nadawcy');
+  if (!text(receiverNode, 'country')) problems.push('ship.receiver.address.country: brak kraju odbiorcy');
+  checkParty(shipper, 'shipper', problems);
+  checkParty(receiver, 'receiver', problems);
+  const service = text(info, 'serviceType') ?? '';
+  if (!RETURN_SERVICES.includes(service)) problems.push(`shipmentInfo.serviceType: nieznana usługa zwrotu (${service}); dostępne: ${RETURN_SERVICES.join(', ')}`);
+  if (receiver.country !== 'PL') problems.push(`ship.receiver.address.country: zwrot trafia do odbiorcy w Polsce, nie ${receiver.country}`);
+  if (service === DHL_PL_RETURN_SERVICES.domestic && shipper.country !== 'PL') problems.push(`shipmentInfo.serviceType: zwrot krajowy ZK nadaje się w Polsce; z ${shipper.country} użyj ZC`);
+  if (service === DHL_PL_RETURN_SERVICES.connect && shipper.country === 'PL') problems.push('shipmentInfo.serviceType: zwrot connect ZC nadaje się za granicą; z Polski użyj ZK');
+  if (text(info, 'bookCourier') === null) problems.push('shipmentInfo.bookCourier: brak pola');
+  const billing = xmlObject(info.billing);
+  if (text(billing, 'shippingPaymentType') !== 'RECEIVER') problems.push(`shipmentInfo.billing.shippingPaymentType: przesyłkę zwrotną opłaca odbiorca (RECEIVER), nie ${text(billing, 'shippingPaymentType') ?? 'brak'}`);
+  if (text(billing, 'paymentType') !== 'BANK_TRANSFER') problems.push('shipmentInfo.billing.paymentType: jedyna forma płatności to BANK_TRANSFER');
+  const accountNumber = text(billing, 'billingAccountNumber') ?? '';
+  if (!/^\d{1,7}$/.test(accountNumber)) problems.push('shipmentInfo.billing.billingAccountNumber: płatność przelewem wymaga numeru klienta SAP');
+  for (const item of xmlList(xmlObject(info.specialServices).item).map(xmlObject)) {
+    const type = text(item, 'serviceType');
+    if (type !== 'UBEZP') problems.push(`shipmentInfo.specialServices: usługa ${type ?? 'brak'} niedostępna dla przesyłki zwrotnej (tylko UBEZP)`);
+    else if (service !== DHL_PL_RETURN_SERVICES.domestic) problems.push('shipmentInfo.specialServices: ubezpieczenie UBEZP tylko dla zwrotów krajowych');
+  }
+  const expires = text(xmlObject(info.shipmentTime), 'labelExpDate') ?? '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(expires)) problems.push(`shipmentInfo.shipmentTime.labelExpDate: nieprawidłowa data ważności etykiety (${expires})`);
+  else if (expires < today) problems.push(`shipmentInfo.shipmentTime.labelExpDate: data ważności etykiety ${expires} już minęła`);
+  if (!text(info, 'labelType')) problems.push('shipmentInfo.labelType: brak typu etykiety');
+  const primary = text(node, 'primaryWaybillNumber');
+  if (primary && !isOwnShipment(primary)) problems.push(`primaryWaybillNumber: nie znaleziono przesyłki pierwotnej ${primary}`);
+  const product = RETURN_SERVICES.includes(service) ? (service as DhlPlReturnService) : undefined;
+  const pieces = checkPieces(xmlObject(node.pieceList), product, problems);
+  const content = text(node, 'content');
+  if (!content) problems.push('content: brak zawartości przesyłki');
+  if (problems.length > 0 || !product) return { ok: false, problems };
+  return {
+    ok: true,
+    shipment: {
+      reference: text(node, 'reference'), comment: text(node, 'comment'), content: content!, shipmentDate: today, product, accountNumber,
+      shipper, receiver, pieces, cod: null, servicePoint: null, returnOf: primary,
     },
   };
 }

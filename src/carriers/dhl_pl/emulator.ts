@@ -1,6 +1,6 @@
 /**
  * DHL Parcel Poland's DHL24 WebAPI2 as a local server: one SOAP 1.1 endpoint at its real path with the WSDL's
- * operations (createShipments, createShipment to a DHL point, getPieceId, getLabels, deleteShipments,
+ * operations (createShipments, createShipment to a DHL point, createShipmentReturn, getPieceId, getLabels, deleteShipments,
  * getTrackAndTraceInfo, getMyShipments(Count), getLabelsData, getPostalCodeServices, getNearestServicepoints,
  * bookCourier, getPnp, getVersion), authData in every call, PHP SoapServer's encoding fault for requests that do not
  * fit the WSDL, and DHL's numbered faults for wrong logins (100) and refused data. Its DHL POP points are generated
@@ -20,7 +20,7 @@ import type { LabelFormat } from '../types.js';
 import { DHL_PL_TRACKING } from './codes.js';
 import { dhlPlDispatchDesk } from './emulator-dispatch.js';
 import { checkAgainstSchema } from './emulator-schema.js';
-import { checkGroupedShipment, checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
+import { checkGroupedShipment, checkReturnShipment, checkShipment, type EmulatedDhlShipment, type EmulatedParty } from './emulator-validation.js';
 import { dhlPlService, SERVICE_PATH } from './service.js';
 
 type DhlShipment = EmulatedShipment<EmulatedDhlShipment>;
@@ -128,6 +128,34 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
         createShipmentResult: {
           shipmentNotificationNumber: s.id, shipmentTrackingNumber: s.id,
           label: { labelType, labelFormat: format === 'pdf' ? 'PDF' : 'ZPL', labelContent: label.toString('base64') },
+        },
+      },
+    };
+  };
+
+  /**
+   * createShipmentReturn: a return (ZK, ZC) to the caller's warehouse, numbered like any shipment, its label in the
+   * answer; tracked to `delivered` at the warehouse like any parcel.
+   */
+  const createShipmentReturn = async ({ body }: SoapRequest): Promise<SoapPart> => {
+    const owner = caller(body);
+    const node = xmlObject(body.shipment);
+    const check = checkReturnShipment(node, warsawTime.format(clock.now()).slice(0, 10), (waybill) => live(owner, waybill) !== undefined);
+    if (!check.ok) throw dhlFault('101', check.problems.join('\n'));
+    const labelType = xmlString(xmlObject(node.shipmentInfo).labelType) ?? '';
+    // createShipmentReturn.html: BLP, LBLP, ZBLP, ZBLP300 (no waybill LP)
+    const format = labelType !== 'LP' && Object.hasOwn(LABEL_TYPES, labelType) ? LABEL_TYPES[labelType]! : undefined;
+    if (!format) throw dhlFault('101', `shipmentInfo.labelType: nieznany typ etykiety zwrotnej (${labelType}); dostępne: BLP, LBLP, ZBLP, ZBLP300`);
+    const s = file(owner, check.shipment, format);
+    const label = await documentOf(s, format);
+    return {
+      name: 'createShipmentReturnResponse',
+      content: {
+        createShipmentReturnResult: {
+          item: [{
+            shipmentNotificationNumber: s.id, shipmentTrackingNumber: s.id,
+            label: { labelType, labelFormat: format === 'pdf' ? 'application/pdf' : 'text/plain', labelContent: label.toString('base64') },
+          }],
         },
       },
     };
@@ -276,6 +304,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
     serveSoap(app, SERVICE_PATH.replace(/\?.*$/, ''), SERVICES, {
       createShipments: withSchema(createShipments),
       createShipment: withSchema(createShipment),
+      createShipmentReturn: withSchema(createShipmentReturn),
       getNearestServicepoints: withSchema(getNearestServicepoints),
       getPieceId: withSchema(getPieceId),
       getLabels: withSchema(getLabels),
@@ -311,6 +340,7 @@ export function createDhlPlEmulator({ code, clock }: EmulatorContext): ProviderE
       comment: s.request.comment,
       cod: s.request.cod,
       servicePoint: s.request.servicePoint,
+      returnOf: s.request.returnOf,
       weights: s.request.pieces.map((p) => p.weight),
       shipper: s.request.shipper,
       receiver: s.request.receiver,
@@ -343,7 +373,7 @@ function labelContent(s: DhlShipment, piece: string, index: number): EmulatedLab
     parcelIndex: index,
     parcelCount: s.parcels.length,
     reference: request.comment ?? undefined,
-    product: `${s.product} · waybill ${s.id}${request.servicePoint ? ` · DHL POP ${request.servicePoint}` : ''}${request.cod ? ' · COD' : ''}`,
+    product: `${s.product} · waybill ${s.id}${request.returnOf ? ` · zwrot ${request.returnOf}` : ''}${request.servicePoint ? ` · DHL POP ${request.servicePoint}` : ''}${request.cod ? ' · COD' : ''}`,
     sender: lines(request.shipper),
     recipient: [...lines(request.receiver), request.receiver.contactPhone ?? ''].filter(Boolean),
     cod: request.cod ? { amount: request.cod.amount, currency: 'PLN' } : undefined,

@@ -17,7 +17,7 @@ const mappers: CarrierMappers = {
 
 /**
  * DHL Parcel Poland — DHL24 WebAPI v2 (SOAP 1.1): createShipments (createShipment with product SP and the point's
- * SAP number to a DHL POP or DHL BOX, found with getNearestServicepoints), getPieceId, getLabels, deleteShipments,
+ * SAP number to a DHL POP or DHL BOX, found with getNearestServicepoints; createShipmentReturn for a return), getPieceId, getLabels, deleteShipments,
  * getTrackAndTraceInfo (by the shipment's number, as its method page documents `shipmentId`; its parcels share the
  * shipment's events); at the end of the day bookCourier and the PNP report (getPnp, read with getLabelsData). Follows DHL's WebAPI2 documentation and the WSDL's types as karrio vendors them
  * (modules/connectors/dhl_poland/schemas/webapi2.xsd).
@@ -28,11 +28,13 @@ export const provider: ProviderDefinition = {
   regions: ['PL', 'EU'],
   baseUrls: DHL_PL_BASE_URLS,
   // getLabels offers PDF (BLP, LBLP, LP) and ZPL (ZBLP, ZBLP300), no EPL; 50 parcels is our own cap (DHL publishes none)
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
+  // returns: createShipmentReturn with ZK (within Poland) or ZC (Connect, from abroad), the outbound's waybill as primaryWaybillNumber
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true, returns: true },
   settings: dhlPlSettings.specs,
   docs: [
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipments.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/createShipment.html',
+    'https://dhl24.com.pl/en/webapi2/doc/info/createShipmentReturn.html',
     'https://dhl24.com.pl/en/servicepoint/doc/info/PointAllStructure.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/getPieceIdResponse.html',
     'https://dhl24.com.pl/en/webapi2/doc/info/shipmentEvent.html',

@@ -2,7 +2,7 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
 import type { CarrierParty, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
-import { DHL_PL_LABEL_TYPES } from './codes.js';
+import { DHL_PL_LABEL_TYPES, DHL_PL_RETURN_SERVICES } from './codes.js';
 import { dhlPlService } from './service.js';
 import type { DhlPlSettings } from './settings.js';
 
@@ -119,8 +119,9 @@ function createShipmentsPart(s: ShipmentForCarrier, settings: DhlPlSettings): So
 /** Product SP: a shipment delivered to a DHL point (createShipment.html `serviceType`). */
 const POINT_PRODUCT = 'SP';
 
-/** The product a shipment goes out with: SP to a DHL point, else the channel's. */
+/** The product a shipment goes out with: a return's service, SP to a DHL point, else the channel's. */
 export function productFor(s: ShipmentForCarrier, settings: DhlPlSettings): string {
+  if (s.returnOf) return returnService(s);
   return s.pickupPoint ? POINT_PRODUCT : settings.product;
 }
 
@@ -170,15 +171,79 @@ function createShipmentPart(s: ShipmentForCarrier, settings: DhlPlSettings): Soa
   return { name: 'createShipment', content: { authData: authData(settings), shipment } };
 }
 
+/** ZK when the customer sends from Poland, ZC from abroad. */
+function returnService(s: ShipmentForCarrier): string {
+  return s.sender.countryCode === 'PL' ? DHL_PL_RETURN_SERVICES.domestic : DHL_PL_RETURN_SERVICES.connect;
+}
+
+/** Days the customer may use a return label; DHL asks for `labelExpDate` and publishes no limit (30 is our own choice). */
+const RETURN_LABEL_DAYS = 30;
+
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** ReturnPackage: the WSDL's PieceDefinition of a return, whole centimetres and kilograms, one item per parcel. */
+function returnPiece(p: ShipmentForCarrier['parcels'][number]): XmlElement {
+  if (p.parcelType === 'envelope') return { type: 'ENVELOPE', quantity: 1, nonStandard: false };
+  return {
+    type: p.parcelType === 'pallet' ? 'PALLET' : 'PACKAGE', weight: Math.ceil(p.weightKg), width: Math.ceil(p.widthCm),
+    height: Math.ceil(p.heightCm), length: Math.ceil(p.lengthCm), quantity: 1, nonStandard: false,
+  };
+}
+
+/** ReturnAddressat: the contact DHL notifies and calls, and the address (ShipperAddress, which names the country). */
+function returnParty(p: CarrierParty): XmlElement {
+  return { preaviso: preavisoContact(p), contact: preavisoContact(p), address: { country: p.countryCode, ...placeOf(p) } };
+}
+
+/**
+ * createShipmentReturn (createShipmentReturn.html): a return shipment and its label in one call, from the customer
+ * (`ship.shipper`) to the warehouse (`ship.receiver`), with the return service ZK (within Poland) or ZC (Connect,
+ * from another EU country), paid by the receiver (RECEIVER, the only payer the page allows) on the channel's SAP
+ * number by bank transfer, the label valid until `labelExpDate`. The outbound shipment's waybill is the
+ * `primaryWaybillNumber` of the WSDL's CreateReturnShipmentRequest (its meaning inferred from the name: DHL's page
+ * does not describe it); `shipmentInfo.wayBill` is left out, as it is the return's own number where the customer
+ * numbers its waybills (createShipment.html). `bookCourier` false: the customer hands the parcel to DHL (inferred).
+ * A return carries no cash on delivery and goes to the warehouse's door.
+ */
+function createShipmentReturnPart(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>, settings: DhlPlSettings): SoapPart {
+  if (s.recipient.countryCode !== 'PL') {
+    throw new CarrierRefusedError(`DHL Parcel Poland returns parcels to Poland, not to ${s.recipient.countryCode}`, {
+      destination_address: [`DHL Parcel Poland's returns (ZK, ZC) go to an address in Poland; the return's address is in ${s.recipient.countryCode}`],
+    });
+  }
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError('DHL Parcel Poland collects no cash on delivery on a return', {
+      cash_on_delivery_amount: ['DHL Parcel Poland returns (ZK, ZC) take no cash on delivery'],
+    });
+  }
+  const shipment: XmlElement = {
+    shipmentInfo: {
+      serviceType: returnService(s),
+      bookCourier: false,
+      billing: { shippingPaymentType: 'RECEIVER', billingAccountNumber: settings.sapNumber, paymentType: 'BANK_TRANSFER' },
+      shipmentTime: { labelExpDate: addDays(s.shippingDate, RETURN_LABEL_DAYS) },
+      labelType: DHL_PL_LABEL_TYPES[s.labelFormat as keyof typeof DHL_PL_LABEL_TYPES],
+    },
+    content: cut(settings.parcelContent, 30),
+    comment: comment(s),
+    reference: s.id,
+    primaryWaybillNumber: returnOf.providerShipmentId,
+    ship: { shipper: returnParty(s.sender), receiver: returnParty(s.recipient) },
+    pieceList: { item: s.parcels.map(returnPiece) },
+  };
+  return { name: 'createShipmentReturn', content: { authData: authData(settings), shipment } };
+}
+
 /** DHL's point ids are the points' SAP numbers (PointStructure `sap`, e.g. 1020348). */
 const POINT_ID = /^\d{1,10}$/;
 
 /**
- * The creating operation: createShipment to a DHL point, createShipments to a door. DHL POP points are Polish
+ * The creating operation: createShipmentReturn for a return, createShipment to a DHL point, createShipments to a door. DHL POP points are Polish
  * (getNearestServicepoints searches `country` PL; abroad is inferred to take no SP shipment), and product SP on the
  * channel only goes with a point.
  */
 export function createPart(s: ShipmentForCarrier, settings: DhlPlSettings): SoapPart {
+  if (s.returnOf) return createShipmentReturnPart(s, s.returnOf, settings);
   const point = s.pickupPoint;
   if (!point) {
     if (settings.product !== POINT_PRODUCT) return createShipmentsPart(s, settings);

@@ -7,7 +7,7 @@ import { DHL_PL_TRACKING } from './codes.js';
 
 /**
  * DHL24 WebAPI2 answers → our results. Pure. Shapes: the response types of webapi2.xsd (createShipmentsResponse,
- * getPieceIdResponse, getLabelsResponse, deleteShipmentsResponse, getTrackAndTraceInfoResponse, getMyShipmentsResponse,
+ * createShipmentReturnResponse, getPieceIdResponse, getLabelsResponse, deleteShipmentsResponse, getTrackAndTraceInfoResponse, getMyShipmentsResponse,
  * getLabelsDataResponse, bookCourierResponse, getPnpResponse, getPostalCodeServicesResponse). DHL refuses with a SOAP
  * 1.1 Fault whose faultcode is DHL's number (100: wrong login, "Nieprawidlowe dane autoryzacyjne", karrio's dhl_poland
  * tests) and whose faultstring says what is wrong.
@@ -41,6 +41,8 @@ const SENDER: Party = { contact: 'sender_contact', address: 'origin_address' };
 export function dhlFieldPath(reason: string): string {
   // the point (createShipment's ship.servicePointAccountNumber, "punkt DHL POP") comes first: its refusals may name the COD too
   if (/servicePointAccountNumber|\bpunkt/i.test(reason)) return 'pickup_point';
+  // a return's reference to its outbound shipment (createShipmentReturn's primaryWaybillNumber)
+  if (/primaryWaybillNumber|przesyłk\w* pierwotn/i.test(reason)) return 'return_of';
   const piece = /pieceList(?:\.item)?\[(\d+)\]/.exec(reason);
   if (piece || /\bweight\b|\bwag[aię]/i.test(reason)) {
     const index = piece ? Number(piece[1]) : undefined;
@@ -74,17 +76,26 @@ export function faultRefusal(fault: SoapFault): { message: string; errors: Field
   return { message: `${NAME} refused the request: ${fault.reason || fault.code}`, errors };
 }
 
-export type DhlPlCreated = { state: 'created'; shipmentId: string } | { state: 'refused'; message: string; errors: FieldErrors };
+/** `label`: the document the answer carried (createShipmentReturn's return label), else fetched with getLabels. */
+export type DhlPlCreated = { state: 'created'; shipmentId: string; label?: Buffer } | { state: 'refused'; message: string; errors: FieldErrors };
 
 /**
  * createShipmentsResponse → the waybill (`shipmentId`) of our one shipment; createShipmentResponse (a shipment to a
  * point) → its `shipmentTrackingNumber`, which karrio's dhl_poland passes on as the shipment's identifier (to
  * deleteShipment) and a PHP shop integration stores as the shipment's number (DHL's page does not say which of
- * shipmentNotificationNumber and shipmentTrackingNumber is the waybill: inferred).
+ * shipmentNotificationNumber and shipmentTrackingNumber is the waybill: inferred); createShipmentReturnResponse (a
+ * return, one CreateReturnShipmentResponse item of the same fields) → the same number and the return label
+ * (`label.labelContent`, base64).
  */
 export function parseCreatedBody(body: XmlObject): DhlPlCreated {
   const result = xmlObject(xmlObject(body.createShipmentsResponse).createShipmentsResult);
   const grouped = xmlObject(xmlObject(body.createShipmentResponse).createShipmentResult);
+  const returned = xmlObject(xmlList(xmlObject(xmlObject(body.createShipmentReturnResponse).createShipmentReturnResult).item)[0]);
+  const returnId = xmlString(returned.shipmentTrackingNumber);
+  if (returnId) {
+    const label = xmlString(xmlObject(returned.label).labelContent);
+    return { state: 'created', shipmentId: returnId, ...(label ? { label: Buffer.from(label, 'base64') } : {}) };
+  }
   const shipmentId = xmlString(xmlObject(xmlList(result.item)[0]).shipmentId) ?? xmlString(grouped.shipmentTrackingNumber);
   if (shipmentId) return { state: 'created', shipmentId };
   return { state: 'refused', message: `${NAME} created no shipment`, errors: { shipment: [`${NAME}: the answer holds no shipment number`] } };

@@ -11,7 +11,9 @@ import type { PickupPointType } from '../types.js';
  * point named in `specificDelivery.parcelShopCode`, SMAR/SMAD in Czechia, SMEU/SMED abroad (PPL's own shop modules:
  * github.com/PPL-CZ/PPL-PrestaShop `pplshipping/src/Setting/MethodSetting.php`, PPL-WooCommerce `ppl-cz/src/ShipmentMethod.php`).
  */
-export const PPL_PRODUCTS: Readonly<Record<string, CarrierProduct & { maxWeightKg: number; notifiesRecipient: boolean; toAccessPoint?: 'CZ' | 'abroad' }>> = {
+export const PPL_PRODUCTS: Readonly<Record<string, CarrierProduct & {
+  maxWeightKg: number; notifiesRecipient: boolean; toAccessPoint?: 'CZ' | 'abroad'; onlyWithin?: string;
+}>> = {
   PRIV: { name: 'PPL Parcel CZ Private', codTwin: 'PRID', maxWeightKg: 31.5, notifiesRecipient: true },
   PRID: { name: 'PPL Parcel CZ Private - dobírka', cod: true, maxWeightKg: 31.5, notifiesRecipient: true },
   BUSS: { name: 'PPL Parcel CZ Business', codTwin: 'BUSD', maxWeightKg: 50, notifiesRecipient: false },
@@ -25,8 +27,12 @@ export const PPL_PRODUCTS: Readonly<Record<string, CarrierProduct & { maxWeightK
   CONN: { name: 'PPL Parcel Connect', codTwin: 'COND', maxWeightKg: 31.5, notifiesRecipient: true },
   COND: { name: 'PPL Parcel Connect - dobírka', cod: true, maxWeightKg: 31.5, notifiesRecipient: true },
   COPL: { name: 'PPL Parcel Connect Plus', maxWeightKg: 31.5, notifiesRecipient: false },
-  RETD: { name: 'PPL Parcel Return CZ', maxWeightKg: 31.5, notifiesRecipient: false },
+  // a return within Czechia (inferred from its name: PPL lists RECE "Return Connect EU" and RECI "Return Connect Import" for returns from abroad)
+  RETD: { name: 'PPL Parcel Return CZ', maxWeightKg: 31.5, notifiesRecipient: false, onlyWithin: 'CZ' },
 };
+
+/** The product of a return to the original sender: PPL Parcel Return CZ (Bohemica ProductList `ParcelReturnCzech`), no COD twin. */
+export const PPL_RETURN_PRODUCT = 'RETD';
 
 /** Products a channel may choose; the COD twins are picked automatically. */
 export const PPL_CHANNEL_PRODUCTS = ['PRIV', 'BUSS', 'DOPO', 'SMAR', 'SMEU', 'CONN', 'COPL', 'RETD'] as const;

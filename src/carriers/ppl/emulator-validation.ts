@@ -131,6 +131,12 @@ function readShipment(raw: unknown, at: string, add: AddError): PplShipmentReque
   } else if (product && !product.toAccessPoint && pointGiven) {
     add(`${at}.SpecificDelivery.ParcelShopCode`, `Product ${productType} does not deliver to an access point; use SMAR or SMEU (or their COD variants).`);
   }
+  // a product for one country (RETD, PPL Parcel Return CZ) takes both parties there (inferred from its name)
+  for (const [party, address] of [['Sender', sender], ['Recipient', recipient]] as const) {
+    if (product?.onlyWithin && address && address.country !== product.onlyWithin) {
+      add(`${at}.${party}.Country`, `Product ${productType} is only available within ${product.onlyWithin}; country ${address.country} is not allowed.`);
+    }
+  }
   if (product?.notifiesRecipient && recipient && !recipient.phone) {
     add(`${at}.Recipient.Phone`, 'The Phone field is required for products with delivery notifications.');
   }

@@ -20,7 +20,7 @@ export const provider: ProviderDefinition = {
   name: 'PPL',
   regions: ['CZ', 'SK'],
   baseUrls: PPL_BASE_URLS,
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: true, returns: true },
   settings: pplSettings.specs,
   docs: ['https://ppl-cpl-api-en.apidog.io', 'https://github.com/bohemicastudio/ppl-myapi'],
   adapter: pplAdapter,

@@ -2,7 +2,7 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { productForShipment } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, LabelFormat, ShipmentForCarrier } from '../types.js';
-import { PPL_PRODUCTS, pplAccessPointProduct } from './codes.js';
+import { PPL_PRODUCTS, PPL_RETURN_PRODUCT, pplAccessPointProduct } from './codes.js';
 import type { PplSettings } from './settings.js';
 
 /**
@@ -51,10 +51,11 @@ export function variableSymbol(reference: string | null): string | undefined {
 const ACCESS_POINT_CODE_MAX = 50;
 
 /**
- * The product before the COD switch: a shipment to an access point goes with the Smart product of the point's country,
+ * The product before the COD switch: a return goes with PPL's return product whatever the channel's; a shipment to an access point goes with the Smart product of the point's country,
  * whatever the channel's product; a door shipment with the channel's, which must not be a Smart product (it needs a point).
  */
 function baseProduct(s: ShipmentForCarrier, settings: PplSettings): string {
+  if (s.returnOf) return PPL_RETURN_PRODUCT;
   if (s.pickupPoint) {
     const code = s.pickupPoint.id;
     if (code.trim() === '' || code.length > ACCESS_POINT_CODE_MAX) {
@@ -72,12 +73,22 @@ function baseProduct(s: ShipmentForCarrier, settings: PplSettings): string {
   return settings.productType;
 }
 
+/**
+ * `note` is printed on the label (PPL's examples: "note for the label"); a return names there the shipment it returns,
+ * since the batch body has no field for it (inferred), before the label comment.
+ */
+function labelNote(s: ShipmentForCarrier): string | undefined {
+  const lines = [s.returnOf ? `Return of PPL shipment ${s.returnOf.providerShipmentId}` : null, s.labelComment].filter(Boolean);
+  return lines.length > 0 ? lines.join(' · ').slice(0, 300) : undefined;
+}
+
 export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
   const format = LABEL_FORMATS[s.labelFormat];
   if (!format) throw new CarrierRefusedError(`PPL cannot produce ${s.labelFormat} labels`, { label_format: [`PPL cannot produce ${s.labelFormat} labels`] });
   const productType = productForShipment('PPL', PPL_PRODUCTS, baseProduct(s, settings), s.cashOnDelivery !== null);
   const cod = s.cashOnDelivery;
   const varSym = variableSymbol(s.reference);
+  const note = labelNote(s);
   return {
     returnChannel: { type: 'None' },
     // all parcels' labels in one document, one label a page (pageSize Default): one download instead of one per parcel
@@ -85,7 +96,7 @@ export function pplBatchRequest(s: ShipmentForCarrier, settings: PplSettings) {
     shipments: [{
       referenceId: s.id,
       productType,
-      ...(s.labelComment ? { note: s.labelComment.slice(0, 300) } : {}),
+      ...(note ? { note } : {}),
       ...(settings.depot ? { depot: settings.depot } : {}),
       shipmentSet: {
         numberOfShipments: s.parcels.length,

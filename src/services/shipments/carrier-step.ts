@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
+import { hsCodeDigits, type CustomsInput } from '../../domain/customs.js';
+import { toMinorUnits } from '../../domain/money.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
+import { usualCurrency } from '../../domain/reference-data.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../carriers/errors.js';
 import { carrierLabelFormat, findProvider } from '../../carriers/registry.js';
-import type { CarrierParty, CarrierProgress, CreatedAtCarrier, ShipmentForCarrier } from '../../carriers/types.js';
-import { convertLabelOffThread, LabelFormatError, mergeLabels, type LabelSource } from '../../labels/index.js';
-import { labels, parcels, shipments, shippingChannels } from '../../store/schema.js';
+import type { CarrierDocument, CarrierParty, CarrierProgress, CreatedAtCarrier, CustomsForCarrier, ShipmentForCarrier } from '../../carriers/types.js';
+import { convertLabelOffThread, LabelFormatError, mergeLabels, renderCommercialInvoiceOffThread, type LabelSource } from '../../labels/index.js';
+import { labels, parcels, shipmentDocuments, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
@@ -16,6 +19,8 @@ import { backoffDelay, type JobOutcome, type LaneReport } from '../jobs.js';
 import { queuePrintOnCreate } from '../printing/print-jobs.js';
 import { trackShipmentParcels } from '../tracking/shipment-parcels.js';
 import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
+import { routeCrossesCustoms } from './create.js';
+import { returnedShipment } from './returns.js';
 import { indexShipmentForSearch } from './search.js';
 
 const RETRY_BASE_MS = 3 * 60_000;
@@ -32,7 +37,7 @@ function party(contact: Contact, address: Address): CarrierParty {
 }
 
 /** The shipment as the adapter sees it; `labelFormat` is the format the carrier is asked for (§6: others are converted). */
-export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[]): ShipmentForCarrier {
+export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[], returnOf: ShipmentForCarrier['returnOf'] = null): ShipmentForCarrier {
   return {
     id: row.id, reference: row.referenceNumber, shippingDate: row.shippingDate,
     labelFormat: carrierLabelFormat(findProvider(row.provider)!.capabilities, row.labelFormat),
@@ -48,14 +53,56 @@ export function shipmentForCarrier(row: ShipmentRow, parcelList: ParcelRow[]): S
     cashOnDelivery: row.codAmountMinor == null ? null : { amountMinor: row.codAmountMinor, currency: row.codCurrency! },
     labelComment: row.labelComment,
     pickupPoint: row.pickupPoint ? { id: (row.pickupPoint as StoredPickupPoint).provider_point_id, type: (row.pickupPoint as StoredPickupPoint).type } : null,
+    customs: customsForCarrier(row),
+    returnOf,
   };
+}
+
+/** The declaration as the adapter sends it, only where the route crosses a customs border; the defaults filled in. */
+function customsForCarrier(row: ShipmentRow): CustomsForCarrier | null {
+  const given = row.customs as CustomsInput | null;
+  const origin = row.originAddress as Address;
+  if (!given || !routeCrossesCustoms(origin, row.destinationAddress as Address)) return null;
+  return {
+    contentsType: given.contents_type, incoterm: given.incoterm ?? 'DAP',
+    invoiceNumber: given.invoice_number ?? row.referenceNumber ?? row.id, invoiceDate: given.invoice_date ?? row.shippingDate,
+    currency: given.currency ?? usualCurrency(origin.country_code) ?? 'EUR',
+    exporterEori: given.exporter_eori ?? null, exporterVatNumber: given.exporter_vat_number ?? null, importerTaxId: given.importer_tax_id ?? null,
+    items: given.items.map((i) => ({
+      description: i.description, hsCode: i.hs_code ? hsCodeDigits(i.hs_code) : null, quantity: i.quantity, unitValueMinor: toMinorUnits(i.unit_value)!,
+      unitWeightKg: i.unit_weight, originCountry: i.origin_country.toUpperCase(), sku: i.sku ?? null,
+    })),
+  };
+}
+
+/**
+ * The customs documents kept with a created shipment: the carrier's; where goods cross a customs border and the
+ * carrier made no commercial invoice, packdesk's.
+ */
+export async function customsDocuments(forCarrier: ShipmentForCarrier, created: CreatedAtCarrier, carrier: string): Promise<(CarrierDocument & { source: 'carrier' | 'packdesk' })[]> {
+  const documents = (created.documents ?? []).map((d) => ({ ...d, source: 'carrier' as const }));
+  const customs = forCarrier.customs;
+  if (!customs || customs.contentsType === 'documents' || documents.some((d) => d.type === 'commercial_invoice')) return documents;
+  const party = (p: CarrierParty, taxId: string | null) => ({
+    name: [p.companyName, p.personName].filter(Boolean).join(', '), street: [p.street, p.houseNumber].filter(Boolean).join(' '),
+    postalCode: p.postalCode, city: p.city, countryCode: p.countryCode, email: p.email, phone: p.phone, taxId,
+  });
+  const content = await renderCommercialInvoiceOffThread({
+    shipmentId: forCarrier.id, reference: forCarrier.reference, trackingNumbers: created.parcels.map((p) => p.trackingNumber), carrier,
+    exporter: party(forCarrier.sender, customs.exporterEori ?? customs.exporterVatNumber), importer: party(forCarrier.recipient, customs.importerTaxId),
+    customs, parcelsWeightKg: forCarrier.parcels.reduce((kg, p) => kg + p.weightKg, 0),
+  });
+  return [...documents, { type: 'commercial_invoice', content, source: 'packdesk' }];
 }
 
 function notify(ctx: ServiceContext, shipmentId: string): void {
   ctx.notices.emit(`shipment:${shipmentId}`);
 }
 
-async function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource }) {
+async function recordCreated(
+  ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource },
+  documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[],
+) {
   const provider = findProvider(row.provider)!;
   const now = ctx.clock.now();
   await ctx.store.transaction(async () => {
@@ -69,6 +116,9 @@ async function recordCreated(ctx: ServiceContext, row: ShipmentRow, parcelList: 
       shipmentId: row.id, format: row.labelFormat, content: label.content, pages: label.pages,
       sha256: createHash('sha256').update(label.content).digest('hex'), source: label.source, createdAt: now,
     }).onConflictDoNothing().run();
+    for (const d of documents) {
+      await ctx.db.insert(shipmentDocuments).values({ shipmentId: row.id, type: d.type, content: Buffer.from(d.content), source: d.source, createdAt: now }).onConflictDoNothing().run();
+    }
     await ctx.db.update(shipments).set({
       status: 'created', providerShipmentId: created.providerShipmentId, product: created.product,
       totalPriceMinor: created.totalPrice?.amountMinor ?? null, currency: created.totalPrice?.currency ?? null,
@@ -153,7 +203,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
   const parcelList = await loadParcels(ctx, row.id);
   const progress = keptProgress(row.carrierProgress, (p) => ctx.db.update(shipments).set({ carrierProgress: p }).where(eq(shipments.id, row.id)).run());
   try {
-    const forCarrier = shipmentForCarrier(row, parcelList);
+    const forCarrier = shipmentForCarrier(row, parcelList, await returnedShipment(ctx, row.returnOf));
     const created = await adapter.createShipment(forCarrier, ctx.secrets.openJson(channel.settingsEnc), {
       ...carrierContext(ctx, channel), progress,
     });
@@ -163,7 +213,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
       parts.push(source === 'carrier' ? p.label : await convertLabelOffThread(forCarrier.labelFormat, row.labelFormat, p.label, row.labelDpi));
     }
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
-    await recordCreated(ctx, row, parcelList, created, label);
+    await recordCreated(ctx, row, parcelList, created, label, await customsDocuments(forCarrier, created, findProvider(row.provider)!.name));
     notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {

@@ -1,13 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
+import { checkCustoms, crossesCustomsBorder, type CustomsInput } from '../../domain/customs.js';
 import { DEFAULT_LABEL_DPI, type LabelDpi } from '../../domain/labels.js';
 import { FieldErrorCollector } from '../../domain/errors.js';
 import { toMinorUnits } from '../../domain/money.js';
 import { checkParcelMeasures, withParcelDefaults, type ParcelDefaults } from '../../domain/parcel-defaults.js';
 import { normaliseParties } from '../../domain/parties.js';
+import { COUNTRY_CODES } from '../../domain/reference-data.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
+import { toKilograms, WEIGHT_UNITS, type WeightUnit } from '../../domain/units.js';
 import { findProvider } from '../../carriers/registry.js';
+import type { ProviderDefinition } from '../../carriers/types.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { recordEvent } from '../events.js';
@@ -50,6 +54,8 @@ export interface ShipmentBody {
   /** Given as `{provider_point_id, type?}`; validated, the point as stored (its name and address where the carrier's API knew it). */
   pickup_point?: ({ provider_point_id: string; type?: string | null } & Partial<StoredPickupPoint>) | null;
   parcels: ParcelBody[];
+  /** Required where the route crosses a customs border; kept, and not sent, where it does not. */
+  customs?: CustomsInput | null;
   cash_on_delivery_amount?: number | null;
   cash_on_delivery_currency?: string | null;
   reference_number?: string | null;
@@ -102,9 +108,38 @@ export async function validateCreation(ctx: ServiceContext, accountId: string, g
   const body = normaliseParties({ ...given, parcels, ...(destination ? { destination_address: destination } : {}), pickup_point: point ?? null }, errors);
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
   if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels, errors);
+  checkRouteCustoms(body, found?.provider, errors);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return { ...found!, body };
+}
+
+/** A route across a customs border needs a carrier that declares customs and a declaration; a given one is checked either way. */
+function checkRouteCustoms(body: ShipmentBody, provider: ProviderDefinition | undefined, errors: FieldErrorCollector): void {
+  const { origin_address: origin, destination_address: destination } = body;
+  // a route is judged between real countries only: an unknown code is the address check's to report
+  if (COUNTRY_CODES.has(origin?.country_code as string) && COUNTRY_CODES.has(destination?.country_code as string)) {
+    const route = `${origin.country_code} to ${destination.country_code}`;
+    if (routeCrossesCustoms(origin, destination)) {
+      if (provider && !provider.capabilities.customs) {
+        errors.add('destination_address.country_code', `${provider.name} does not ship across a customs border (${route}) through packdesk: choose a channel of a carrier that declares customs`);
+      } else if (!body.customs) {
+        errors.add('customs', `is required: the route ${route} crosses a customs border (what the goods are, each item with its HS code, value, weight and origin)`);
+      }
+    }
+  }
+  if (body.customs) {
+    // the items are held to the parcels' weight only where every parcel has a weight in a known unit
+    const weighed = Array.isArray(body.parcels) && body.parcels.every((p) => typeof p.weight_amount === 'number' && (p.weight_unit ?? 'KG') in WEIGHT_UNITS);
+    const weightKg = weighed ? body.parcels.reduce((kg, p) => kg + toKilograms(p.weight_amount!, (p.weight_unit ?? 'KG') as WeightUnit), 0) : Infinity;
+    checkCustoms(body.customs, weightKg, errors, 'customs');
+  }
+}
+
+/** Whether goods from `origin` to `destination` cross a customs border (src/domain/customs.ts). */
+export function routeCrossesCustoms(origin: Address, destination: Address): boolean {
+  const place = (a: Address) => ({ countryCode: a.country_code, postalCode: typeof a.postal_code === 'string' ? a.postal_code : '' });
+  return crossesCustomsBorder(place(origin), place(destination));
 }
 
 /** Shipment columns that come from the creation input. */
@@ -124,6 +159,7 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
     originAddress: body.origin_address,
     destinationAddress: body.destination_address,
     pickupPoint: (body.pickup_point as StoredPickupPoint | null | undefined) ?? null,
+    customs: body.customs ?? null,
     printRequest: body.print ?? null,
   };
 }
@@ -137,8 +173,11 @@ export function parcelRows(ctx: ServiceContext, shipmentId: string, list: Parcel
   }));
 }
 
-/** Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. */
-export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector()) {
+/**
+ * Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. `returnOf`: the
+ * shipment it returns to its sender (services/shipments/returns.ts).
+ */
+export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector(), returnOf: string | null = null) {
   const { provider, body } = await validateCreation(ctx, accountId, given, errors);
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
@@ -148,7 +187,7 @@ export async function createShipment(ctx: ServiceContext, accountId: string, giv
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
       totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null, dispatchId: null,
-      cancelledAt: null, createdAt: now, updatedAt: now,
+      cancelledAt: null, returnOf, createdAt: now, updatedAt: now,
     };
     await ctx.db.insert(shipments).values(row).run();
     const rows = parcelRows(ctx, id, body.parcels);

@@ -14,7 +14,7 @@ import {
   CREATE_AT_CARRIER, creationColumns, parcelRows, queueCreationAtCarrier, validateCreation, type ShipmentBody,
 } from './create.js';
 import { cancelShipmentTracking, setShipmentTracking } from '../tracking/shipment-parcels.js';
-import { getShipmentRow, loadParcels, loadShipmentRow, presentShipment, type ShipmentRow } from './records.js';
+import { getShipmentRow, loadParcels, loadShipmentRow, parcelInputs, presentShipment, type ShipmentRow } from './records.js';
 import { dropShipmentFromSearch, indexShipmentForSearch } from './search.js';
 import { requeueOrderOf } from '../order-queue.js';
 
@@ -35,7 +35,7 @@ export async function getShipment(ctx: ServiceContext, accountId: string, id: st
 /** Fields of the creation input, correctable while the shipment is pending after a failed creation; other keys are ignored. */
 const CREATION_FIELDS: ReadonlySet<string> = new Set([
   'shipping_channel_id', 'label_format', 'label_dpi', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
-  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print', 'pickup_point',
+  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print', 'pickup_point', 'customs',
 ]);
 
 async function jobRunning(ctx: ServiceContext, id: string): Promise<boolean> {
@@ -48,11 +48,11 @@ async function storedBody(ctx: ServiceContext, row: ShipmentRow): Promise<Shipme
   return {
     shipping_channel_id: row.channelId, label_format: row.labelFormat, label_dpi: row.labelDpi, sender_contact: view.sender_contact,
     recipient_contact: view.recipient_contact, origin_address: view.origin_address, destination_address: view.destination_address,
-    parcels: view.parcels.map(({ id: _id, tracking_number: _t, tracking_status: _s, tracking_url: _u, ...p }) => p),
+    parcels: parcelInputs(view),
     cash_on_delivery_amount: view.cash_on_delivery_amount, cash_on_delivery_currency: view.cash_on_delivery_currency,
     reference_number: row.referenceNumber, shipping_date: row.shippingDate, label_comment: row.labelComment,
     metadata: view.metadata, enable_tracking: row.enableTracking, print: (row.printRequest as ShipmentBody['print']) ?? null,
-    pickup_point: view.pickup_point,
+    pickup_point: view.pickup_point, customs: view.customs,
   };
 }
 

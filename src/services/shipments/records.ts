@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { fromMinorUnits } from '../../domain/money.js';
+import type { CustomsInput } from '../../domain/customs.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import type { Db } from '../../store/store.js';
@@ -128,6 +129,8 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     origin_address: row.originAddress as Address,
     destination_address: row.destinationAddress as Address,
     pickup_point: (row.pickupPoint as StoredPickupPoint | null) ?? null,
+    customs: (row.customs as CustomsInput | null) ?? null,
+    return_of: row.returnOf,
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,
@@ -156,3 +159,8 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
 }
 
 export type ShipmentView = Awaited<ReturnType<typeof presentShipment>>;
+
+/** A presented shipment's parcels as a creation input takes them: their measures, without ids and tracking. */
+export function parcelInputs(view: Awaited<ReturnType<typeof presentShipment>>) {
+  return view.parcels.map(({ id: _id, tracking_number: _t, tracking_status: _s, tracking_url: _u, ...p }) => p);
+}
