@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { localTime } from '../../src/carriers/local-time.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -117,6 +118,25 @@ export async function carrierBehindProxy(provider: ProviderDefinition, extra: Re
   const proxy = await recordingProxy(emu.url, { bodies: true });
   const settings: Record<string, string | number | boolean> = { ...provider.demo.settings, ...extra, baseUrl: `${proxy.url}/${provider.code}` };
   return { emu, proxy, settings };
+}
+
+/**
+ * carrierBehindProxy around a describe block's tests: started before them and handed to `take`, the proxy's record
+ * emptied before each test, closed after them.
+ */
+export function withCarrierBehindProxy(provider: ProviderDefinition, take: (running: Awaited<ReturnType<typeof carrierBehindProxy>>) => void): void {
+  let running: Awaited<ReturnType<typeof carrierBehindProxy>> | undefined;
+  beforeAll(async () => {
+    running = await carrierBehindProxy(provider);
+    take(running);
+  });
+  beforeEach(() => {
+    if (running) running.proxy.calls.length = 0;
+  });
+  afterAll(async () => {
+    await running?.proxy.close();
+    await running?.emu.close();
+  });
 }
 
 /** A seller's access token at the Allegro emulator: the person authorises the application once, by the device flow, as the daemon does. */

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -61,13 +61,7 @@ describe('DHL Express hand-over: the courier booked with POST /pickups', () => {
     id: `dp_dhl_${made}`, shipments, pickup, sender: { ...demoShipment(provider, 'sender', localDay(0)).sender, street },
   });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     await fault('none');
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierTransientError } from '../../src/carriers/errors.js';
@@ -9,7 +9,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import { readSoapBody, soapElement, soapEnvelope, soapHttpHeaders } from '../../src/carriers/soap.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -50,13 +50,7 @@ describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
     id: `dp_${made}`, shipments, pickup, sender: demoShipment(provider, 'sender', warsawDay(0)).sender,
   });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     await fault('none');
   });

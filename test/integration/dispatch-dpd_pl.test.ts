@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { warsawTime } from '../../src/carriers/local-time.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { xsdErrors } from '../helpers/xsd.js';
 
@@ -70,13 +70,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     return created;
   }
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     shipments = await createThree();
     proxy.calls.length = 0;

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { glsPasswordDigest } from '../../src/carriers/gls/client.js';
@@ -7,7 +7,7 @@ import { pickupConfirmation } from '../../src/carriers/gls/response.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -62,13 +62,7 @@ describe('GLS hands the day\'s parcels over: a courier booked once, nothing clos
     return created;
   }
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     emu.emulator('gls').reset();
     shipments = await createThree();

@@ -1,11 +1,11 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -49,16 +49,7 @@ describe('end of the day at InPost: one dispatch order for the day\'s shipments,
   const failureOf = (promise: Promise<DispatchedAtCarrier>) => promise.then(() => { throw new Error('InPost took it'); }, (err: unknown) => err as Error);
   const numbersOf = (shipments: ShipmentToDispatch[]) => shipments.flatMap((s) => s.parcels.map((p) => p.trackingNumber));
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('declares a close, a protocol and a courier, and no cancel once handed over', () => {
     expect(dispatcher.capabilities).toEqual({ close: true, protocol: true, pickup: true });

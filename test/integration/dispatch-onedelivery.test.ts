@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/errors.js';
 import { parseBatch, parsePickup } from '../../src/carriers/onedelivery/response.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -82,13 +82,7 @@ describe('end of the day at One by Allegro: the day\'s batch, its pickup protoco
   const markingTheBatch = (saved: Record<string, unknown>) => saved.sendingSince !== undefined;
   const markingThePickup = (saved: Record<string, unknown>) => (saved.pickup as { sendingSince?: number } | undefined)?.sendingSince !== undefined;
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     await fault('none');
     warnings.length = 0;

@@ -5,7 +5,7 @@ import { CarrierRefusedError, CarrierTransientError } from '../../src/carriers/e
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { ManualClock, systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -57,13 +57,7 @@ describe('Poste Italiane hands the day\'s parcels over: one courier booked, foun
     return created;
   }
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     await fetch(`${emu.url}/_emulator/poste_italiane/reset`, { method: 'POST' });
     shipments = await createThree();

@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pdfText } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -40,16 +40,7 @@ describe('Packeta delivers to the door, itself or through a partner carrier', ()
     };
   }
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('prints the partner carrier\'s label with its number for a door it delivers to, and tracks the packets by Packeta\'s barcodes', async () => {
     const created = await create(toBudapest(2), { homeDeliveryCarrierId: PARTNER });

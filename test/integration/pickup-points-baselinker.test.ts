@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMULATED_POINTS } from '../../src/carriers/baselinker/emulator-courier.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pointShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -42,16 +42,7 @@ describe('Baselinker to a point: delivery_point_id on the order, the point servi
     .filter((form) => form.get('method') === method)
     .map((form) => JSON.parse(form.get('parameters')!) as Record<string, unknown>);
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('delivers to shops and lockers, and has no search of them', () => {
     expect(adapter.pickupPoints).toEqual({ types: ['parcelshop', 'locker'] });

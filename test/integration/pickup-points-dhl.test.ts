@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/carriers/dhl/emulator-validation.js';
 import { servicePointSearch } from '../../src/carriers/dhl/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -9,7 +9,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pointShipment, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -44,13 +44,7 @@ describe('DHL Express Service Points: found with GET /servicepoints, shipped to 
   /** Every emulated point of a country, as DHL answers a look-up by id of each status. */
   const pointsOf = async (countryCode: string, city: string) => search({ countryCode, city, limit: 50 });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(() => {
     emu.emulator('dhl').reset();
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DHL_PL_EMULATED_POINTS } from '../../src/carriers/dhl_pl/emulator.js';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,7 +10,7 @@ import { readSoapBody, soapEnvelope, soapHttpHeaders } from '../../src/carriers/
 import type { PickupPoint, PickupPointQuery } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pointShipment, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -50,13 +50,7 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
     return { id: p.sap, type: p.type, address: { street: p.street, houseNumber: p.houseNumber, city: p.city, postalCode: p.postalCode, countryCode: 'PL' } };
   };
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(async () => {
     await fault('none');
     proxy.calls.length = 0;

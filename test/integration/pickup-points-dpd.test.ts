@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DpdPickupPoints } from '../../src/carriers/dpd/emulator-points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -56,16 +56,7 @@ describe('DPD delivers to DPD Pickup points through the META-API', () => {
     { shippingDate: new Date().toISOString().slice(0, 10) },
   );
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('delivers to Pickup parcel shops, and has no search of them', () => {
     expect(adapter.pickupPoints).toEqual({ types: ['parcelshop'] });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -49,16 +49,7 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
     pointShipment(provider, point, cod, { shippingDate: new Date().toISOString().slice(0, 10) });
   const create = (s: ShipmentForCarrier) => provider.adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('serves ParcelShops, and finds them by post code in ADE, and by city and near coordinates in ADE\'s country list', async () => {
     expect(service.types).toEqual(['parcelshop']);

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -7,7 +7,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -45,16 +45,7 @@ describe('InPost delivers to Paczkomat lockers and PaczkoPunkt shops', () => {
   const create = (s: ShipmentForCarrier, progress = memoryProgress()) => provider.adapter.createShipment(s, settings, { ...ctx, progress });
   const cityPoints = async (...cities: string[]) => (await Promise.all(cities.map((city) => search({ city, limit: 100 })))).flat();
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('serves lockers and PaczkoPunkt shops, and finds them by post code, by city and near coordinates in ShipX\'s point list', async () => {
     expect(service.types).toEqual(['locker', 'parcelshop']);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratedPoint } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -13,7 +13,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pdfText, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pdfText, pointShipment, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -53,15 +53,8 @@ describe('MRW delivers to its franchise offices ("entrega en franquicia")', () =
   const toOffice = ([code, office]: [string, GeneratedPoint], cod: ShipmentForCarrier['cashOnDelivery']) =>
     pointShipment(provider, { id: code, type: 'post_office', address: { ...office, countryCode: 'ES' } }, cod);
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
   beforeEach(() => {
-    proxy.calls.length = 0;
     emu.emulator('mrw').reset();
   });
 

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -8,7 +8,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -31,16 +31,7 @@ describe('Poste Italiane Punto Poste, lockers and post offices: parcel/deliveryP
   const emulated = new PosteDeliveryPoints();
   const advance = (number: string, to: string) => advanceEmulatedParcel(emu.url, 'poste_italiane', number, to);
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('delivers to Punto Poste shops, lockers and post offices, searched with the channel’s session and never looked up by code', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker', 'post_office']);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -11,7 +11,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, pointShipment, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pointShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 
@@ -42,16 +42,7 @@ describe('PPL ParcelShops and ParcelBoxes: GET /accessPoint, Smart products and 
   /** The emulator's own points, to name one out of service and one that takes no payment. */
   const emulated = new PplAccessPoints();
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('delivers to ParcelShops and lockers, and searches them with the channel’s credentials', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker']);

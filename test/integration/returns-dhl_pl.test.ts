@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dhlPlCreateRequest } from '../../src/carriers/dhl_pl/request.js';
 import { dhlPlService, SERVICE_PATH } from '../../src/carriers/dhl_pl/service.js';
 import { dhlPlSettings } from '../../src/carriers/dhl_pl/settings.js';
@@ -11,7 +11,7 @@ import { readSoapBody, soapHttpHeaders } from '../../src/carriers/soap.js';
 import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -46,16 +46,7 @@ describe('DHL Parcel Poland returns: createShipmentReturn', () => {
     returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) }, ...extra,
   });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('declares returns', () => {
     expect(provider.capabilities.returns).toBe(true);

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel, pplEmulatorControl } from '../helpers/shipments.js';
 
@@ -40,16 +40,7 @@ describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labell
     .map((c) => JSON.parse(c.body!) as { shipments: Record<string, unknown>[] });
   const create = (s: ShipmentForCarrier) => adapter.createShipment(s, settings, { ...ctx, progress: memoryProgress() });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));
 
   it('declares returns', () => {
     expect(provider.capabilities.returns).toBe(true);
