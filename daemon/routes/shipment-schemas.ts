@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { CUSTOMS_CONTENTS_TYPES, PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
+import { PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
+import { CUSTOMS_CONTENTS_TYPES, CUSTOMS_DOCUMENT_TYPES } from '../../src/domain/customs.js';
 import { FieldErrorsSchema, FreeObject, LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
@@ -257,10 +258,8 @@ export const LabelSchema = Type.Object({
   }),
 });
 
-export const ShipmentDocumentTypes = ['commercial_invoice', 'cn23', 'proforma_invoice'] as const;
-
 export const ShipmentDocumentSchema = Type.Object({
-  type: Type.String({ enum: [...ShipmentDocumentTypes] }),
+  type: Type.String({ enum: [...CUSTOMS_DOCUMENT_TYPES] }),
   source: Type.String({ enum: ['carrier', 'packdesk'], description: 'carrier: made by the carrier; packdesk: the commercial invoice packdesk drew where the carrier made none' }),
   mime_type: Type.String(),
   size: Type.Integer(),

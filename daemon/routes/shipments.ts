@@ -5,7 +5,8 @@ import { ValidationError } from '../../src/domain/errors.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../src/domain/labels.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { createShipment, type ShipmentBody } from '../../src/services/shipments/create.js';
-import { getShipmentDocument, listShipmentDocuments, type ShipmentDocumentType } from '../../src/services/shipments/documents.js';
+import { CUSTOMS_DOCUMENT_TYPES, type CustomsDocumentType } from '../../src/domain/customs.js';
+import { getShipmentDocument, listShipmentDocuments } from '../../src/services/shipments/documents.js';
 import { createReturnShipment, type ReturnOverrides } from '../../src/services/shipments/returns.js';
 import { getShipmentLabel, getShipmentLabelPreview, mergedShipmentLabels, type LabelPreview } from '../../src/services/shipments/labels.js';
 import {
@@ -20,7 +21,7 @@ import { attachment, listBody, pageOf, sendJson } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
 import {
-  CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ReturnShipmentBody, ShipmentDocumentSchema, ShipmentDocumentTypes, ShipmentListItemSchema,
+  CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ReturnShipmentBody, ShipmentDocumentSchema, ShipmentListItemSchema,
   ShipmentSchema,
 } from './shipment-schemas.js';
 
@@ -293,14 +294,14 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
     app.get('/v1/shipments/:id/documents/:type', {
       schema: {
         tags, summary: 'One customs document of the shipment, as a PDF',
-        params: Type.Object({ id: IdParams.properties.id, type: Type.String({ enum: [...ShipmentDocumentTypes] }) }),
+        params: Type.Object({ id: IdParams.properties.id, type: Type.String({ enum: [...CUSTOMS_DOCUMENT_TYPES] }) }),
         response: {
           200: { description: 'application/pdf', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
           ...errorResponses(401, 403, 404, 422, 429),
         },
       },
     }, async (request, reply) => {
-      const document = await getShipmentDocument(ctx, caller(request).account.id, request.params.id, request.params.type as ShipmentDocumentType);
+      const document = await getShipmentDocument(ctx, caller(request).account.id, request.params.id, request.params.type as CustomsDocumentType);
       return reply.header('content-type', 'application/pdf').header('content-disposition', attachment(document.fileName)).send(document.content as never);
     });
   };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { FieldErrors } from '../domain/errors.js';
 import type { Clock } from '../domain/clock.js';
+import type { CustomsContentsType, CustomsDocumentType } from '../domain/customs.js';
 import type { LabelFormat } from '../domain/labels.js';
 import type { TrackingStatus } from '../domain/tracking.js';
 import type { TrackingCodeList } from './codes.js';
@@ -109,10 +110,6 @@ export interface ShipmentForCarrier {
   returnOf: { providerShipmentId: string; trackingNumbers: string[] } | null;
 }
 
-/** What the goods are, for customs. */
-export const CUSTOMS_CONTENTS_TYPES = ['sale', 'gift', 'sample', 'documents', 'return', 'other'] as const;
-export type CustomsContentsType = (typeof CUSTOMS_CONTENTS_TYPES)[number];
-
 /** One line of a customs declaration: quantity × unit value in the declaration's currency, weights in kg. */
 export interface CustomsItemForCarrier {
   description: string;
@@ -142,7 +139,7 @@ export interface CustomsForCarrier {
 
 /** A customs document the carrier made for a shipment (a commercial invoice, a CN23), kept and downloadable with it. */
 export interface CarrierDocument {
-  type: 'commercial_invoice' | 'cn23' | 'proforma_invoice';
+  type: CustomsDocumentType;
   /** A PDF. */
   content: Uint8Array;
 }

@@ -1,5 +1,6 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
-import type { CustomsContentsType, CustomsForCarrier } from '../carriers/types.js';
+import type { CustomsForCarrier } from '../carriers/types.js';
+import type { CustomsContentsType } from '../domain/customs.js';
 import { printable, PT_PER_MM } from '../labels/drawing.js';
 import { formatMinorUnits } from '../domain/money.js';
 import { shippedFile } from '../runtime/shipped.js';

@@ -71,9 +71,17 @@ export function crossesCustomsBorder(origin: { countryCode: string; postalCode: 
   return customsTerritory(origin) !== customsTerritory(destination);
 }
 
+/** What the goods are, for customs. */
+export const CUSTOMS_CONTENTS_TYPES = ['sale', 'gift', 'sample', 'documents', 'return', 'other'] as const;
+export type CustomsContentsType = (typeof CUSTOMS_CONTENTS_TYPES)[number];
+
+/** The customs documents kept with a shipment (a PDF each): the carrier's, or packdesk's commercial invoice. */
+export const CUSTOMS_DOCUMENT_TYPES = ['commercial_invoice', 'cn23', 'proforma_invoice'] as const;
+export type CustomsDocumentType = (typeof CUSTOMS_DOCUMENT_TYPES)[number];
+
 /** The API's customs body (snake_case, as POST /v1/shipments takes it; shape already checked by the JSON schema). */
 export interface CustomsInput {
-  contents_type: 'sale' | 'gift' | 'sample' | 'documents' | 'return' | 'other';
+  contents_type: CustomsContentsType;
   incoterm?: string;
   invoice_number?: string;
   invoice_date?: string;

@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, text, integer, bigint, doublePrecision, customType, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import type { LabelDpi } from '../domain/labels.js';
+import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -285,7 +286,7 @@ export const labels = pgTable('labels', {
 
 export const shipmentDocuments = pgTable('shipment_documents', {
   shipmentId: text('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
-  type: text('type', { enum: ['commercial_invoice', 'cn23', 'proforma_invoice'] }).notNull(),
+  type: text('type', { enum: CUSTOMS_DOCUMENT_TYPES }).notNull(),
   content: bytea('content').notNull(),
   source: text('source', { enum: ['carrier', 'packdesk'] }).notNull(),
   createdAt: int64('created_at').notNull(),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import type { LabelDpi } from '../domain/labels.js';
 import type { ParcelDefaults } from '../domain/parcel-defaults.js';
+import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
 
@@ -327,7 +328,7 @@ export const labels = sqliteTable('labels', {
 /** A shipment's customs documents (the carrier's commercial invoice, CN23; or packdesk's invoice), a PDF each. */
 export const shipmentDocuments = sqliteTable('shipment_documents', {
   shipmentId: text('shipment_id').notNull().references(() => shipments.id, { onDelete: 'cascade' }),
-  type: text('type', { enum: ['commercial_invoice', 'cn23', 'proforma_invoice'] }).notNull(),
+  type: text('type', { enum: CUSTOMS_DOCUMENT_TYPES }).notNull(),
   content: blob('content', { mode: 'buffer' }).notNull(),
   source: text('source', { enum: ['carrier', 'packdesk'] }).notNull(),
   createdAt: integer('created_at').notNull(),

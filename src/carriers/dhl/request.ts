@@ -1,7 +1,8 @@
+import type { CustomsContentsType } from '../../domain/customs.js';
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import type {
-  CarrierParty, CustomsContentsType, CustomsForCarrier, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier,
+  CarrierParty, CustomsForCarrier, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier,
 } from '../types.js';
 import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE } from './codes.js';
 import { SERVICE_POINT_ID } from './points.js';

@@ -1,11 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { isoTime } from '../../domain/clock.js';
+import type { CustomsDocumentType } from '../../domain/customs.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { shipmentDocuments } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { getShipmentRow } from './records.js';
-
-export type ShipmentDocumentType = (typeof shipmentDocuments.$inferSelect)['type'];
 
 /** A shipment's customs documents: type, who made it, size; the PDFs under `…/documents/{type}`. */
 export async function listShipmentDocuments(ctx: ServiceContext, accountId: string, id: string) {
@@ -18,7 +17,7 @@ export async function listShipmentDocuments(ctx: ServiceContext, accountId: stri
 }
 
 /** One of a shipment's customs documents, as a PDF. */
-export async function getShipmentDocument(ctx: ServiceContext, accountId: string, id: string, type: ShipmentDocumentType) {
+export async function getShipmentDocument(ctx: ServiceContext, accountId: string, id: string, type: CustomsDocumentType) {
   const shipment = await getShipmentRow(ctx, accountId, id);
   const row = await ctx.db.select().from(shipmentDocuments).where(and(eq(shipmentDocuments.shipmentId, id), eq(shipmentDocuments.type, type))).get();
   if (!row) throw new NotFoundError(`Shipment ${id} has no ${type.replaceAll('_', ' ')}.`);
