@@ -11,15 +11,13 @@ import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDisp
 import { systemClock } from '../../src/domain/clock.js';
 import { demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 const provider = findProvider('dhl_pl')!;
 const dispatcher = provider.adapter.dispatch!;
 const XSD = fileURLToPath(new URL('../../src/carriers/dhl_pl/fixtures/schema/create-request.xsd', import.meta.url));
 const DAY_MS = 86_400_000;
 const warsawDay = (offsetDays: number) => warsawTime.format(Date.now() + offsetDays * DAY_MS).slice(0, 10);
-/** The operation element of a recorded SOAP envelope, as the XSD declares it. */
-const operationElement = (envelope: string) => /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(envelope)![1]!;
 
 /** The end of the day at DHL Parcel Poland: a courier booked with bookCourier for the day's shipments, and DHL's PNP report for the courier to sign. */
 describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
@@ -164,7 +162,7 @@ describe('DHL Parcel Poland hand-over: bookCourier and the PNP report', () => {
     proxy.calls.length = 0;
     await dispatcher.handOver(dispatchOf(shipments, { date: warsawDay(3), from: '08:00', to: '12:00' }), settings, ctx(memoryProgress()));
     expect(operations()).toEqual(['bookCourier', 'getLabelsData', 'getPnp']);
-    for (const call of proxy.calls) expect(xsdErrors(operationElement(call.body!), XSD), call.soapAction).toEqual([]);
+    for (const call of proxy.calls) expect(xsdErrors(soapOperation(call.body!).element, XSD), call.soapAction).toEqual([]);
     // a misspelt element fails the schema, and DHL's SoapServer refuses it
     const service = dhlPlService(false);
     const misspelt = { name: 'bookCourier', content: { authData: { username: 'u', password: 'p' }, pickupDay: '2030-01-02' } };

@@ -9,7 +9,7 @@ import type { CarrierParty, CarrierProgress, DispatchedAtCarrier, DispatchForCar
 import { systemClock } from '../../src/domain/clock.js';
 import { demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 /**
  * DPD Poland's end of the day, driven through the adapter against its emulator: a courier booked with
@@ -26,12 +26,6 @@ const berlin = (recipient: CarrierParty): CarrierParty => ({ ...recipient, stree
 const day = (offsetDays: number) => warsawTime.format(Date.now() + offsetDays * 86_400_000).slice(0, 10);
 const tomorrow: PickupRequest = { date: day(1), from: '14:00', to: '16:00' };
 
-/** The operation a recorded SOAP call asked for, and the operation element as sent. */
-function operationOf(body: string | undefined): { name: string; element: string } {
-  const element = /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(body ?? '')?.[1] ?? '';
-  return { name: /^<ns:(\w+)/.exec(element)?.[1] ?? '?', element };
-}
-
 describe('DPD Poland hands the day\'s parcels over: courier and protocol, once', () => {
   let emu: RunningEmulators;
   let proxy: RecordingProxy;
@@ -39,7 +33,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
   let shipments: ShipmentToDispatch[];
 
   const ctx = (progress: CarrierProgress, timeoutMs = 10_000) => ({ channelId: 'ch_dpd_pl_dispatch', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs, progress });
-  const operations = () => proxy.calls.map((c) => operationOf(c.body).name);
+  const operations = () => proxy.calls.map((c) => soapOperation(c.body).name);
   const handOver = (progress: CarrierProgress, pickup: PickupRequest | null = tomorrow, of = shipments, timeoutMs?: number): Promise<DispatchedAtCarrier> => {
     const dispatch: DispatchForCarrier = { id: `dp_${Math.random().toString(36).slice(2, 10)}`, shipments: of, sender, pickup };
     return dispatcher.handOver(dispatch, settings, ctx(progress, timeoutMs));
@@ -81,7 +75,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     const handed = await handOver(progress);
 
     expect(operations()).toEqual(['packagesPickupCallV4', 'generateProtocolV2']);
-    for (const call of proxy.calls) expect(xsdErrors(operationOf(call.body).element, XSD), operationOf(call.body).name).toEqual([]);
+    for (const call of proxy.calls) expect(xsdErrors(soapOperation(call.body).element, XSD), soapOperation(call.body).name).toEqual([]);
     expect(handed.carrierRef).toMatch(/^\d+$/);
     expect(handed.pickup).toEqual({ confirmation: expect.stringMatching(/^\d+$/), ...tomorrow });
     expect(Buffer.from(handed.document!).subarray(0, 5).toString()).toBe('%PDF-');
@@ -93,7 +87,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     proxy.calls.length = 0;
     const again = await handOver(progress);
     expect(again).toEqual(handed);
-    const asked = proxy.calls.map((c) => operationOf(c.body));
+    const asked = proxy.calls.map((c) => soapOperation(c.body));
     expect(asked.map((a) => a.name), 'only the duplicate of the same protocol, no second courier').toEqual(['generateProtocolV2']);
     expect(asked[0]!.element).toContain(`<documentId>${handed.carrierRef}</documentId>`);
     expect(protocolsAtDpd()).toEqual([handed.carrierRef, handed.carrierRef, handed.carrierRef, handed.carrierRef]);
@@ -128,7 +122,7 @@ describe('DPD Poland hands the day\'s parcels over: courier and protocol, once',
     const again = await handOver(progress, null);
     expect(again.carrierRef).toBe(handed.carrierRef);
     expect(pdfText(again.document!), 'the same two protocols, merged anew').toBe(text);
-    expect(proxy.calls.map((c) => operationOf(c.body).element).every((e) => /<documentId>\d+<\/documentId>/.test(e)), 'duplicates only').toBe(true);
+    expect(proxy.calls.map((c) => soapOperation(c.body).element).every((e) => /<documentId>\d+<\/documentId>/.test(e)), 'duplicates only').toBe(true);
   });
 
   it('refuses a courier for a past day before anything is made, saying which day DPD can come', async () => {

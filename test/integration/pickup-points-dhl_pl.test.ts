@@ -13,14 +13,12 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, pointShipment, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 const provider = findProvider('dhl_pl')!;
 const points = provider.adapter.pickupPoints!;
 const finder = points.finder!;
 const XSD = fileURLToPath(new URL('../../src/carriers/dhl_pl/fixtures/schema/create-request.xsd', import.meta.url));
-/** The operation element of a recorded SOAP envelope, as the XSD declares it. */
-const operationElement = (envelope: string) => /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(envelope)![1]!;
 const today = () => warsawTime.format(Date.now()).slice(0, 10);
 
 /**
@@ -77,7 +75,7 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
     expect(locker.openingHours).toEqual([1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, from: '00:00', to: '23:59' })));
 
     expect(operations()).toEqual(['getNearestServicepoints']);
-    const asked = operationElement(proxy.calls[0]!.body!);
+    const asked = soapOperation(proxy.calls[0]!.body!).element;
     expect(asked).toContain('<structure><country>PL</country><postcode>30004</postcode><radius>5</radius></structure>');
     expect(xsdErrors(asked, XSD)).toEqual([]);
   });
@@ -116,7 +114,7 @@ describe('DHL Parcel Poland pickup points: DHL POP and DHL BOX', () => {
 
     const created = await provider.adapter.createShipment(s, settings, ctx());
     expect(operations()).toEqual(['createShipment', 'getPieceId', 'getLabels']);
-    const sent = operationElement(proxy.calls[0]!.body!);
+    const sent = soapOperation(proxy.calls[0]!.body!).element;
     expect(xsdErrors(sent, XSD)).toEqual([]);
     expect(sent).toContain('<serviceType>SP</serviceType>');
     expect(sent).toContain(`<servicePointAccountNumber>${point.id}</servicePointAccountNumber>`);

@@ -11,7 +11,7 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 /**
  * DPD Pickup at DPD Poland, driven through the adapter against its emulator: points found through DPD Polska's point
@@ -25,12 +25,6 @@ const service = provider.adapter.pickupPoints!;
 const finder = service.finder!;
 const XSD = fileURLToPath(new URL('../../src/carriers/dpd_pl/fixtures/schema/create-request.xsd', import.meta.url));
 const WARSAW = { lat: 52.2297, lon: 21.0122 };
-
-/** The operation a recorded SOAP call asked for, and the operation element as sent. */
-function operationOf(body: string | undefined): { name: string; element: string } {
-  const element = /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(body ?? '')?.[1] ?? '';
-  return { name: /^<ns:(\w+)/.exec(element)?.[1] ?? '?', element };
-}
 
 describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
   let emu: RunningEmulators;
@@ -102,7 +96,7 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
 
     const created = await create(toPoint(point));
 
-    const sent = proxy.calls.map((c) => operationOf(c.body)).find((o) => o.name === 'generatePackagesNumbersV4')!;
+    const sent = proxy.calls.map((c) => soapOperation(c.body)).find((o) => o.name === 'generatePackagesNumbersV4')!;
     expect(xsdErrors(sent.element, XSD), 'the request against DPD\'s schema').toEqual([]);
     expect(sent.element).toContain(`<services><cod><amount>49.90</amount><currency>PLN</currency></cod><dpdPickup><pudo>${point.id}</pudo></dpdPickup></services>`);
     expect(sent.element).toContain(`<receiver><address>${point.address.street} ${point.address.houseNumber}</address><city>${point.address.city}</city>`);
@@ -124,7 +118,7 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
   it('delivers a door parcel at the door and a point parcel only through its point', async () => {
     const demo = demoShipment(provider, `sh_dpd_door_${Math.random().toString(36).slice(2, 10)}`, new Date().toISOString().slice(0, 10));
     const door = await create({ ...demo, pickupPoint: null });
-    const sent = proxy.calls.map((c) => operationOf(c.body)).find((o) => o.name === 'generatePackagesNumbersV4')!;
+    const sent = proxy.calls.map((c) => soapOperation(c.body)).find((o) => o.name === 'generatePackagesNumbersV4')!;
     expect(sent.element).not.toContain('dpdPickup');
     const [point] = await search({ postalCode: '00-005', type: 'parcelshop', limit: 1 });
     const toPointParcel = await create(toPoint(point!, null));
@@ -156,6 +150,6 @@ describe('DPD Poland delivers to DPD Pickup points and lockers', () => {
     proxy.calls.length = 0;
     const postOffice = await refusalOf(create(toPoint({ ...somewhere, type: 'post_office' })));
     expect(Object.keys(postOffice.errors)).toEqual(['pickup_point']);
-    expect(proxy.calls.map((c) => operationOf(c.body).name), 'refused before DPD is asked').not.toContain('generatePackagesNumbersV4');
+    expect(proxy.calls.map((c) => soapOperation(c.body).name), 'refused before DPD is asked').not.toContain('generatePackagesNumbersV4');
   });
 });

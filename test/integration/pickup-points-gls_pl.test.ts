@@ -13,7 +13,7 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { memoryProgress, pdfText, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 /**
  * GLS ParcelShops at GLS Poland, driven through the adapter against the ADE emulator: points found through ADE's own
@@ -28,12 +28,6 @@ const finder = service.finder!;
 const XSD = fileURLToPath(new URL('../../src/carriers/gls_pl/fixtures/schema/create-request.xsd', import.meta.url));
 const WARSAW = { lat: 52.2297, lon: 21.0122 };
 
-/** The operation element of a recorded SOAP call, and its name. */
-function operationOf(body: string | undefined): { name: string; element: string } {
-  const element = /<(?:soap|SOAP-ENV):Body>([\s\S]*)<\/(?:soap|SOAP-ENV):Body>/.exec(body ?? '')?.[1] ?? '';
-  return { name: /^<ns:(\w+)/.exec(element)?.[1] ?? '?', element };
-}
-
 describe('GLS Poland delivers to GLS ParcelShops', () => {
   let emu: RunningEmulators;
   let proxy: RecordingProxy;
@@ -42,7 +36,7 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
   const ctx: CarrierContext = { channelId: 'ch_gls_pl_points', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
   const search = (query: Omit<PickupPointQuery, 'countryCode' | 'limit'> & { limit?: number; countryCode?: string }) =>
     finder.search({ countryCode: 'PL', limit: 20, ...query }, settings, ctx);
-  const operations = () => proxy.calls.map((c) => operationOf(c.body).name);
+  const operations = () => proxy.calls.map((c) => soapOperation(c.body).name);
 
   /** The demo parcel for `point`, to its address (as packdesk fills a destination the shipment left out). */
   const toPoint = (point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: ShipmentForCarrier['cashOnDelivery'] = null) =>
@@ -95,7 +89,7 @@ describe('GLS Poland delivers to GLS ParcelShops', () => {
 
     const created = await create(toPoint(point!));
 
-    const sent = proxy.calls.map((c) => operationOf(c.body)).find((o) => o.name === 'adePreparingBox_Insert')!;
+    const sent = proxy.calls.map((c) => soapOperation(c.body)).find((o) => o.name === 'adePreparingBox_Insert')!;
     expect(xsdErrors(sent.element, XSD), 'the request against the ADE WSDL\'s types').toEqual([]);
     expect(sent.element).toContain(`<srv_bool><sds>1</sds></srv_bool><srv_sds><id>${point!.id}</id></srv_sds>`);
     expect(sent.element).toContain(`<rzipcode>${point!.address.postalCode}</rzipcode><rcity>${point!.address.city}</rcity><rstreet>${point!.address.street} ${point!.address.houseNumber}</rstreet>`);

@@ -11,7 +11,7 @@ import type { CarrierContext, CarrierParty, ShipmentToDispatch } from '../../src
 import { ManualClock } from '../../src/domain/clock.js';
 import { allegroAccessToken, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 /**
  * The courier windows a carrier offers on a day at the sender's address, asked through its adapter over HTTP from its
@@ -28,8 +28,6 @@ const SATURDAY = '2026-12-05';
 const SUNDAY = '2026-12-06';
 
 const ctx = (channelId: string, extra: Partial<CarrierContext> = {}): CarrierContext => ({ channelId, log: pino({ level: 'silent' }), clock, timeoutMs: 5_000, ...extra });
-/** The operation element of a recorded SOAP envelope, as the carrier's XSD declares it. */
-const operationElement = (body: string | undefined) => /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(body ?? '')?.[1] ?? '';
 const xsdOf = (code: string) => fileURLToPath(new URL(`../../src/carriers/${code}/fixtures/schema/create-request.xsd`, import.meta.url));
 const elsewhere = (party: CarrierParty, postalCode: string): CarrierParty => ({ ...party, postalCode });
 
@@ -78,7 +76,7 @@ describe('Courier windows offered by DPD Poland, DHL Parcel Poland and Allegro',
       ]);
       expect(proxy.calls).toHaveLength(2);
       for (const call of proxy.calls) {
-        const element = operationElement(call.body);
+        const element = soapOperation(call.body).element;
         expect(element).toMatch(/^<ns:getCourierOrderAvailabilityV1 [^>]*><senderPlaceV1><countryCode>PL<\/countryCode><zipCode>02274<\/zipCode><\/senderPlaceV1>/);
         expect(xsdErrors(element, xsdOf('dpd_pl'))).toEqual([]);
       }
@@ -118,7 +116,7 @@ describe('Courier windows offered by DPD Poland, DHL Parcel Poland and Allegro',
       expect(await windows({ date: TOMORROW, sender }, settings, ctx('ch_dhl_pl'))).toEqual([{ date: TOMORROW, from: '09:00', to: '17:00' }]);
       expect(await windows({ date: TODAY, sender }, settings, ctx('ch_dhl_pl'))).toEqual([{ date: TODAY, from: '11:00', to: '17:00' }]);
       expect(proxy.calls.map((c) => c.soapAction?.split('#')[1])).toEqual(['getPostalCodeServices', 'getPostalCodeServices']);
-      const element = operationElement(proxy.calls[0]!.body);
+      const element = soapOperation(proxy.calls[0]!.body).element;
       expect(element).toContain(`<postCode>02796</postCode><pickupDate>${TOMORROW}</pickupDate>`);
       expect(xsdErrors(element, xsdOf('dhl_pl'))).toEqual([]);
     });

@@ -14,12 +14,10 @@ import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
-import { xsdErrors } from '../helpers/xsd.js';
+import { soapOperation, xsdErrors } from '../helpers/xsd.js';
 
 const provider = findProvider('dhl_pl')!;
 const XSD = fileURLToPath(new URL('../../src/carriers/dhl_pl/fixtures/schema/create-request.xsd', import.meta.url));
-/** The operation element of a recorded SOAP envelope, as the XSD declares it. */
-const operationElement = (envelope: string) => /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(envelope)![1]!;
 const today = () => warsawTime.format(Date.now()).slice(0, 10);
 
 /**
@@ -59,7 +57,7 @@ describe('DHL Parcel Poland returns: createShipmentReturn', () => {
     const back = returnOf(s, created);
     const returned = await provider.adapter.createShipment(back, settings, ctx());
     expect(operations()).toEqual(['createShipmentReturn', 'getPieceId']);
-    const sent = operationElement(proxy.calls[0]!.body!);
+    const sent = soapOperation(proxy.calls[0]!.body!).element;
     expect(xsdErrors(sent, XSD)).toEqual([]);
     expect(sent).toContain('<shipmentInfo><serviceType>ZK</serviceType><bookCourier>false</bookCourier>');
     expect(sent).toContain('<billing><shippingPaymentType>RECEIVER</shippingPaymentType><billingAccountNumber>1234567</billingAccountNumber><paymentType>BANK_TRANSFER</paymentType></billing>');
@@ -93,7 +91,7 @@ describe('DHL Parcel Poland returns: createShipmentReturn', () => {
     const abroad = { ...s.recipient, street: 'Hauptstraße', houseNumber: '5', city: 'Berlin', postalCode: '10115', countryCode: 'DE', phone: '+4930123456' };
 
     const returned = await provider.adapter.createShipment(returnOf({ ...s, recipient: abroad }, created, { labelFormat: 'zpl' }), settings, ctx());
-    const sent = operationElement(proxy.calls[0]!.body!);
+    const sent = soapOperation(proxy.calls[0]!.body!).element;
     expect(xsdErrors(sent, XSD)).toEqual([]);
     expect(sent).toContain('<serviceType>ZC</serviceType>');
     expect(sent).toContain('<labelType>ZBLP</labelType>');
