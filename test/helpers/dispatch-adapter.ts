@@ -121,14 +121,17 @@ export async function carrierBehindProxy(provider: ProviderDefinition, extra: Re
 }
 
 /**
- * carrierBehindProxy around a describe block's tests: started before them and handed to `take`, the proxy's record
- * emptied before each test, closed after them.
+ * carrierBehindProxy (the demo settings with `extra`) around a describe block's tests: started before them and handed
+ * to `take`, the proxy's record emptied before each test, closed after them.
  */
-export function withCarrierBehindProxy(provider: ProviderDefinition, take: (running: Awaited<ReturnType<typeof carrierBehindProxy>>) => void): void {
+export function withCarrierBehindProxy(
+  provider: ProviderDefinition, take: (running: Awaited<ReturnType<typeof carrierBehindProxy>>) => void | Promise<void>,
+  extra: Record<string, string | number | boolean> = {},
+): void {
   let running: Awaited<ReturnType<typeof carrierBehindProxy>> | undefined;
   beforeAll(async () => {
-    running = await carrierBehindProxy(provider);
-    take(running);
+    running = await carrierBehindProxy(provider, extra);
+    await take(running);
   });
   beforeEach(() => {
     if (running) running.proxy.calls.length = 0;

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, CarrierParty, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -74,14 +74,8 @@ describe('DHL Express customs: the declaration sent with a shipment that leaves 
     return JSON.parse(sent.at(-1)!.body!) as { content: Record<string, unknown>; customerDetails: Record<string, Record<string, unknown>> } & Record<string, unknown>;
   };
 
-  beforeAll(async () => {
-    // Express Worldwide: the demo channel's Express Domestic stays within a country
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider, { productCode: 'P' }));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
+  // Express Worldwide: the demo channel's Express Domestic stays within a country
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running), { productCode: 'P' });
   beforeEach(() => {
     emu.emulator('dhl').reset();
   });

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierTransientError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -70,13 +70,9 @@ describe('Allegro hand-over: pickup command and protocol', () => {
     id: `dp_allegro_${made}`, shipments, pickup, sender: demoShipment(provider, 'sender', localDay(0)).sender,
   });
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
+  withCarrierBehindProxy(provider, async (running) => {
+    ({ emu, proxy, settings } = running);
     accessToken = await allegroAccessToken(provider, emu);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
   });
   beforeEach(async () => {
     await fault('none');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AllegroEmulatedPoints } from '../../src/carriers/allegro/emulator-points.js';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,7 +10,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { PickupPoint } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { allegroAccessToken, carrierBehindProxy, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { allegroAccessToken, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -47,17 +47,10 @@ describe('Allegro One Box and points: GET /order/carriers/ALLEGRO/points, receiv
   const pointCalls = () => proxy.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/allegro/order/carriers/ALLEGRO/points')).length;
   const emulated = new AllegroEmulatedPoints();
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider, { deliveryMethodId: ONE_BOX }));
+  withCarrierBehindProxy(provider, async (running) => {
+    ({ emu, proxy, settings } = running);
     accessToken = await allegroAccessToken(provider, emu);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  }, { deliveryMethodId: ONE_BOX });
 
   it('delivers to points and lockers and has no look-up by id', () => {
     expect(adapter.pickupPoints!.types).toEqual(['parcelshop', 'locker']);

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
@@ -9,7 +9,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, PickupPoint, PickupPointQuery, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, memoryProgress, pointShipment, refusalOf } from '../helpers/dispatch-adapter.js';
+import { memoryProgress, pointShipment, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -53,13 +53,9 @@ describe('GLS ParcelShops and ParcelLockers: found in GLS\'s point lists, shippe
   };
   const advance = (trackingNumber: string, to: string) => advanceEmulatedParcel(emu.url, 'gls', trackingNumber, to);
 
-  beforeAll(async () => {
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider));
+  withCarrierBehindProxy(provider, (running) => {
+    ({ emu, proxy, settings } = running);
     listSettings = { baseUrl: `${proxy.url}/gls` };
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
   });
   beforeEach(() => {
     emu.emulator('gls').reset();

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { OnedeliveryPoints } from '../../src/carriers/onedelivery/emulator-points.js';
@@ -7,7 +7,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { carrierBehindProxy, demoShipment, memoryProgress, trackedEvents } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -45,17 +45,8 @@ describe('One by Allegro WEDO POINT: product PUP with pup_branch, refusals on pi
   let settings: Record<string, string | number | boolean>;
   const sentPackages = () => proxy.calls.filter((c) => c.method === 'POST' && c.path === '/onedelivery/package');
 
-  beforeAll(async () => {
-    // sent for processing at creation, so One's courier takes the package and tracking can move
-    ({ emu, proxy, settings } = await carrierBehindProxy(provider, { sendForProcessing: true }));
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-  });
-  beforeEach(() => {
-    proxy.calls.length = 0;
-  });
+  // sent for processing at creation, so One's courier takes the package and tracking can move
+  withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running), { sendForProcessing: true });
 
   it('delivers to pickup places, and has no search of them', () => {
     expect(adapter.pickupPoints).toEqual({ types: ['parcelshop'] });
