@@ -78,10 +78,14 @@ let zxingReady: Promise<unknown> | undefined;
 
 type ReaderOptions = NonNullable<Parameters<typeof readBarcodes>[1]>;
 
-/** zxing-wasm fetches its wasm from a CDN by default; tests must never touch the network. */
+/**
+ * zxing-wasm fetches its wasm from a CDN by default; tests must never touch the network. Labels are read at their own
+ * resolution: on a downscaled copy, zxing misreads some 3-dot Code 128 modules as a second, wrong symbol with a valid
+ * check digit (80052211005 also came out as "80&52(11&0z").
+ */
 export async function readBarcodesOffline(
   image: { data: Uint8ClampedArray; width: number; height: number },
-  options: ReaderOptions = { formats: ['Code128', 'QRCode', 'DataMatrix'] },
+  options: ReaderOptions = { formats: ['Code128', 'QRCode', 'DataMatrix'], tryDownscale: false },
 ): Promise<ReadResult[]> {
   zxingReady ??= prepareLocalZxing();
   await zxingReady;
