@@ -112,6 +112,7 @@ const ON_POSTGRES = [
   'test/integration/webhook-subscriptions.test.ts',
 ];
 const POSTGRES_SETUP = './test/postgres-global-setup.ts';
+const DNS_SD_SETUP = './test/dns-sd-global-setup.ts';
 
 const shared = {
   pool: 'forks',
@@ -124,7 +125,7 @@ export default defineConfig(({ mode }) => {
   const waiting = {
     test: {
       ...shared, name: 'waiting', isolate: false, include: ['test/**/*.test.ts'], exclude: fast ? NOT_FAST : MEASURED,
-      maxWorkers: FORKS, sequence: { groupOrder: 0 }, globalSetup: [POSTGRES_SETUP],
+      maxWorkers: FORKS, sequence: { groupOrder: 0 }, globalSetup: [POSTGRES_SETUP, DNS_SD_SETUP],
     },
   };
   const postgres = {

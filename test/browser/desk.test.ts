@@ -1,21 +1,20 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
+import { launchChromium } from '../helpers/browser.js';
 import { csvText, orderRow, readCsvFile } from '../helpers/order-files.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
-/** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
-const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
 /** Pictures of the main screens, for people reviewing a change (git-ignored). */
 /** How long the page may take to show what a step did (a label's first pictures start the conversion thread). */
 const WAIT = { timeout: 15_000 };
@@ -58,7 +57,6 @@ describe('the packing desk in a browser', () => {
   const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name);
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-desk-'));
     erpDir = mkdtempSync(join(tmpdir(), 'packdesk-desk-erp-'));
@@ -88,7 +86,7 @@ describe('the packing desk in a browser', () => {
       origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
     });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     desk = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
     page = await desk.newPage();
     page.on('dialog', (dialog) => {

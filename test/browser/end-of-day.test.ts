@@ -1,22 +1,21 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { findProvider } from '../../src/carriers/registry.js';
+import { launchChromium } from '../helpers/browser.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
-import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../helpers/ipp-server.js';
+import { ippSkipReason, startIppPrinter, type IppPrinter } from '../helpers/ipp-server.js';
 import { parcelsOf, shipmentBody } from '../helpers/shipments.js';
 
-/** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
-const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 /** Time for the hand-over to run and its protocol to reach the printer. */
 const HAND_OVER = { timeout: 30_000 };
@@ -60,7 +59,6 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
   };
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-eod-'));
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
@@ -76,7 +74,7 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     })).id as string;
     const office = (await api('POST', '/v1/printers', { name: 'Office IPP', uri: ipp.uri, formats: ['pdf'] })).id as string;
     await api('PUT', `/v1/stations/${STATION}/settings`, { printers: { pdf: office } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await signIn(key, browser);
   }, 60_000);
 
@@ -84,7 +82,6 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     await browser?.close();
     await daemon?.close();
     await ipp?.close();
-    stopDnsSd();
     await emu?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });

@@ -1,17 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
+import { launchChromium } from '../helpers/browser.js';
 
-/** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
-const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 const SCREENSHOTS = fileURLToPath(new URL('../.generated/desk-screenshots/', import.meta.url));
 const STATION = 'desk-points';
@@ -62,7 +61,6 @@ describe('pickup points on the desk: the packer finds a ParcelShop by postal cod
   };
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-points-'));
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
@@ -79,7 +77,7 @@ describe('pickup points on the desk: the packer finds a ParcelShop by postal cod
       origin_address: { street_name: 'Skladová', house_number: '12', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' },
       shipping_channel_id: channelId,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
     page = await context.newPage();
     await page.goto(String((await api<{ url: string }>('POST', '/v1/desk/login-links')).url));

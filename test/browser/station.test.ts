@@ -1,19 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
+import { launchChromium } from '../helpers/browser.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
-/** Debian's Chromium (`.ci/run` installs it); playwright-core drives it and never downloads a browser. */
-const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 /** Time for a shipment to reach the carrier and come back, and its label to print. */
 const CARRIER = { timeout: 30_000 };
@@ -87,7 +86,6 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
   };
 
   beforeAll(async () => {
-    expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'packdesk-station-'));
     const setup = openContext({ dataDir, log: pino({ level: 'silent' }) });
@@ -111,7 +109,7 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
       shipping_channel_id: channelId, label_format: 'zpl', printers: { zpl: zebraId }, auto_print: true,
       box_presets: [{ name: 'Small box', length_dimension: 30, width_dimension: 20, height_dimension: 10 }, { name: 'Big box', length_dimension: 60, width_dimension: 40, height_dimension: 40 }],
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     const desk = await browser.newContext({ viewport: SIZES[0], locale: 'en-GB' });
     page = await desk.newPage();
     page.on('dialog', (dialog) => void dialog.dismiss());

@@ -9,7 +9,7 @@ import { freePort } from './ports.js';
 /**
  * `ippeveprinter` (Debian cups-ipp-utils) as an IPP Everywhere label printer for tests. It needs a D-Bus system bus
  * and avahi-daemon (it exits "Unable to initialize DNS-SD" without them): started here as root when not running,
- * and stopped afterwards if this helper started them.
+ * and stopped afterwards if this helper started them, once for the whole run by test/dns-sd-global-setup.ts.
  */
 
 const BINARIES = ['ippeveprinter', 'dbus-daemon', 'avahi-daemon'];
@@ -123,8 +123,9 @@ async function waitForPort(port: number, child: ChildProcess, log: () => string)
   throw new Error(`ippeveprinter did not listen on ${port}:\n${log()}`);
 }
 
+/** A fresh ippeveprinter; the global setup test/dns-sd-global-setup.ts keeps D-Bus and avahi-daemon running for it. */
 export async function startIppPrinter(): Promise<IppPrinter> {
-  await ensureDnsSd();
+  if (!(await busAnswers())) throw new Error('no D-Bus system bus: ippeveprinter needs the one test/dns-sd-global-setup.ts starts');
   const root = mkdtempSync(join(tmpdir(), 'packdesk-ipp-'));
   const spoolDir = join(root, 'spool');
   mkdirSync(spoolDir);

@@ -13,7 +13,7 @@ import { PrintQueueWorker } from '../../daemon/workers/print-queue.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { startTestDaemon, TEST_DIALECT, type TestAccount, type TestDaemon } from '../helpers/harness.js';
-import { ippSkipReason, startIppPrinter, stopDnsSd, type IppPrinter } from '../helpers/ipp-server.js';
+import { ippSkipReason, startIppPrinter, type IppPrinter } from '../helpers/ipp-server.js';
 import { parcelsOf, pplChannel, shipmentBody } from '../helpers/shipments.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
@@ -523,8 +523,8 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
     });
   });
 
-  // the IPP printer needs the machine's one D-Bus bus and avahi-daemon, which this file starts and stops: it runs in
-  // the SQLite run only, so that the PostgreSQL run of this file at the same time cannot stop them under it
+  // the IPP printer needs the machine's one D-Bus bus and avahi-daemon, which the SQLite run's global setup keeps
+  // running (test/dns-sd-global-setup.ts): the printing is tested there, the PostgreSQL run adds nothing to it
   const noIpp = TEST_DIALECT === 'postgres' ? 'printed to in the SQLite run' : ippSkipReason();
   describe.skipIf(Boolean(noIpp))(noIpp ? `IPP printing (skipped: ${noIpp})` : 'IPP printing to ippeveprinter', () => {
     let ipp: IppPrinter;
@@ -535,7 +535,6 @@ describe('printing: printers, raw ZPL/EPL, files, IPP and the durable print queu
     });
     afterAll(async () => {
       await ipp?.close();
-      stopDnsSd();
     });
 
     it('shows printer-state and printer-state-reasons as the status', async () => {
