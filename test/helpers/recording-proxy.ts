@@ -39,6 +39,9 @@ export async function recordingProxy(target: string, options: { bodies?: boolean
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
+  // as long as the emulators' (Fastify's 72 s), not node's 5 s: a test that holds the event loop for seconds (a barcode
+  // scan) would otherwise find the daemon's kept-alive connection closed under its next call (ECONNRESET)
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
