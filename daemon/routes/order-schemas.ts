@@ -49,6 +49,7 @@ export const OrderSchema = Type.Object({
   destination_address: AddressSchema,
   pickup_point: Type.Optional(Nullable(PickupPointInputSchema)),
   customs: Type.Optional(Nullable(CustomsInputSchema)),
+  return: Type.Optional(Type.Boolean()),
   parcels: Type.Array(ParcelInputSchema),
   cash_on_delivery_amount: Nullable(Type.Number()),
   cash_on_delivery_currency: Nullable(Type.String()),

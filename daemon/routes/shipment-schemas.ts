@@ -107,6 +107,7 @@ export const creationFields = {
   print: Type.Optional(Nullable(PrintSchema)),
   pickup_point: Type.Optional(Nullable({ ...PickupPointInputSchema, description: "Deliver to this pickup point or locker of the channel's carrier: its point product is chosen" })),
   customs: Type.Optional(Nullable(CustomsInputSchema)),
+  return: Type.Optional(Type.Boolean({ description: "Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers)" })),
 };
 
 export const updatableFields = {
@@ -198,6 +199,8 @@ export const ShipmentSchema = Type.Object({
   pickup_point: Nullable(StoredPickupPointSchema),
   customs: Nullable(CustomsInputSchema),
   return_of: Nullable(Type.String({ description: 'The shipment this one returns to its sender (POST /v1/shipments/{id}/return)' })),
+  return: Type.Boolean({ description: 'Its return label is made with it, for the box' }),
+  return_shipment_ids: Type.Array(Type.String(), { description: 'The shipments that return this one, oldest first' }),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),
   enable_tracking: Type.Boolean(),

@@ -39,6 +39,7 @@ export interface RecipientFlags {
   pointType?: string;
   /** A JSON file (or - for stdin) with the customs declaration. */
   customsJson?: string;
+  return?: boolean;
 }
 
 export interface ShipFlags extends RecipientFlags {
@@ -73,6 +74,7 @@ export function flagOfField(path: string): string | undefined {
   if (path.startsWith('cash_on_delivery')) return path.endsWith('currency') ? '--cod-currency' : '--cod';
   if (path.startsWith('pickup_point')) return path.endsWith('.type') ? '--point-type' : '--point';
   if (path.startsWith('customs')) return '--customs-json';
+  if (path === 'return') return '--return';
   return TEXT_FIELD_FLAGS.find((f) => f.field === path)?.flag;
 }
 
@@ -93,7 +95,8 @@ export function addRecipientFlags(command: Command): Command {
     .option('--parcel <KGxLxWxH>', 'a parcel: weight in kg x length x width x height in cm, e.g. 2.5x30x20x10 or 2,5x30x20x10; repeat for each', collect)
     .option('--cod <amount>', 'cash on delivery amount, e.g. 1249.90 or "1 249,90"')
     .option('--cod-currency <code>', 'cash on delivery currency (default: that of the destination country, e.g. CZK)')
-    .option('--customs-json <file>', 'the customs declaration as JSON ({"contents_type", "items": [{"description", "hs_code", "quantity", "unit_value", "unit_weight", "origin_country"}] …}; - for stdin): required where the route crosses a customs border');
+    .option('--customs-json <file>', 'the customs declaration as JSON ({"contents_type", "items": [{"description", "hs_code", "quantity", "unit_value", "unit_weight", "origin_country"}] …}; - for stdin): required where the route crosses a customs border')
+    .option('--return', "make the return label too, for the box: the carrier's return shipment, once this one is created");
 }
 
 export const DEFAULT_COUNTRY = 'CZ';
@@ -183,6 +186,7 @@ export function layRecipientFlags(body: Json, o: RecipientFlags): string[] {
   if (o.pointType !== undefined && o.point === undefined) throw new CliError('--point-type goes with --point ID', EXIT.usage);
   if (o.point !== undefined) put('pickup_point', { provider_point_id: o.point, ...(o.pointType !== undefined ? { type: o.pointType } : {}) });
   if (o.customsJson !== undefined) put('customs', readJsonObject(o.customsJson, '--customs-json'));
+  if (o.return) put('return', true);
   return [...set];
 }
 

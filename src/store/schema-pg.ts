@@ -232,6 +232,7 @@ export const shipments = pgTable('shipments', {
   pickupPoint: text('pickup_point'),
   customs: text('customs'),
   returnOf: text('return_of'),
+  withReturn: integer('with_return').notNull().default(sql`0`),
   metadata: text('metadata'),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking').notNull(),
@@ -254,6 +255,7 @@ export const shipments = pgTable('shipments', {
   index('shipments_account_channel_created').on(t.accountId, t.channelId, t.createdAt, t.seq),
   index('shipments_dispatch').on(t.dispatchId),
   index('shipments_channel_status').on(t.channelId, t.status),
+  index('shipments_return_of').on(t.returnOf),
 ]);
 
 export const parcels = pgTable('parcels', {

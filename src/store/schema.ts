@@ -268,6 +268,8 @@ export const shipments = sqliteTable('shipments', {
   customs: text('customs', { mode: 'json' }),
   /** The shipment this one returns to its sender (sh_…), or null. */
   returnOf: text('return_of'),
+  /** Its return label is made with it, for the box (`return: true` at creation). */
+  withReturn: integer('with_return', { mode: 'boolean' }).notNull().default(sql`0`),
   metadata: text('metadata', { mode: 'json' }),
   labelComment: text('label_comment'),
   enableTracking: integer('enable_tracking', { mode: 'boolean' }).notNull(),
@@ -294,6 +296,7 @@ export const shipments = sqliteTable('shipments', {
   index('shipments_account_channel_created').on(t.accountId, t.channelId, t.createdAt, t.seq),
   index('shipments_dispatch').on(t.dispatchId),
   index('shipments_channel_status').on(t.channelId, t.status),
+  index('shipments_return_of').on(t.returnOf),
 ]);
 
 export const parcels = sqliteTable('parcels', {

@@ -7,6 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
+import { findProvider } from '../../src/carriers/registry.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
@@ -46,6 +47,7 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
   let newcomerKey: string;
   let channelId: string;
   let zebraId: string;
+  let dhlChannelId: string;
 
   const url = (path = '/') => `${daemon.url}${path}`;
   const api = async (method: string, path: string, body?: unknown, as = key) => {
@@ -95,12 +97,15 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     readOnlyKey = (await createApiKey(setup, { accountId: account.id, scope: 'read_only' })).apiKey;
     newcomerKey = (await createApiKey(setup, { accountId: newcomer.id })).apiKey;
     await closeContext(setup);
-    emu = await startEmulators({ providers: ['ppl'], port: 0 });
+    emu = await startEmulators({ providers: ['ppl', 'dhl'], port: 0 });
     zebra = await startZebra();
     // printers are asked for their state only when a print needs it: the Zebra's connections are the print jobs'
     daemon = await startDaemon({ dataDir, host: '127.0.0.1', port: 0, station: STATION, log: pino({ level: 'silent' }), desk: { printerCheckMs: 600_000 } });
     channelId = (await api('POST', '/v1/shipping-channels', {
       name: 'PPL', provider: 'ppl', settings: { clientId: 'desk', clientSecret: 'desk-secret', baseUrl: emu.urls.ppl },
+    })).id as string;
+    dhlChannelId = (await api('POST', '/v1/shipping-channels', {
+      name: 'DHL Express', provider: 'dhl', settings: { ...findProvider('dhl')!.demo.settings, baseUrl: emu.urls.dhl },
     })).id as string;
     zebraId = (await api('POST', '/v1/printers', { name: 'Zebra', uri: zebra.uri, formats: ['zpl'] })).id as string;
     // the sender is the account's, for every station; this station prints ZPL on the Zebra as soon as a label exists
@@ -345,6 +350,58 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     expect(await readOnly.locator('button[name="save"]').count()).toBe(0);
     expect(await readOnly.locator('h1').textContent()).toBe(`Stanoviště ${STATION}`);
     await reader.close();
+  });
+
+  it('asks for the customs items where the route crosses a border, fills an item from its SKU the next time, and makes a return label on the shipment\'s page', async () => {
+    await page.setViewportSize(SIZES[0]!);
+    const toUs = {
+      recipient_contact: { first_name: 'Ann', last_name: 'Smith', email_address: 'ann@example.com', phone_number: '+1 212 555 0100' },
+      destination_address: { street_name: 'W 34th St', house_number: '350', city_name: 'New York', postal_code: '10001', country_code: 'US' },
+      shipping_channel_id: dhlChannelId,
+    };
+    const weighAndShip = async () => {
+      await page.selectOption('select[name="parcels.0.box"]', { label: 'Small box' });
+      await page.focus('[name="parcels.0.weight_amount"]');
+      await page.keyboard.type('2');
+      await page.keyboard.press('Enter');
+    };
+    await queueOrder('Q-US-1', toUs);
+    await queueOrder('Q-US-2', toUs);
+    await openShipScreen();
+    await scan('Q-US-1');
+    await expect.poll(focused, WAIT).toBe('parcels.0.weight_amount');
+    expect(await page.locator('section.customs').count()).toBe(0);
+    await weighAndShip();
+    // the API says the route needs a declaration: its rows open, the cursor in the first
+    await expect.poll(focused, CARRIER).toBe('customs.items.0.sku');
+    expect(await page.locator('[data-field="customs"] .error, section.customs .error').first().textContent()).toMatch(/^is required: the route CZ to US crosses a customs border/);
+    const item = { sku: 'MUG-1', description: 'Enamel mug', hs_code: '7323 94 00', quantity: '2', unit_value: '12,5', unit_weight: '0,3', origin_country: 'CZ' };
+    for (const [key, value] of Object.entries(item)) await page.fill(`[name="customs.items.0.${key}"]`, value);
+    await page.keyboard.press('F9');
+    await page.locator('.result .created').waitFor(CARRIER);
+    const [first] = await shipmentsOf('Q-US-1');
+    expect(await api('GET', `/v1/shipments/${first!.id}`)).toMatchObject({
+      customs: { contents_type: 'sale', items: [{ sku: 'MUG-1', description: 'Enamel mug', hs_code: '7323 94 00', quantity: 2, unit_value: 12.5, unit_weight: 0.3, origin_country: 'CZ' }] },
+    });
+
+    await scan('Q-US-2');
+    await expect.poll(focused, WAIT).toBe('parcels.0.weight_amount');
+    await weighAndShip();
+    await expect.poll(focused, CARRIER).toBe('customs.items.0.sku');
+    await page.fill('[name="customs.items.0.sku"]', 'MUG-1');
+    expect(await page.inputValue('[name="customs.items.0.description"]')).toBe('Enamel mug');
+    expect(await page.inputValue('[name="customs.items.0.hs_code"]')).toBe('7323 94 00');
+    await page.keyboard.press('F9');
+    await page.locator('.result .created').waitFor(CARRIER);
+
+    await page.goto(url(`/#/shipments/${first!.id}`));
+    await page.click('button[name="return"]');
+    await page.locator('[data-name="return-of"]').waitFor(CARRIER);
+    expect(await page.locator('[data-name="return-of"] a').textContent()).toBe(first!.id);
+    const back = (await api('GET', `/v1/shipments/${first!.id}`)) as { return_shipment_ids: string[] };
+    expect(back.return_shipment_ids).toHaveLength(1);
+    expect(page.url()).toContain(back.return_shipment_ids[0]);
+    expect(await api('GET', `/v1/shipments/${back.return_shipment_ids[0]}`)).toMatchObject({ return_of: first!.id, customs: { contents_type: 'return' } });
   });
 
   it('moves a sender this browser kept in localStorage to the account, once', async () => {

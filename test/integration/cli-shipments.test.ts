@@ -209,6 +209,20 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(toNorway.stderr).toMatch(/^ {2}destination_address\.country_code: PPL does not ship across a customs border \(CZ to NO\)/m);
   });
 
+  it('ship --return makes the return label for the box with the shipment; shipments return ID makes one of a shipment later', async () => {
+    const shipped = await station.cliJson<Shipment & { return: boolean; return_shipment_ids: string[] }>([...shipFlags('BOX-1', ['--return']), '--json']);
+    expect(shipped).toMatchObject({ status: 'created', return: true });
+    expect(shipped.return_shipment_ids).toHaveLength(1);
+    const boxed = await station.cliJson<Shipment & { return_of: string }>(['shipments', 'show', shipped.return_shipment_ids[0]!, '--wait', '30', '--json']);
+    expect(boxed).toMatchObject({ status: 'created', product: 'RETD', return_of: shipped.id });
+
+    const later = await station.cliJson<Shipment & { return_of: string }>(['shipments', 'return', shipped.id, '--format', 'zpl', '--json']);
+    expect(later).toMatchObject({ status: 'created', product: 'RETD', return_of: shipped.id, label_format: 'zpl' });
+    const again = await station.cli(['shipments', 'return', later.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`is itself the return of ${shipped.id}`);
+  });
+
   it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
     const parcel = await station.cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']));
     expect(parcel.code).toBe(2);

@@ -6,7 +6,7 @@ import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/h
 import { pplChannel, shipmentBody } from '../helpers/shipments.js';
 
 interface Shipment {
-  id: string; status: string; return_of: string | null; product: string | null; failure: unknown;
+  id: string; status: string; return_of: string | null; return: boolean; return_shipment_ids: string[]; product: string | null; failure: unknown;
   sender_contact: Record<string, string>; recipient_contact: Record<string, string>;
   origin_address: Record<string, string>; destination_address: Record<string, string>;
   parcels: { tracking_number: string | null }[];
@@ -79,5 +79,28 @@ describe('returns: the return label of a shipment', () => {
     const none = await a.request('POST', `/v1/shipments/${atSpx.id}/return`, {});
     expect(none.statusCode).toBe(422);
     expect(none.json().errors).toEqual({ shipping_channel_id: ['SP Express makes no return labels through packdesk'] });
+  });
+
+  it('makes the return label for the box with the shipment (return: true): one return, once the carrier has the shipment, linked both ways', async () => {
+    const res = await a.request('POST', '/v1/shipments', shipmentBody(ppl, { reference_number: 'RET-BOX', return: true }));
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({ return: true, return_shipment_ids: [] });
+    await d.runJobs();
+    const outbound = await get(res.json().data.id as string);
+    expect(outbound.status).toBe('created');
+    expect(outbound.return_shipment_ids).toHaveLength(1);
+    const back = await get(outbound.return_shipment_ids[0]!);
+    expect(back).toMatchObject({
+      status: 'created', return_of: outbound.id, return: false, product: 'RETD',
+      sender_contact: outbound.recipient_contact, recipient_contact: outbound.sender_contact,
+    });
+    expect(back.parcels[0]!.tracking_number).toBeTruthy();
+    await d.runJobs();
+    expect((await get(outbound.id)).return_shipment_ids).toEqual([back.id]);
+
+    const { cash_on_delivery_currency: _currency, ...parties } = findProvider('spx')!.demo.shipment as Record<string, unknown>;
+    const none = await a.request('POST', '/v1/shipments', shipmentBody(spx, { ...parties, return: true }));
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors).toEqual({ return: ['SP Express makes no return labels through packdesk'] });
   });
 });

@@ -4177,6 +4177,8 @@ export interface operations {
                             sku?: string;
                         }[];
                     } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -4326,6 +4328,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4791,6 +4797,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5073,6 +5083,8 @@ export interface operations {
                             sku?: string;
                         }[];
                     } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -5222,6 +5234,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5629,6 +5645,8 @@ export interface operations {
                             sku?: string;
                         }[];
                     } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
                     reference_number?: string | null;
                     label_comment?: string | null;
                     /** @description ≤ 16 KiB as JSON */
@@ -5778,6 +5796,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6097,6 +6119,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6446,6 +6472,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6765,6 +6795,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -7378,6 +7412,7 @@ export interface operations {
                                     sku?: string;
                                 }[];
                             } | null;
+                            return?: boolean;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -7567,6 +7602,8 @@ export interface operations {
                             sku?: string;
                         }[];
                     } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -7739,6 +7776,7 @@ export interface operations {
                                     sku?: string;
                                 }[];
                             } | null;
+                            return?: boolean;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -8014,6 +8052,7 @@ export interface operations {
                                     sku?: string;
                                 }[];
                             } | null;
+                            return?: boolean;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -8259,6 +8298,7 @@ export interface operations {
                                     sku?: string;
                                 }[];
                             } | null;
+                            return?: boolean;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -8466,6 +8506,8 @@ export interface operations {
                             sku?: string;
                         }[];
                     } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     /**
@@ -8638,6 +8680,7 @@ export interface operations {
                                     sku?: string;
                                 }[];
                             } | null;
+                            return?: boolean;
                             parcels: {
                                 /** @default package */
                                 parcel_type: string;
@@ -8995,6 +9038,10 @@ export interface operations {
                             } | null;
                             /** @description The shipment this one returns to its sender (POST /v1/shipments/{id}/return) */
                             return_of: string | null;
+                            /** @description Its return label is made with it, for the box */
+                            return: boolean;
+                            /** @description The shipments that return this one, oldest first */
+                            return_shipment_ids: string[];
                             metadata: {
                                 [key: string]: unknown;
                             } | null;

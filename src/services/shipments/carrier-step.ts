@@ -19,8 +19,8 @@ import { backoffDelay, type JobOutcome, type LaneReport } from '../jobs.js';
 import { queuePrintOnCreate } from '../printing/print-jobs.js';
 import { trackShipmentParcels } from '../tracking/shipment-parcels.js';
 import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
-import { routeCrossesCustoms } from './create.js';
-import { returnedShipment } from './returns.js';
+import { routeCrossesCustoms, type ValidShipment } from './create.js';
+import { boxedReturn, returnedShipment, storeBoxedReturn } from './returns.js';
 import { indexShipmentForSearch } from './search.js';
 
 const RETRY_BASE_MS = 3 * 60_000;
@@ -101,7 +101,7 @@ function notify(ctx: ServiceContext, shipmentId: string): void {
 
 async function recordCreated(
   ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource },
-  documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[],
+  documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[], boxed: ValidShipment | null,
 ) {
   const provider = findProvider(row.provider)!;
   const now = ctx.clock.now();
@@ -125,6 +125,7 @@ async function recordCreated(
       failure: null, nextAttemptAt: null, carrierProgress: null, updatedAt: now,
     }).where(eq(shipments.id, row.id)).run();
     await indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
+    if (boxed) await storeBoxedReturn(ctx, row, boxed);
     const fresh = (await loadShipmentRow(ctx, row.id))!;
     await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: await presentShipment(ctx, fresh), previousStatus: 'pending' });
     await trackShipmentParcels(ctx, row.id);
@@ -213,7 +214,8 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
       parts.push(source === 'carrier' ? p.label : await convertLabelOffThread(forCarrier.labelFormat, row.labelFormat, p.label, row.labelDpi));
     }
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
-    await recordCreated(ctx, row, parcelList, created, label, await customsDocuments(forCarrier, created, findProvider(row.provider)!.name));
+    const documents = await customsDocuments(forCarrier, created, findProvider(row.provider)!.name);
+    await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row));
     notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {

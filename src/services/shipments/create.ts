@@ -56,6 +56,8 @@ export interface ShipmentBody {
   parcels: ParcelBody[];
   /** Required where the route crosses a customs border; kept, and not sent, where it does not. */
   customs?: CustomsInput | null;
+  /** Its return label is made once it is created, for the box (services/shipments/returns.ts). */
+  return?: boolean;
   cash_on_delivery_amount?: number | null;
   cash_on_delivery_currency?: string | null;
   reference_number?: string | null;
@@ -109,6 +111,7 @@ export async function validateCreation(ctx: ServiceContext, accountId: string, g
   checkShipmentInput(body as unknown as Record<string, unknown>, found?.caps, todayOf(ctx), errors);
   if (Array.isArray(body.parcels)) checkParcelMeasures(body.parcels, errors);
   checkRouteCustoms(body, found?.provider, errors);
+  if (body.return === true && found && !found.provider.capabilities.returns) errors.add('return', `${found.provider.name} makes no return labels through packdesk`);
   if (body.print && ['pdf', 'zpl', 'epl'].includes(body.label_format)) await checkPrintRequest(ctx, accountId, body.print, body.label_format, errors);
   errors.throwIfAny();
   return { ...found!, body };
@@ -160,6 +163,7 @@ export async function creationColumns(ctx: ServiceContext, body: ShipmentBody, p
     destinationAddress: body.destination_address,
     pickupPoint: (body.pickup_point as StoredPickupPoint | null | undefined) ?? null,
     customs: body.customs ?? null,
+    withReturn: body.return === true,
     printRequest: body.print ?? null,
   };
 }
@@ -173,12 +177,14 @@ export function parcelRows(ctx: ServiceContext, shipmentId: string, list: Parcel
   }));
 }
 
+/** A creation input validateCreation accepted: its channel's provider and the body as it is stored. */
+export type ValidShipment = Awaited<ReturnType<typeof validateCreation>>;
+
 /**
- * Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction. `returnOf`: the
- * shipment it returns to its sender (services/shipments/returns.ts).
+ * Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction (or in the caller's).
+ * `returnOf`: the shipment it returns to its sender (services/shipments/returns.ts).
  */
-export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector(), returnOf: string | null = null) {
-  const { provider, body } = await validateCreation(ctx, accountId, given, errors);
+export async function insertShipment(ctx: ServiceContext, accountId: string, { provider, body }: ValidShipment, returnOf: string | null) {
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
   return ctx.store.transaction(async () => {
@@ -199,4 +205,8 @@ export async function createShipment(ctx: ServiceContext, accountId: string, giv
     await bindIdempotentResource(ctx, `/v1/shipments/${id}`);
     return view;
   });
+}
+
+export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector()) {
+  return insertShipment(ctx, accountId, await validateCreation(ctx, accountId, given, errors), null);
 }

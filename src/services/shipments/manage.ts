@@ -35,7 +35,7 @@ export async function getShipment(ctx: ServiceContext, accountId: string, id: st
 /** Fields of the creation input, correctable while the shipment is pending after a failed creation; other keys are ignored. */
 const CREATION_FIELDS: ReadonlySet<string> = new Set([
   'shipping_channel_id', 'label_format', 'label_dpi', 'sender_contact', 'recipient_contact', 'origin_address', 'destination_address', 'parcels',
-  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print', 'pickup_point', 'customs',
+  'cash_on_delivery_amount', 'cash_on_delivery_currency', 'shipping_date', 'print', 'pickup_point', 'customs', 'return',
 ]);
 
 async function jobRunning(ctx: ServiceContext, id: string): Promise<boolean> {
@@ -52,7 +52,7 @@ async function storedBody(ctx: ServiceContext, row: ShipmentRow): Promise<Shipme
     cash_on_delivery_amount: view.cash_on_delivery_amount, cash_on_delivery_currency: view.cash_on_delivery_currency,
     reference_number: row.referenceNumber, shipping_date: row.shippingDate, label_comment: row.labelComment,
     metadata: view.metadata, enable_tracking: row.enableTracking, print: (row.printRequest as ShipmentBody['print']) ?? null,
-    pickup_point: view.pickup_point, customs: view.customs,
+    pickup_point: view.pickup_point, customs: view.customs, return: row.withReturn,
   };
 }
 

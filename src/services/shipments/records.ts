@@ -131,6 +131,8 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     pickup_point: (row.pickupPoint as StoredPickupPoint | null) ?? null,
     customs: (row.customs as CustomsInput | null) ?? null,
     return_of: row.returnOf,
+    return: row.withReturn,
+    return_shipment_ids: await returnShipmentIds(ctx, row.id),
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,
@@ -159,6 +161,12 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
 }
 
 export type ShipmentView = Awaited<ReturnType<typeof presentShipment>>;
+
+/** The shipments that return this one, oldest first. */
+export async function returnShipmentIds(ctx: ServiceContext, id: string): Promise<string[]> {
+  const rows = await ctx.db.select({ id: shipments.id }).from(shipments).where(eq(shipments.returnOf, id)).orderBy(shipments.seq).all();
+  return rows.map((r) => r.id);
+}
 
 /** A presented shipment's parcels as a creation input takes them: their measures, without ids and tracking. */
 export function parcelInputs(view: Awaited<ReturnType<typeof presentShipment>>) {

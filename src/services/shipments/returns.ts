@@ -1,9 +1,9 @@
 import { CarrierRefusedError } from '../../carriers/errors.js';
-import { ConflictError, FieldErrorCollector } from '../../domain/errors.js';
+import { ConflictError, FieldErrorCollector, ValidationError } from '../../domain/errors.js';
 import type { CustomsInput } from '../../domain/customs.js';
 import type { ServiceContext } from '../context.js';
-import { channelForShipment, createShipment, type ShipmentBody } from './create.js';
-import { getShipmentRow, loadParcels, loadShipmentRow, parcelInputs, presentShipment } from './records.js';
+import { channelForShipment, insertShipment, validateCreation, type ShipmentBody, type ValidShipment } from './create.js';
+import { getShipmentRow, loadParcels, loadShipmentRow, parcelInputs, presentShipment, returnShipmentIds, type ShipmentRow } from './records.js';
 
 /** What a return may set differently from its outbound shipment. */
 export interface ReturnOverrides {
@@ -25,8 +25,12 @@ export async function createReturnShipment(ctx: ServiceContext, accountId: strin
   const outbound = await getShipmentRow(ctx, accountId, id);
   if (outbound.returnOf !== null) throw new ConflictError(`Shipment ${id} is itself the return of ${outbound.returnOf}: it has no return of its own.`);
   if (!RETURNABLE.has(outbound.status)) throw new ConflictError(`Shipment ${id} is ${outbound.status}: a return is made of a shipment the carrier has (created, shipped or delivered).`);
+  return insertShipment(ctx, accountId, await validReturn(ctx, outbound, given, errors), outbound.id);
+}
+
+async function validReturn(ctx: ServiceContext, outbound: ShipmentRow, given: ReturnOverrides, errors: FieldErrorCollector): Promise<ValidShipment> {
   const channelId = given.shipping_channel_id ?? outbound.channelId;
-  const found = await channelForShipment(ctx, accountId, channelId, errors);
+  const found = await channelForShipment(ctx, outbound.accountId, channelId, errors);
   if (found && found.provider.code !== outbound.provider) {
     errors.add('shipping_channel_id', `is a channel of ${found.provider.name}: a return goes back with the carrier of the shipment (${outbound.provider})`);
   } else if (found && !found.provider.capabilities.returns) {
@@ -43,7 +47,28 @@ export async function createReturnShipment(ctx: ServiceContext, accountId: strin
     customs: customs ? { ...customs, contents_type: 'return' } : null,
     reference_number: outbound.referenceNumber, print: given.print ?? null,
   };
-  return createShipment(ctx, accountId, body, errors, outbound.id);
+  return validateCreation(ctx, outbound.accountId, body, errors);
+}
+
+/**
+ * The return label for the box of a shipment created with `return: true`, validated before its outbound is recorded
+ * as created so that both are stored in one transaction (storeBoxedReturn): a crash leaves neither or both. One that
+ * no longer validates (its channel deactivated since) is logged and left to `POST /v1/shipments/{id}/return`.
+ */
+export async function boxedReturn(ctx: ServiceContext, outbound: ShipmentRow): Promise<ValidShipment | null> {
+  if (!outbound.withReturn || outbound.returnOf !== null) return null;
+  try {
+    return await validReturn(ctx, outbound, { print: outbound.printRequest as ShipmentBody['print'] }, new FieldErrorCollector());
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    ctx.log.warn({ shipment_id: outbound.id, errors: err.errors }, 'the return label for the box cannot be made');
+    return null;
+  }
+}
+
+/** Stores a boxed return (inside the outbound's creation transaction), unless the shipment has one already. */
+export async function storeBoxedReturn(ctx: ServiceContext, outbound: ShipmentRow, valid: ValidShipment): Promise<void> {
+  if ((await returnShipmentIds(ctx, outbound.id)).length === 0) await insertShipment(ctx, outbound.accountId, valid, outbound.id);
 }
 
 /** What the carrier step tells the adapter of the shipment a return returns: its carrier's numbers. */

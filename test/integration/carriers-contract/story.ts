@@ -215,6 +215,28 @@ function story(code: string, provider: ProviderDefinition): void {
     }
   });
 
+  it(provider.capabilities.returns ? "makes a shipment's return label, the parties swapped, its label scanning, tracked to delivered at the warehouse" : 'refuses a return label, naming the provider', async () => {
+    const outbound = await created({ reference_number: 'RETURN-1' });
+    const returnChannel = contract.returnSettings ? { shipping_channel_id: (await openChannel('Returns', contract.returnSettings)).id } : {};
+    const res = await a.request('POST', `/v1/shipments/${outbound.id}/return`, returnChannel);
+    if (!provider.capabilities.returns) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toEqual({ shipping_channel_id: [`${provider.name} makes no return labels through packdesk`] });
+      return;
+    }
+    expect(res.statusCode, res.body).toBe(201);
+    await d.runJobs();
+    const back = await get(res.json().data.id);
+    expect(back.status, JSON.stringify(back.failure)).toBe('created');
+    expect(back).toMatchObject({ return_of: outbound.id, cash_on_delivery_amount: null, sender_contact: outbound.recipient_contact, recipient_contact: outbound.sender_contact });
+    const label = await a.request('GET', `/v1/shipments/${back.id}/label?download=1`);
+    expect(await decodePdfBarcodes(label.rawPayload)).toEqual(numbersOf(back).map((n: string) => [n]));
+    await control('POST', `parcels/${numbersOf(back)[0]}/advance`, { to: 'delivered' });
+    d.clock.advance(7 * HOUR);
+    await d.runJobs();
+    expect((await get(back.id)).status).toBe('delivered');
+  });
+
   it.each([
     [{ mode: 'error500', count: 2 }], [{ mode: 'rate_limit', count: 1 }], [{ mode: 'timeout', count: 1, ms: 3000 }], [{ mode: 'expire_tokens' }],
   ])('creates the shipment exactly once at the carrier through %o', async (fault) => {

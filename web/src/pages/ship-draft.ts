@@ -25,12 +25,53 @@ export interface Draft {
   parcels: ParcelInput[];
   cod_amount: string;
   cod_currency: string;
+  /** Shown once the route needs one (the API answered 422 on `customs`) or the record had one. */
+  customs: CustomsDraft | null;
+  /** The return label is made with it, for the box. */
+  return: boolean;
 }
+
+export interface CustomsItemInput { sku: string; description: string; hs_code: string; quantity: string; unit_value: string; unit_weight: string; origin_country: string }
+export interface CustomsDraft {
+  contents_type: string;
+  incoterm: string;
+  items: CustomsItemInput[];
+  /** What the desk does not edit (invoice number, EORI, tax ids …), sent back as the record had it. */
+  kept: Record<string, unknown>;
+}
+type CustomsRecord = NonNullable<Order['customs']>;
 
 /** A draft whose channel and label format are settled (the station's filled in). */
 export type Settled = Draft & { label_format: LabelFormat };
 
 export const emptyParcel = (): ParcelInput => ({ weight: '', length: '', width: '', height: '' });
+export const emptyCustomsItem = (): CustomsItemInput => ({ sku: '', description: '', hs_code: '', quantity: '1', unit_value: '', unit_weight: '', origin_country: '' });
+export const emptyCustoms = (): CustomsDraft => ({ contents_type: 'sale', incoterm: '', items: [emptyCustomsItem()], kept: {} });
+
+function customsOf(record: CustomsRecord): CustomsDraft {
+  const { contents_type, incoterm, items, ...kept } = record;
+  return {
+    contents_type, incoterm: incoterm ?? '', kept,
+    items: items.map((i) => ({
+      sku: i.sku ?? '', description: i.description, hs_code: i.hs_code ?? '', quantity: String(i.quantity), unit_value: showDecimal(i.unit_value),
+      unit_weight: showDecimal(i.unit_weight), origin_country: i.origin_country,
+    })),
+  };
+}
+
+const SKU_MEMORY = 'packdesk.customs.sku.';
+/** The item as this desk last declared the SKU, for a row where only the SKU was typed. */
+export function rememberedItem(sku: string): Partial<CustomsItemInput> {
+  try {
+    return JSON.parse(localStorage.getItem(SKU_MEMORY + sku.trim()) ?? '{}') as Partial<CustomsItemInput>;
+  } catch {
+    return {};
+  }
+}
+/** Keeps each declared item with a SKU for the next declaration of it (on a shipment the carrier took). */
+export function rememberItems(customs: CustomsDraft | null): void {
+  for (const { sku, quantity: _quantity, ...item } of customs?.items ?? []) if (sku.trim()) localStorage.setItem(SKU_MEMORY + sku.trim(), JSON.stringify(item));
+}
 
 type ParcelRecord = { weight_amount?: number; length_dimension?: number; width_dimension?: number; height_dimension?: number };
 const parcelOf = (p: ParcelRecord): ParcelInput => ({
@@ -42,6 +83,7 @@ export function newDraft(reference: string, country = 'CZ'): Draft {
   return {
     reference_number: reference, order_id: null, shipment_id: null, order_changed: false, channel: '', label_format: '',
     recipient: emptyParty(), destination: emptyAddress(country), pickup_point: null, parcels: [emptyParcel()], cod_amount: '', cod_currency: '',
+    customs: null, return: false,
   };
 }
 
@@ -49,12 +91,14 @@ export function newDraft(reference: string, country = 'CZ'): Draft {
 type Filled = Pick<Order, 'recipient_contact' | 'destination_address' | 'cash_on_delivery_amount' | 'cash_on_delivery_currency'> & {
   parcels: ParcelRecord[];
   pickup_point?: PointRecord | null;
+  customs?: CustomsRecord | null;
+  return?: boolean;
 };
 
 const PLACE_KEYS = ['street_name', 'house_number', 'city_name', 'postal_code', 'country_code'] as const;
 const samePlace = (a: Partial<Record<(typeof PLACE_KEYS)[number], string>>, b: typeof a) => PLACE_KEYS.every((k) => (a[k] ?? '') === (b[k] ?? ''));
 
-function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | 'pickup_point' | 'parcels' | 'cod_amount' | 'cod_currency'> {
+function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | 'pickup_point' | 'parcels' | 'cod_amount' | 'cod_currency' | 'customs' | 'return'> {
   const point = record.pickup_point ? choiceOf(record.pickup_point) : null;
   // a destination that is the point's own address goes with the point: a point changed later brings its own
   const pointsAddress = point?.address != null && samePlace(point.address, record.destination_address);
@@ -63,6 +107,7 @@ function filledFrom(record: Filled): Pick<Draft, 'recipient' | 'destination' | '
     destination: pointsAddress ? emptyAddress(record.destination_address.country_code) : addressOf(record.destination_address),
     parcels: record.parcels.length > 0 ? record.parcels.map(parcelOf) : [emptyParcel()],
     cod_amount: showDecimal(record.cash_on_delivery_amount, 2), cod_currency: record.cash_on_delivery_currency ?? '',
+    customs: record.customs ? customsOf(record.customs) : null, return: record.return ?? false,
   };
 }
 
@@ -104,11 +149,28 @@ const pointBody = (draft: Settled) => (draft.pickup_point
   ? { provider_point_id: draft.pickup_point.provider_point_id, ...(draft.pickup_point.type ? { type: draft.pickup_point.type } : {}) }
   : null);
 
-/** What the packer may change of an order or a refused shipment: who, where, how much to collect; to a point an empty address is left to the point's. */
+/** The declaration as the API takes it; an empty cell is left out for the API to name. */
+function customsBody(draft: Settled) {
+  const c = draft.customs;
+  if (!c) return null;
+  const text = (v: string) => (v.trim() === '' ? undefined : v.trim());
+  return {
+    ...c.kept, contents_type: c.contents_type as CustomsRecord['contents_type'], incoterm: text(c.incoterm)?.toUpperCase(),
+    items: c.items.map((i) => ({
+      sku: text(i.sku), description: i.description.trim(), hs_code: text(i.hs_code), quantity: readDecimal(i.quantity)!, unit_value: readDecimal(i.unit_value)!,
+      unit_weight: readDecimal(i.unit_weight)!, origin_country: i.origin_country.trim().toUpperCase(),
+    })),
+  };
+}
+
+/**
+ * What the packer may change of an order or a refused shipment: who, where, how much to collect, the customs
+ * declaration and the return label; to a point an empty address is left to the point's.
+ */
 const recipientBody = (draft: Settled) => ({
   recipient_contact: contactBody(draft.recipient),
   ...(draft.pickup_point && isBlank(draft.destination) ? {} : { destination_address: addressBody(draft.destination) }),
-  pickup_point: pointBody(draft), ...codBody(draft),
+  pickup_point: pointBody(draft), ...codBody(draft), customs: customsBody(draft), return: draft.return,
 });
 
 /** A new shipment at `station`: the daemon adds the station's sender, pickup address and auto-print. */

@@ -5,12 +5,13 @@ import { statusWord, t } from '../i18n';
 import { onLive } from '../live';
 import { useSignal } from '../signal';
 import { loadStation, station } from '../station';
+import { CustomsCard } from './customs-items';
 import { Parcels } from './parcels';
 import { Field } from './parts';
 import { PickupPointCard } from './pickup-point';
 import { RecipientCard, type Recipient } from './recipient-card';
 import {
-  correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, newDraft, orderChangeBody, RECIPIENT_PATHS, shipOrderBody,
+  correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, emptyCustoms, newDraft, orderChangeBody, RECIPIENT_PATHS, rememberItems, shipOrderBody,
   type Draft, type Settled,
 } from './ship-draft';
 import { isRefused, ShipResult, type Outcome } from './ship-result';
@@ -135,6 +136,20 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
     } else if (shipment.status !== 'pending') {
       setErrors({});
       setFocus('reference_number');
+      rememberItems(draft.customs);
+    }
+  };
+
+  /** The API's refusal of the form: its fields open; a route that needs a customs declaration shows one to fill. */
+  const refused = (named: Record<string, string[]>) => {
+    setErrors(named);
+    setOutcome({ kind: 'invalid', message: t('ship.invalid') });
+    if (Object.keys(named).some((path) => RECIPIENT_PATHS.test(path))) setEditing(true);
+    if (named.customs && !draft.customs) {
+      setDraft((d) => ({ ...d, customs: emptyCustoms() }));
+      setFocus('customs.items.0.sku');
+    } else {
+      setFocus(Object.keys(named)[0]!);
     }
   };
 
@@ -169,10 +184,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
       answered(shipment);
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.errors).length > 0) {
-        setErrors(err.errors);
-        setOutcome({ kind: 'invalid', message: t('ship.invalid') });
-        if (Object.keys(err.errors).some((path) => RECIPIENT_PATHS.test(path))) setEditing(true);
-        setFocus(Object.keys(err.errors)[0]!);
+        refused(err.errors);
       } else {
         setOutcome({ kind: 'invalid', message: errorText(err) });
       }
@@ -234,6 +246,9 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
           onKnown={(point) => setDraft((d) => (d.pickup_point?.provider_point_id === point.provider_point_id ? { ...d, pickup_point: point } : d))}
         />
         <Parcels parcels={draft.parcels} onChange={(parcels) => edit((d) => ({ ...d, parcels }))} presets={effective?.box_presets ?? []} errors={errors} readOnly={readOnly} />
+        {draft.customs && (
+          <CustomsCard customs={draft.customs} errors={errors} readOnly={readOnly} onChange={(customs) => edit((d) => ({ ...d, customs, order_changed: d.order_id !== null }))} />
+        )}
         <div class="row options">
           <Field label="ship.channel" path="shipping_channel_id" errors={errors}>
             <select name="shipping_channel_id" value={shown.channel} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, channel: e.currentTarget.value }))}>
@@ -245,6 +260,12 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
               <option value="pdf">PDF</option><option value="zpl">ZPL</option><option value="epl">EPL</option>
             </select>
           </Field>
+          {carrier?.returns && (
+            <label class="check" data-field="return">
+              <input type="checkbox" name="return" checked={draft.return} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, return: e.currentTarget.checked, order_changed: d.order_id !== null }))} />
+              <span>{t('ship.return')}</span>
+            </label>
+          )}
           {!readOnly && (
             <button type="submit" class="primary" name="ship" disabled={outcome.kind === 'working'} title={t('ship.shortcut')}>
               {draft.shipment_id ? t('ship.resubmit') : t('ship.submit')} <kbd>F9</kbd>

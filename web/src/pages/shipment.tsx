@@ -12,9 +12,12 @@ import { choiceOf, PointLines, usePointDetails, type PointChoice } from './picku
 import { PrintStatus } from './print-status';
 import { isRefused } from './ship-result';
 
+/** A return is made of a shipment its carrier has (as the API's POST /v1/shipments/{id}/return holds). */
+const RETURNABLE = new Set(['created', 'shipped', 'delivered']);
+
 /**
  * One shipment: its pickup point (name, address, hours), parcels, the tracking timeline (newest first, the carrier's codes), label, where it printed, reprint,
- * cancel, retry; a refused one shows its fields to correct, and sending them corrects this same shipment.
+ * cancel, retry, its return label and the links between a shipment and its returns; a refused one shows its fields to correct, and sending them corrects this same shipment.
  */
 export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }) {
   const [shipment, setShipment] = useState<Shipment | null>(null);
@@ -63,6 +66,10 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
   };
   const cancel = () => window.confirm(t('shipment.cancelConfirm')) && act(() => data(api.POST('/v1/shipments/{id}/cancel', { params: { path: { id } } })));
   const retry = () => act(() => data(api.POST('/v1/shipments/{id}/retry', { params: { path: { id } } })));
+  const makeReturn = () => act(async () => {
+    const back = await data(api.POST('/v1/shipments/{id}/return', { params: { path: { id } }, body: {} }));
+    location.hash = `#/shipments/${back.id}`;
+  });
 
   if (!shipment) return <main>{error ? <p class="error" role="alert">{error}</p> : <p aria-busy="true" />}</main>;
   const updates = tracking.flatMap((p) => p.status_updates.map((u) => ({ ...u, number: p.tracking_number })))
@@ -84,7 +91,12 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
         <div class="row actions">
           {shipment.status === 'pending' && <button type="button" name="retry" onClick={retry}>{t('shipment.retry')}</button>}
           {(shipment.status === 'pending' || (shipment.status === 'created' && channel?.capabilities.cancel !== false)) && <button type="button" name="cancel" class="danger" onClick={cancel}>{t('shipment.cancel')}</button>}
+          {carrier?.returns && shipment.return_of === null && RETURNABLE.has(shipment.status) && <button type="button" name="return" onClick={makeReturn}>{t('shipment.makeReturn')}</button>}
         </div>
+      )}
+      {shipment.return_of && <p data-name="return-of">{t('shipment.returnOf')} <a href={`#/shipments/${shipment.return_of}`}>{shipment.return_of}</a></p>}
+      {shipment.return_shipment_ids.length > 0 && (
+        <p data-name="returns">{t('shipment.returns')} {shipment.return_shipment_ids.map((r) => <a href={`#/shipments/${r}`}>{r}</a>)}</p>
       )}
       {!readOnly && isRefused(shipment) && <FixShipment key={shipment.updated_at} shipment={shipment} carrier={carrier} onAnswer={setShipment} />}
       {!readOnly && shipment.status === 'created' && channel?.capabilities.cancel === false && (
