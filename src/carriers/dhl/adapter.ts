@@ -7,7 +7,7 @@ import { DhlClient } from './client.js';
 import { dhlDispatcher } from './dispatch.js';
 import { DHL_POINT_TYPES, pickupPointOf, SERVICE_POINT_ID, servicePointLookup, servicePointSearch } from './points.js';
 import { dhlShipmentRequest } from './request.js';
-import { parseCreatedShipment, parseTrackedShipments } from './response.js';
+import { dhlFieldPath, dhlReturnFieldPath, parseCreatedShipment, parseTrackedShipments } from './response.js';
 import { dhlSettings } from './settings.js';
 
 /** `GET /tracking` takes at most 200 waybill numbers and 200 piece numbers a call (MyDHL OpenAPI 3.1.1). */
@@ -32,7 +32,7 @@ async function createShipment(
   if (earlier?.sendingSince !== undefined) {
     ctx.log.warn({ shipmentId: s.id, since: earlier.sendingSince }, 'an earlier send of this shipment to DHL Express got no answer: it may have left an unused waybill');
   }
-  const body = await markedSend(ctx, undefined, () => client.createShipment(request, s.id));
+  const body = await markedSend(ctx, undefined, () => client.createShipment(request, s.id, s.returnOf ? dhlReturnFieldPath : dhlFieldPath));
   const created = parseCreatedShipment(body, s.parcels.length);
   return {
     providerShipmentId: created.shipmentTrackingNumber,

@@ -70,10 +70,13 @@ export class DhlClient {
     throw this.refused(res);
   }
 
-  /** `POST /shipments` (synchronous, 201): the AWB, piece ids and labels. `Message-Reference` carries our shipment id. */
-  async createShipment(request: DhlShipmentRequest, messageReference: string): Promise<DhlCreatedBody> {
+  /**
+   * `POST /shipments` (synchronous, 201): the AWB, piece ids and labels. `Message-Reference` carries our shipment id;
+   * `fieldPath` reads the pointers of a refusal (a return's differ).
+   */
+  async createShipment(request: DhlShipmentRequest, messageReference: string, fieldPath = dhlFieldPath): Promise<DhlCreatedBody> {
     const res = await this.send('POST', '/shipments', { json: request, headers: { 'message-reference': messageReference } });
-    if (res.status !== 201) throw this.refused(res);
+    if (res.status !== 201) throw this.refused(res, fieldPath);
     return res.json<DhlCreatedBody>();
   }
 

@@ -26,9 +26,16 @@ const inThousandths = (value: number) => Math.round(value * 1000);
 
 const lineValue = (item: SeenLineItem) => inThousandths(item.price) * item.quantity.value;
 
-/** Whether the request asks for the invoice image (`outputImageProperties.imageOptions` typeCode invoice). */
+/** The invoice image asked for (`outputImageProperties.imageOptions` typeCode invoice), with its place in the list. */
+function invoiceOption(r: SeenShipmentRequest) {
+  const options = r.outputImageProperties?.imageOptions ?? [];
+  const index = options.findIndex((o) => o.typeCode === 'invoice' && o.isRequested);
+  return index < 0 ? undefined : { index, option: options[index]! };
+}
+
+/** Whether the request asks for the invoice image. */
 function asksForInvoice(r: SeenShipmentRequest): boolean {
-  return r.outputImageProperties?.imageOptions?.some((o) => o.typeCode === 'invoice' && o.isRequested) ?? false;
+  return invoiceOption(r) !== undefined;
 }
 
 /** DHL renders the invoice of a declared shipment that asks for it. */
@@ -73,9 +80,25 @@ function paperlessMessages(r: SeenShipmentRequest): string[] {
     : [];
 }
 
+/** The OpenAPI's returns invoice: template RET_COM_INVOICE_A4_01 ("for exclusive use … where the goods are actual 'returns'"), invoiceType returns. */
+const RETURNS_TEMPLATE = 'RET_COM_INVOICE_A4_01';
+
+/** Whether the invoice asked for is DHL's returns invoice. */
+export function wantsReturnsInvoice(r: SeenShipmentRequest): boolean {
+  const option = invoiceOption(r)?.option;
+  return option?.invoiceType === 'returns' || option?.templateName === RETURNS_TEMPLATE;
+}
+
+/** The returns invoice is for returned goods only: a declaration whose export reason is `return`. */
+function returnsInvoiceMessages(r: SeenShipmentRequest): string[] {
+  const declaration = r.content.exportDeclaration;
+  if (!declaration || !wantsReturnsInvoice(r) || declaration.exportReasonType === 'return') return [];
+  return [`#/content/exportDeclaration/exportReasonType must be 'return', not '${declaration.exportReasonType ?? ''}', for the returns invoice ${RETURNS_TEMPLATE} (#/outputImageProperties/imageOptions/${invoiceOption(r)!.index}): it is for returned goods only.`];
+}
+
 /** DHL's customs checks of a create request. */
 export function customsMessages(r: SeenShipmentRequest): string[] {
-  return [...declarationMessages(r), ...paperlessMessages(r)];
+  return [...declarationMessages(r), ...paperlessMessages(r), ...returnsInvoiceMessages(r)];
 }
 
 function partyLines(title: string, party: SeenParty): DocumentLine[] {
@@ -95,7 +118,7 @@ export function renderCommercialInvoice(s: DhlShipment): Promise<Buffer> {
   const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
   const netKg = declaration.lineItems.reduce((kg, item) => kg + (item.weight.netValue ?? item.weight.grossValue ?? 0), 0);
   return renderTextDocument([
-    { text: 'COMMERCIAL INVOICE', bold: true, size: 14 },
+    { text: wantsReturnsInvoice(s.request) ? 'RETURNS INVOICE' : 'COMMERCIAL INVOICE', bold: true, size: 14 },
     `Invoice number: ${declaration.invoice?.number ?? ''}   Date: ${declaration.invoice?.date ?? ''}   Waybill: ${s.id}`,
     `Incoterm: ${content.incoterm}   Reason for export: ${declaration.exportReason ?? declaration.exportReasonType ?? ''}`,
     { gap: 0.5 },

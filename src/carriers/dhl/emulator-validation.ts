@@ -55,7 +55,7 @@ export interface SeenShipmentRequest {
   productCode: string;
   accounts: { typeCode: string; number: string }[];
   valueAddedServices?: { serviceCode: string; value?: number; currency?: string }[];
-  outputImageProperties?: { encodingFormat?: string; imageOptions?: { typeCode: string; isRequested?: boolean }[] };
+  outputImageProperties?: { encodingFormat?: string; imageOptions?: { typeCode: string; isRequested?: boolean; templateName?: string; invoiceType?: string }[] };
   customerReferences?: SeenReference[];
   customerDetails: { shipperDetails: SeenParty; receiverDetails: SeenParty; buyerDetails?: SeenParty };
   onDemandDelivery?: { deliveryOption: string; servicePointId?: string };

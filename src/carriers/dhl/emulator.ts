@@ -168,6 +168,8 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       shipmentTrackingNumber: s.id,
       apiKey: s.owner,
       accountNumber: s.request.accounts.find((a) => a.typeCode === 'shipper')?.number ?? null,
+      // the account billed when it is not the shipper's (a return's warehouse)
+      payerAccountNumber: s.request.accounts.find((a) => a.typeCode === 'payer')?.number ?? null,
       productCode: s.product,
       // MyDHL cannot cancel: a waybill stays created until DHL scans it.
       state: 'Created',

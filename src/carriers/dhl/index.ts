@@ -14,7 +14,7 @@ const mappers: CarrierMappers = {
   parseTracking: (body, asked) => parseTrackedShipments((body ?? {}) as Parameters<typeof parseTrackedShipments>[0], asked),
 };
 
-/** DHL Express — MyDHL API (REST, HTTP Basic): create with per-piece labels (and a customs declaration with DHL's commercial invoice), track, book the courier (`POST /pickups`), find Service Points (`GET /servicepoints`) and ship to one (On Demand Delivery `servicepoint`); no cancel. */
+/** DHL Express — MyDHL API (REST, HTTP Basic): create with per-piece labels (and a customs declaration with DHL's commercial invoice), track, book the courier (`POST /pickups`), find Service Points (`GET /servicepoints`) and ship to one (On Demand Delivery `servicepoint`), return a shipment from its customer; no cancel. */
 export const provider: ProviderDefinition = {
   code: 'dhl',
   name: 'DHL Express',
@@ -22,7 +22,8 @@ export const provider: ProviderDefinition = {
   baseUrls: DHL_BASE_URLS,
   // MyDHL takes 999 pieces a shipment; packdesk's shipments have at most 50 parcels. No shipment cancel exists (only pickups).
   // Customs: the declaration (exportDeclaration) goes with the shipment and DHL renders its commercial invoice.
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false, customs: true },
+  // Returns: an ordinary shipment from the customer to the warehouse, billed to the channel's account (request.ts returnParts).
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false, customs: true, returns: true },
   settings: dhlSettings.specs,
   docs: [
     'https://developer.dhl.com/api-reference/dhl-express-mydhl-api',

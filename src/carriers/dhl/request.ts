@@ -117,24 +117,29 @@ const EXPORT_REASONS: Record<CustomsContentsType, { type: string; reason: string
 
 /** The commercial invoice DHL renders from the declaration: its default portrait template (COMMERCIAL_INVOICE_P_10). */
 const INVOICE_IMAGE = { typeCode: 'invoice', templateName: 'COMMERCIAL_INVOICE_P_10', isRequested: true, invoiceType: 'commercial' };
+/**
+ * Returned goods get DHL's returns invoice: the OpenAPI's template RET_COM_INVOICE_A4_01 is "for exclusive use" where
+ * "the goods are actual 'returns'" (the shipper earlier received them, the recipient gets them back), invoiceType `returns`.
+ */
+const RETURNS_INVOICE_IMAGE = { typeCode: 'invoice', templateName: 'RET_COM_INVOICE_A4_01', isRequested: true, invoiceType: 'returns' };
 
-/** An EU EORI or VAT number begins with its issuing state's code (VAT writes Greece EL); one without is the sender's country's. */
-function issuerOf(number: string, sendersCountry: string): string {
+/** An EU EORI or VAT number begins with its issuing state's code (VAT writes Greece EL); one without is its holder's country's. */
+function issuerOf(number: string, holdersCountry: string): string {
   const prefix = /^[A-Z]{2}/.exec(number.toUpperCase())?.[0];
-  return prefix === 'EL' ? 'GR' : prefix ?? sendersCountry;
+  return prefix === 'EL' ? 'GR' : prefix ?? holdersCountry;
 }
 
-/** The exporter's EORI (EOR) and VAT number, which the shipper carries. */
-function exporterNumbers(customs: CustomsForCarrier, sendersCountry: string): DhlRegistrationNumber[] {
+/** The declaration's exporter's EORI (EOR) and VAT number: the warehouse's, which its party carries. */
+function exporterNumbers(customs: CustomsForCarrier, warehouseCountry: string): DhlRegistrationNumber[] {
   const numbers = [['EOR', customs.exporterEori], ['VAT', customs.exporterVatNumber]] as const;
   return numbers.flatMap(([typeCode, number]) =>
-    number ? [{ typeCode, number: number.slice(0, MAX.registrationNumber), issuerCountryCode: issuerOf(number, sendersCountry) }] : []);
+    number ? [{ typeCode, number: number.slice(0, MAX.registrationNumber), issuerCountryCode: issuerOf(number, warehouseCountry) }] : []);
 }
 
-/** The importer's tax id, which the receiver carries: a VAT number of the receiver's country, as DHL's examples give an importer's. */
-function importerNumbers(customs: CustomsForCarrier, receiversCountry: string): DhlRegistrationNumber[] {
+/** The declaration's importer's tax id, the customer's: a VAT number of its country, as DHL's examples give an importer's. */
+function importerNumbers(customs: CustomsForCarrier, customerCountry: string): DhlRegistrationNumber[] {
   const id = customs.importerTaxId;
-  return id ? [{ typeCode: 'VAT', number: id.slice(0, MAX.registrationNumber), issuerCountryCode: receiversCountry }] : [];
+  return id ? [{ typeCode: 'VAT', number: id.slice(0, MAX.registrationNumber), issuerCountryCode: customerCountry }] : [];
 }
 
 /** A party with its registration numbers, where it has any (no empty list). */
@@ -175,12 +180,36 @@ function exportDeclaration(customs: CustomsForCarrier) {
   };
 }
 
+/**
+ * A return is an ordinary MyDHL shipment, the customer its shipper and the warehouse its receiver (as the OpenAPI's
+ * returns invoice describes the parties), billed to the channel's account and naming the outbound waybill. MyDHL has
+ * no return product nor flag. A return collects no money: cash on delivery on one is refused before DHL is asked.
+ */
+function returnParts(s: ShipmentForCarrier, accountNumber: string) {
+  const { returnOf } = s;
+  if (!returnOf) return { accounts: [{ typeCode: 'shipper', number: accountNumber }], references: [] };
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError('A DHL Express return takes no cash on delivery', { cash_on_delivery_amount: ['a DHL Express return takes no cash on delivery'] });
+  }
+  return {
+    // inferred: the warehouse pays as `payer` though it receives (MyDHL connectors bill a return to the shipper's account, help.merchantcentral.de/en/shipment-dhl-express/returns/)
+    accounts: [{ typeCode: 'shipper', number: accountNumber }, { typeCode: 'payer', number: accountNumber }],
+    // AAO, "shipment reference number of receiver": the warehouse's own number of what comes back, the outbound waybill
+    references: [{ value: returnOf.providerShipmentId.slice(0, MAX.referenceValue), typeCode: 'AAO' }],
+  };
+}
+
 export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings) {
   const toPoint = servicePointDelivery(s);
   const output = LABEL_OUTPUT[s.labelFormat];
   const cod = s.cashOnDelivery;
   const { customs } = s;
   const reference = s.reference ? s.reference.slice(0, MAX.referenceValue) : null;
+  const back = returnParts(s, settings.accountNumber);
+  // registration numbers stay with their party: on a return the warehouse, the declaration's exporter, is the receiver
+  const [warehouse, customer] = s.returnOf ? [s.recipient, s.sender] : [s.sender, s.recipient];
+  const warehouseNumbers = customs ? exporterNumbers(customs, warehouse.countryCode) : [];
+  const customerNumbers = customs ? importerNumbers(customs, customer.countryCode) : [];
   const services = [
     ...(cod ? [{ serviceCode: DHL_COD_SERVICE, value: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }] : []),
     // Paperless Trade: DHL hands the invoice to customs electronically; only an account DHL enabled for it may ask.
@@ -191,22 +220,22 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
     plannedShippingDateAndTime: `${s.shippingDate}T12:00:00 GMT+00:00`,
     pickup: { isRequested: false },
     productCode: settings.productCode,
-    accounts: [{ typeCode: 'shipper', number: settings.accountNumber }],
+    accounts: back.accounts,
     ...(services.length > 0 ? { valueAddedServices: services } : {}),
     outputImageProperties: {
       printerDPI: output.printerDPI,
       encodingFormat: output.encodingFormat,
       imageOptions: [
         { typeCode: 'label', templateName: output.templateName }, { typeCode: 'waybillDoc', isRequested: false },
-        ...(customs ? [INVOICE_IMAGE] : []),
+        ...(customs ? [customs.contentsType === 'return' ? RETURNS_INVOICE_IMAGE : INVOICE_IMAGE] : []),
       ],
       splitTransportAndWaybillDocLabels: true,
     },
     // Our id as the consignor reference (CU): GET /tracking?shipmentReference=… finds the shipment by it.
-    customerReferences: [{ value: s.id, typeCode: 'CU' }],
+    customerReferences: [{ value: s.id, typeCode: 'CU' }, ...back.references],
     customerDetails: {
-      shipperDetails: registered(dhlParty(s.sender), customs ? exporterNumbers(customs, s.sender.countryCode) : []),
-      receiverDetails: registered(dhlParty(s.recipient), customs ? importerNumbers(customs, s.recipient.countryCode) : []),
+      shipperDetails: registered(dhlParty(s.sender), s.returnOf ? customerNumbers : warehouseNumbers),
+      receiverDetails: registered(dhlParty(s.recipient), s.returnOf ? warehouseNumbers : customerNumbers),
       ...('onDemandDelivery' in toPoint ? { buyerDetails: dhlParty(s.recipient) } : {}),
     },
     content: {

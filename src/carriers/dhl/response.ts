@@ -163,6 +163,17 @@ export function dhlFieldPath(pointer: string): string {
   return 'shipment';
 }
 
+/**
+ * A pointer of a return's create request: the warehouse receives, so its EORI and VAT number are on the receiver and
+ * the customer's tax id on the shipper; the reference after our id (AAO) is the outbound waybill.
+ */
+export function dhlReturnFieldPath(pointer: string): string {
+  const [head, party, field] = pointer.split('/').filter(Boolean);
+  if (head === 'customerDetails' && field === 'registrationNumbers') return party === 'shipperDetails' ? 'customs.importer_tax_id' : 'customs';
+  if (head === 'customerReferences' && party === '1') return 'return_of';
+  return dhlFieldPath(pointer);
+}
+
 /** A JSON pointer of the `POST /pickups` request → our dispatch's field path; the shipper is the shipments' sender. */
 export function dhlPickupFieldPath(pointer: string): string {
   const [head] = pointer.split('/').filter(Boolean);
