@@ -55,6 +55,12 @@ export const DPD_PRODUCTS: ProductList & Readonly<Record<string, DpdProduct>> = 
   358: { name: 'D,6,2C (Classic to private address, Saturday)', maxParcelWeightKg: PARCEL_MAX_KG },
 };
 
+/** 2C Return: the return product of the product tables, which a return goes out with. */
+export const DPD_RETURN_PRODUCT = '332';
+
+/** Business units whose columns of both product tables (domestic, international) leave 2C Return empty: CHR FR, CZ, SK, HU, BRT. */
+export const DPD_BUS_WITHOUT_RETURN: readonly string[] = ['002', '015', '016', '017', '023'];
+
 /** Products a channel may choose: the COD products go out only as a COD twin. */
 export const DPD_CHANNEL_PRODUCTS = Object.keys(DPD_PRODUCTS).filter((code) => !DPD_PRODUCTS[code]!.cod);
 

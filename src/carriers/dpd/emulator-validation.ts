@@ -7,7 +7,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { LabelFormat } from '../../domain/labels.js';
-import { DPD_PAPER_FORMATS, DPD_PRODUCTS } from './codes.js';
+import { DPD_BUS_WITHOUT_RETURN, DPD_PAPER_FORMATS, DPD_PRODUCTS, DPD_RETURN_PRODUCT } from './codes.js';
+import { customsMessages, type SeenInternational } from './emulator-customs.js';
 import createRequestSchema from './fixtures/schema/create-request.schema.json' with { type: 'json' };
 import type { DpdError } from './response.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
@@ -45,6 +46,7 @@ export interface SeenShipment {
   mpsCompleteDelivery?: string;
   sender: SeenParty;
   receiver: SeenParty;
+  international?: SeenInternational;
   parcel: SeenParcel[];
 }
 
@@ -103,11 +105,14 @@ function pointErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
   return refused ? [buError(...refused)] : [];
 }
 
-function businessErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
+function businessErrors(s: SeenShipment, businessUnit: string, points: DpdPickupPoints): DpdError[] {
   const errors: DpdError[] = [];
   const code = s.shipmentInfos?.productCode ?? '';
   const product = DPD_PRODUCTS[code];
   if (!product) errors.push(buError('ROUTING_15', `shipmentInfos.productCode ${code}: service combination not possible`));
+  if (code === DPD_RETURN_PRODUCT && DPD_BUS_WITHOUT_RETURN.includes(businessUnit)) {
+    errors.push(buError('ROUTING_15', `shipmentInfos.productCode ${code}: service combination not possible in business unit ${businessUnit}`));
+  }
   if (Number(s.numberOfParcels) !== s.parcel.length) errors.push(buError('MANDATORY_FIELD', `numberOfParcels ${s.numberOfParcels} does not match ${s.parcel.length} parcel entries`));
   for (const party of ['sender', 'receiver'] as const) {
     const { zipCode, country } = s[party].address;
@@ -116,6 +121,7 @@ function businessErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
   if (!s.receiver.address.name1 && !s.receiver.address.companyName) errors.push(buError('MANDATORY_FIELD', 'receiver.address.name1 is mandatory'));
   if (!s.receiver.contact?.phone1) errors.push(buError('MANDATORY_FIELD', 'receiver.contact.phone1 is mandatory'));
   errors.push(...pointErrors(s, points));
+  errors.push(...customsMessages(s.sender.address.country, s.receiver.address.country, s.international).map((m) => buError('CUSTOMS', m)));
   const cods = s.parcel.filter((p) => p.cod);
   if (product?.cod && cods.length === 0) errors.push(buError('MANDATORY_FIELD', `parcel[0].cod is mandatory for product ${code}`));
   if (product && !product.cod && cods.length > 0) errors.push(buError('ROUTING_15', `parcel[0].cod: product ${code} carries no cash on delivery (use its COD product)`));
@@ -130,7 +136,8 @@ function businessErrors(s: SeenShipment, points: DpdPickupPoints): DpdError[] {
   return errors;
 }
 
-export function validateShipmentCall(query: Record<string, string | undefined>, body: unknown, points: DpdPickupPoints): Verdict {
+/** `businessUnit`: the call's X-DPD-BUCODE, whose products the shipment is checked against. */
+export function validateShipmentCall(query: Record<string, string | undefined>, body: unknown, businessUnit: string, points: DpdPickupPoints): Verdict {
   const format = query.LabelPrintFormat ?? '';
   if (!PRINT_FORMATS.includes(format)) return { ok: false, errors: [metaError('LabelPrintFormat: must be equal to one of the allowed values')] };
   const rendered = RENDERED[format];
@@ -144,6 +151,6 @@ export function validateShipmentCall(query: Record<string, string | undefined>, 
   if (!validate(body)) return { ok: false, errors: [...new Set((validate.errors ?? []).map(schemaMessage))].map(metaError) };
   const shipments = body as SeenShipment[];
   if (shipments.length !== 1) return { ok: false, errors: [metaError('shipment: one shipment a call')] };
-  const errors = businessErrors(shipments[0]!, points);
+  const errors = businessErrors(shipments[0]!, businessUnit, points);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, shipment: shipments[0]!, format: rendered };
 }

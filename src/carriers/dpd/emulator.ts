@@ -102,7 +102,8 @@ export function createDpdEmulator({ code, clock }: EmulatorContext): ProviderEmu
     });
 
     app.post<{ Querystring: Record<string, string | undefined> }>('/shipping/v1/shipment', async (request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply) => {
-      const verdict = validateShipmentCall(request.query, request.body, points);
+      const businessUnit = request.headers['x-dpd-bucode'];
+      const verdict = validateShipmentCall(request.query, request.body, typeof businessUnit === 'string' ? businessUnit : '', points);
       if (!verdict.ok) return refuse(reply, 400, verdict.errors);
       const r = verdict.shipment;
       const s = shipments.add({

@@ -22,8 +22,9 @@ const BU_COUNTRIES: Record<(typeof DPD_BU_CODES)[number], string> = {
 };
 
 /**
- * DPD — DPD Group META-API (REST; login → X-DPD-TOKEN, then Bearer): create with one label document for all parcels;
- * tracking through DPD's ParcelLifeCycleService (SOAP) with the same login; no cancel.
+ * DPD — DPD Group META-API (REST; login → X-DPD-TOKEN, then Bearer): create with one label document for all parcels,
+ * customs data in `international`, returns as 2C Return (332); tracking through DPD's ParcelLifeCycleService (SOAP)
+ * with the same login; no cancel.
  */
 export const provider: ProviderDefinition = {
   code: 'dpd',
@@ -31,7 +32,10 @@ export const provider: ProviderDefinition = {
   regions: [...new Set(Object.values(BU_COUNTRIES))],
   baseUrls: DPD_BASE_URLS,
   // The META-API has no cancel; it documents no parcel limit a shipment (numberOfParcels has 3 digits): 50 is packdesk's.
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false },
+  // Customs: `Shipment.international` with one `interInvoiceLines` entry an item; returns: product 332 (2C Return).
+  capabilities: {
+    nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: false, customs: true, returns: true,
+  },
   settings: dpdSettings.specs,
   docs: [
     'https://github.com/karrioapi/karrio/blob/main/modules/connectors/dpd_meta/vendor/openapi_metaapi_shipping.yaml',

@@ -2,8 +2,10 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { productForShipment } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, DispatchForCarrier, LabelFormat, PickupRequest, ShipmentForCarrier } from '../types.js';
-import { DPD_PRODUCTS } from './codes.js';
+import { DPD_BUS_WITHOUT_RETURN, DPD_PRODUCTS, DPD_RETURN_PRODUCT } from './codes.js';
+import { dpdInternational, warehouseLegalEntity, type DpdInternational, type DpdLegalEntity } from './request-customs.js';
 import type { DpdSettings } from './settings.js';
+import { wholeUp } from './units.js';
 
 /**
  * Our shipment → META-API `POST /shipping/v1/shipment`: the body, an array of one `Shipment` (DPD Group META-API
@@ -43,17 +45,13 @@ export interface DpdShipment {
   shipmentInfos: { productCode: string };
   numberOfParcels: string;
   mpsCompleteDelivery?: string;
-  sender: { address: DpdAddress; contact: DpdContact };
-  receiver: { pudoId?: string; address: DpdAddress; contact: DpdContact };
+  sender: { address: DpdAddress; contact: DpdContact; legalEntity?: DpdLegalEntity };
+  receiver: { pudoId?: string; address: DpdAddress; contact: DpdContact; legalEntity?: DpdLegalEntity };
+  international?: DpdInternational;
   parcel: DpdParcel[];
 }
 
 export type DpdShipmentRequest = DpdShipment[];
-
-/** Rounded up, after dropping float noise (1.1 kg is 1100 g, not 1101). */
-function wholeUp(value: number): number {
-  return Math.ceil(Number(value.toFixed(3)));
-}
 
 function cut(value: string, max: number): string {
   return value.trim().slice(0, max);
@@ -92,6 +90,7 @@ const pointRefusal = (message: string, hint: string) => new CarrierRefusedError(
  * none); to a Pickup point the channel's Parcel to Shop product (337, 338 for small parcels), which has no COD product.
  */
 export function dpdProduct(s: ShipmentForCarrier, settings: DpdSettings): string {
+  if (s.returnOf) return returnProduct(s, settings);
   const code = settings.productCode;
   const chosen = DPD_PRODUCTS[code];
   if (!s.pickupPoint) {
@@ -108,6 +107,27 @@ export function dpdProduct(s: ShipmentForCarrier, settings: DpdSettings): string
   return product;
 }
 
+/**
+ * A return goes out as 2C Return (332) whatever the channel's product, from business units whose column of the
+ * product tables has it; it carries no cash on delivery (332 has no COD product).
+ */
+function returnProduct(s: ShipmentForCarrier, settings: DpdSettings): string {
+  if (DPD_BUS_WITHOUT_RETURN.includes(settings.buCode)) {
+    throw new CarrierRefusedError(`DPD business unit ${settings.buCode} offers no 2C Return (${DPD_RETURN_PRODUCT})`, {
+      shipping_channel_id: [`DPD's product tables give 2C Return (${DPD_RETURN_PRODUCT}) to no account of business unit ${settings.buCode}: return with a channel of a business unit that has it`],
+    });
+  }
+  return productForShipment('DPD', DPD_PRODUCTS, DPD_RETURN_PRODUCT, s.cashOnDelivery !== null);
+}
+
+/**
+ * The customer references DPD prints on the label: our id, the user's reference, and on a return the DPD shipment it
+ * returns (the META-API has no field naming an earlier shipment, inferred).
+ */
+function customerReferences(s: ShipmentForCarrier, reference: string | null): string[] {
+  return [s.id, ...(reference ? [cut(reference, 35)] : []), ...(s.returnOf ? [cut(s.returnOf.providerShipmentId, 35)] : [])];
+}
+
 /** The point's id as DPD's `receiver.pudoId`, refused before DPD when it cannot be one. */
 function pudoId(s: ShipmentForCarrier): string | undefined {
   if (!s.pickupPoint) return undefined;
@@ -122,16 +142,21 @@ export function dpdShipmentRequest(s: ShipmentForCarrier, settings: DpdSettings)
   const cod = s.cashOnDelivery;
   const reference = s.reference?.trim() || null;
   const point = pudoId(s);
+  const sender = { address: dpdAddress(s.sender), contact: dpdContact(s.sender) };
+  const receiver = { address: dpdAddress(s.recipient), contact: dpdContact(s.recipient) };
+  // the warehouse's legal entity: the sender's, or on a return the receiver's
+  const legal = s.customs ? warehouseLegalEntity(s.customs) : undefined;
+  const isReturn = s.returnOf !== null;
   return [{
-    // Our id first, then the user's reference: DPD prints the customer references on the label.
-    customerReferenceNumbers: reference ? [s.id, cut(reference, 35)] : [s.id],
+    customerReferenceNumbers: customerReferences(s, reference),
     shipmentInfos: { productCode: dpdProduct(s, settings) },
     numberOfParcels: String(s.parcels.length),
     // "Complete delivery (MPS complete). It is mandatory for COD": the parcels are handed over, and paid for, together.
     ...(cod ? { mpsCompleteDelivery: 's2' } : {}),
-    sender: { address: dpdAddress(s.sender), contact: dpdContact(s.sender) },
+    sender: { ...sender, ...(legal && !isReturn ? { legalEntity: legal } : {}) },
     // The point's id; the address stays the recipient's as the shipment holds it (the point's, where it gave none).
-    receiver: { ...(point ? { pudoId: point } : {}), address: dpdAddress(s.recipient), contact: dpdContact(s.recipient) },
+    receiver: { ...(point ? { pudoId: point } : {}), ...receiver, ...(legal && isReturn ? { legalEntity: legal } : {}) },
+    ...(s.customs ? { international: dpdInternational(s.customs, { sender, receiver }, isReturn) } : {}),
     parcel: s.parcels.map((p, i): DpdParcel => ({
       // Weight in grams without decimals, dimensions in whole centimetres.
       parcelInfos: {

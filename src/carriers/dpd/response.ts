@@ -49,13 +49,43 @@ const NAME_FIELDS: Record<string, string> = { companyName: 'company_name', name1
 const CONTACT_FIELDS: Record<string, string> = { phone1: 'phone_number', phone2: 'phone_number', email: 'email_address', contactPerson: 'last_name' };
 const PARCEL_FIELDS: Record<string, string> = { weight: 'weight_amount', length: 'length_dimension', width: 'width_dimension', height: 'height_dimension' };
 
+/** `InterInvoiceLine` fields → the fields of a customs item. */
+const INVOICE_LINE_FIELDS: Record<string, string> = {
+  content: 'description', productDescription: 'description', quantityOfItems: 'quantity', amountOfPosition: 'unit_value',
+  manufacturedCountry: 'origin_country', netWeight: 'unit_weight', grossWeight: 'unit_weight', customerProductCode: 'sku',
+  importTarifCode: 'hs_code', exportTarifCode: 'hs_code',
+};
+/** `International` fields → the declaration's fields (the total is the items' values, so it lands on them). */
+const INTERNATIONAL_FIELDS: Record<string, string> = {
+  customsAmount: 'customs.items', numberOfArticles: 'customs.items', interInvoiceLines: 'customs.items', customsTerms: 'customs.incoterm',
+  customsInvoice: 'customs.invoice_number', customsInvoiceDates: 'customs.invoice_date', exportReason: 'customs.contents_type',
+  parcelType: 'customs.contents_type',
+};
+
+/** `international.…` → our path under `customs`. */
+function internationalPath([block = '', index, key = '']: string[]): string {
+  if (block === 'interInvoiceLines' && index !== undefined && /^\d+$/.test(index)) {
+    return INVOICE_LINE_FIELDS[key] ? `customs.items.${index}.${INVOICE_LINE_FIELDS[key]}` : `customs.items.${index}`;
+  }
+  if (block === 'customsAmount' && index === 'currency') return 'customs.currency';
+  if (block === 'exporter' && index === 'eori') return 'customs.exporter_eori';
+  if (block === 'importer' && index === 'vatNumber') return 'customs.importer_tax_id';
+  if (block === 'importer' && index === 'eori') return 'customs.exporter_eori';
+  return INTERNATIONAL_FIELDS[block] ?? 'customs';
+}
+
+/** A party's `legalEntity` carries the warehouse's numbers, the declaration's exporter's. */
+const LEGAL_ENTITY_FIELDS: Record<string, string> = { eori: 'customs.exporter_eori', vatNumber: 'customs.exporter_vat_number' };
+
 /** A field of the META-API request (`receiver.address.zipCode`, `parcel[1].parcelInfos.weight`) → our field path. */
 export function dpdFieldPath(field: string): string {
   const [head = '', ...rest] = field.replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (head === 'international') return internationalPath(rest);
   const party = PARTIES[head];
   if (party) {
     const [block, key = ''] = rest;
     if (head === 'receiver' && block === 'pudoId') return 'pickup_point';
+    if (block === 'legalEntity') return LEGAL_ENTITY_FIELDS[key] ?? 'customs';
     if (block === 'address' && ADDRESS_FIELDS[key]) return `${party.address}.${ADDRESS_FIELDS[key]}`;
     if (block === 'address' && NAME_FIELDS[key]) return `${party.contact}.${NAME_FIELDS[key]}`;
     if (block === 'contact') return CONTACT_FIELDS[key] ? `${party.contact}.${CONTACT_FIELDS[key]}` : party.contact;
@@ -77,7 +107,7 @@ export function dpdFieldPath(field: string): string {
   return 'shipment';
 }
 
-const REQUEST_FIELD = /\b(?:sender|receiver|parcel\[\d+\]|parcel|numberOfParcels|mpsCompleteDelivery|customerReferenceNumbers|shipmentInfos|LabelPrintFormat|LabelPaperFormat)(?:\.\w+(?:\[\d+\])?)*/;
+const REQUEST_FIELD = /\b(?:sender|receiver|parcel\[\d+\]|parcel|numberOfParcels|mpsCompleteDelivery|customerReferenceNumbers|shipmentInfos|international|LabelPrintFormat|LabelPaperFormat)(?:\.\w+(?:\[\d+\])?)*/;
 
 /** A META-API error answer → a message and our field errors, one per DPD error, on the field its message names. */
 export function parseDpdErrors(body: unknown, status: number): { message: string; errors: FieldErrors } {
