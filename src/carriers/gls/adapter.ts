@@ -5,10 +5,10 @@ import { searchPickupPoints } from '../point-lists.js';
 import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, PickupPointService, ShipmentForCarrier, ValidationOutcome,
 } from '../types.js';
-import { GLS_COUNTRIES, GLS_POINT_TYPES, GLS_PRODUCT, GLS_TRACKING, glsStatusCode, type GlsCountry } from './codes.js';
+import { GLS_COUNTRIES, GLS_POINT_TYPES, GLS_TRACKING, glsStatusCode, type GlsCountry } from './codes.js';
 import { GlsClient, GlsCredentialsRefused, GlsRefusedError, glsPointList } from './client.js';
 import { glsDispatcher } from './dispatch.js';
-import { glsPrintLabelsRequest } from './request.js';
+import { glsPrintLabelsRequest, glsProductOf } from './request.js';
 import { labelDocument, NOT_PRINTED, parseCreated, parseTracking, type GlsCreated, type GlsLabelsAnswer } from './response.js';
 import { glsSettings } from './settings.js';
 
@@ -34,7 +34,7 @@ async function createdFrom(s: ShipmentForCarrier, client: GlsClient, created: Gl
   const labels = await splitLabels(s.labelFormat, document, s.parcels.length);
   return {
     providerShipmentId: String(ids[0]),
-    product: GLS_PRODUCT,
+    product: glsProductOf(s),
     parcels: created.parcels.map((p, i) => ({ trackingNumber: p.trackingNumber, label: labels[i]! })),
   };
 }

@@ -29,12 +29,26 @@ export const GLS_ZPL_PRINTER_TYPES: ReadonlySet<string> = new Set(['ThermoZPL', 
 /**
  * MyGLS has no product codes: a parcel is a GLS Business Parcel, and cash on delivery is the parcel's `CODAmount`,
  * so the one product carries COD itself. GLS takes parcels up to 40 kg (gls-group.eu, "BusinessParcel"); MyGLS's
- * PrintLabels carries no weight, so packdesk checks the limit before sending.
+ * PrintLabels carries no weight, so packdesk checks the limit before sending. A return is the same parcel with the
+ * Pick&ReturnService (`GLS_RETURN_SERVICE`), named apart so a shipment shows it; it collects no cash (inferred), and
+ * its weight limit is the BusinessParcel's (inferred: GLS publishes none of its own).
  */
-export const GLS_PRODUCTS: Readonly<Record<'BusinessParcel', CarrierProduct & { maxWeightKg: number }>> = {
+export const GLS_PRODUCTS: Readonly<Record<'BusinessParcel' | 'PickAndReturnService', CarrierProduct & { maxWeightKg: number }>> = {
   BusinessParcel: { name: 'GLS BusinessParcel', cod: true, maxWeightKg: 40 },
+  PickAndReturnService: { name: 'GLS Pick&ReturnService', maxWeightKg: 40 },
 };
-export const GLS_PRODUCT = 'BusinessParcel';
+export type GlsProduct = keyof typeof GLS_PRODUCTS;
+export const GLS_PRODUCT: GlsProduct = 'BusinessParcel';
+export const GLS_RETURN_PRODUCT: GlsProduct = 'PickAndReturnService';
+
+/**
+ * MyGLS's Pick&ReturnService: GLS collects the parcel at the `PickupAddress` (the customer) on the `PickupDate` and
+ * brings it to the `DeliveryAddress` (the shop's warehouse). Code: webapix/mygls-sdk `src/Services/PickAndReturn.php`
+ * (`{"Code": "PRS"}`, no parameter, as the WSDL's `Service` has no PRSParameter); use: GLS Czech Republic, "Reverse
+ * logistics" (gls-group.com/CZ/en/shipping-solutions/reverse-logistics): on a customer's return request, order
+ * Pick&ReturnService with the customer's address as sender, the return address as consignee, and the collection date.
+ */
+export const GLS_RETURN_SERVICE = 'PRS';
 
 /**
  * MyGLS's ParcelShop Delivery service: the parcel goes to the ParcelShop or ParcelLocker whose id is the service's

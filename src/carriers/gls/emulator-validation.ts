@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isBadCredential } from '../emulator/auth.js';
 import { localTime } from '../local-time.js';
 import type { PickupPointType } from '../types.js';
-import { GLS_COUNTRY_RULES, GLS_POINT_SERVICE, GLS_PRINTER_TYPES } from './codes.js';
+import { GLS_COUNTRY_RULES, GLS_POINT_SERVICE, GLS_PRINTER_TYPES, GLS_RETURN_SERVICE } from './codes.js';
 import { glsZone, parseWcfDate } from './dates.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 import type { EmulatedGlsPoint } from './emulator-points.js';
@@ -49,6 +49,8 @@ export interface GlsEmulatedParcel {
   PickupDate: number;
   /** The ParcelShop or ParcelLocker of the parcel's PSD service; null: delivered to the door. */
   Point: { id: string; type: PickupPointType } | null;
+  /** The parcel books the Pick&ReturnService (PRS): GLS collects it at the PickupAddress, the customer's. */
+  PickAndReturn: boolean;
 }
 
 /** The emulator's points by GLS's id, for the PSD service's checks. */
@@ -110,8 +112,13 @@ export function requestKeysProblems(body: Record<string, unknown>, methodKeys: r
   return unknownMembers(body, [...LOGIN_KEYS, ...methodKeys], contract);
 }
 
-/** `Address` is the pickup request's one address. */
-function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress' | 'Address', problems: Problems): GlsEmulatedAddress | undefined {
+/**
+ * `Address` is the pickup request's one address. Inferred: the courier who delivers or collects calls the address's
+ * ContactPhone, so it is required except at a PickupAddress where the shop hands its own parcels over.
+ */
+function checkAddress(
+  value: unknown, role: 'PickupAddress' | 'DeliveryAddress' | 'Address', problems: Problems, phoneRequired = role !== 'PickupAddress',
+): GlsEmulatedAddress | undefined {
   const address = objectOf(value);
   if (!address) {
     problems.add(`${role} is required.`);
@@ -126,8 +133,7 @@ function checkAddress(value: unknown, role: 'PickupAddress' | 'DeliveryAddress' 
   const zip = text(address.ZipCode);
   if (zip && (noSuchPlace(zip) || (rule && !new RegExp(`^\\d{${rule.zipDigits}}$`).test(zip)))) problems.add(`${role}.ZipCode: zip code ${zip} does not exist in ${country}.`);
   const phone = text(address.ContactPhone);
-  // inferred: the courier who delivers or picks up calls this number
-  if (role !== 'PickupAddress' && !phone) problems.add(`${role}.ContactPhone is required.`);
+  if (phoneRequired && !phone) problems.add(`${role}.ContactPhone is required.`);
   if (phone && !/^\+?[\d\s()/-]{6,20}$/.test(phone)) problems.add(`${role}.ContactPhone ${phone} is not a phone number.`);
   const email = text(address.ContactEmail);
   if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) problems.add(`${role}.ContactEmail ${email} is not an e-mail address.`);
@@ -166,6 +172,11 @@ function checkPointService(value: unknown, codAmount: number, points: GlsPointLo
   return found ? { id, type: found.point.type } : null;
 }
 
+/** Whether the parcel books the service of `code` (the list's shape is checked with the PSD service). */
+function books(services: unknown, code: string): boolean {
+  return Array.isArray(services) && services.some((s) => objectOf(s)?.Code === code);
+}
+
 function checkParcel(value: unknown, problems: Problems, now: number, points: GlsPointLookup): GlsEmulatedParcel | undefined {
   const parcel = objectOf(value);
   if (!parcel) {
@@ -178,10 +189,14 @@ function checkParcel(value: unknown, problems: Problems, now: number, points: Gl
   if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_COUNT) problems.add(`Count must be between 1 and ${MAX_COUNT}.`);
   const pickupDate = parcel.PickupDate === undefined || parcel.PickupDate === null ? now : parseWcfDate(parcel.PickupDate);
   if (pickupDate === undefined) problems.add(`PickupDate ${String(parcel.PickupDate)} is not a date.`);
-  const pickup = checkAddress(parcel.PickupAddress, 'PickupAddress', problems);
+  const pickAndReturn = books(parcel.ServiceList, GLS_RETURN_SERVICE);
+  // a Pick&Return courier collects at the PickupAddress and calls there
+  const pickup = checkAddress(parcel.PickupAddress, 'PickupAddress', problems, pickAndReturn);
   const delivery = checkAddress(parcel.DeliveryAddress, 'DeliveryAddress', problems);
   const codAmount = parcel.CODAmount ?? 0;
   if (typeof codAmount !== 'number' || codAmount < 0) problems.add('CODAmount must be a number of at least 0.');
+  // inferred: a return collected from the customer has nobody to pay its cash to
+  else if (pickAndReturn && codAmount > 0) problems.add('CODAmount must be 0 with the PRS service (Pick&ReturnService): a returned parcel carries no cash on delivery.');
   const codCurrency = text(parcel.CODCurrency);
   const expected = delivery ? GLS_COUNTRY_RULES[delivery.CountryIsoCode]?.codCurrency : undefined;
   if ((codAmount as number) > 0 && codCurrency && expected && codCurrency !== expected) {
@@ -192,7 +207,7 @@ function checkParcel(value: unknown, problems: Problems, now: number, points: Gl
   return {
     ClientNumber: parcel.ClientNumber as number, ClientReference: text(parcel.ClientReference), Count: count as number,
     CODAmount: codAmount as number, CODCurrency: codCurrency ?? expected ?? null, CODReference: text(parcel.CODReference),
-    Content: text(parcel.Content), PickupAddress: pickup, DeliveryAddress: delivery, PickupDate: pickupDate, Point: point,
+    Content: text(parcel.Content), PickupAddress: pickup, DeliveryAddress: delivery, PickupDate: pickupDate, Point: point, PickAndReturn: pickAndReturn,
   };
 }
 

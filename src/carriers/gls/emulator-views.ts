@@ -2,7 +2,7 @@
 import { layoutA4, mergeLabels } from '../../labels/index.js';
 import { renderLabel, type EmulatedLabel } from '../emulator/labels.js';
 import type { EmulatedEvent, EmulatedParcel, EmulatedShipment, EmulatedShipments } from '../emulator/shipments.js';
-import { GLS_POINT_SERVICE, GLS_TRACKING, GLS_ZPL_PRINTER_TYPES } from './codes.js';
+import { GLS_POINT_SERVICE, GLS_RETURN_SERVICE, GLS_TRACKING, GLS_ZPL_PRINTER_TYPES } from './codes.js';
 import { wcfDate } from './dates.js';
 import type { GlsEmulatedAddress, GlsEmulatedParcel } from './emulator-validation.js';
 
@@ -78,7 +78,10 @@ export function printDataInfo(s: GlsShipment, parcel: EmulatedParcel): Record<st
       ClientNumber: p.ClientNumber, ClientReference: p.ClientReference, CODAmount: p.CODAmount, CODCurrency: p.CODCurrency,
       CODReference: p.CODReference, Content: p.Content, Count: p.Count, DeliveryAddress: addressView(p.DeliveryAddress),
       PickupAddress: addressView(p.PickupAddress), PickupDate: wcfDate(p.PickupDate),
-      ServiceList: p.Point ? [{ Code: GLS_POINT_SERVICE, PSDParameter: { StringValue: p.Point.id } }] : [],
+      ServiceList: [
+        ...(p.Point ? [{ Code: GLS_POINT_SERVICE, PSDParameter: { StringValue: p.Point.id } }] : []),
+        ...(p.PickAndReturn ? [{ Code: GLS_RETURN_SERVICE }] : []),
+      ],
     },
     ParcelId: s.request.parcelIds[parcel.index - 1],
     ParcelNumber: Number(parcel.number),
@@ -87,10 +90,13 @@ export function printDataInfo(s: GlsShipment, parcel: EmulatedParcel): Record<st
   };
 }
 
-/** One `ParcelStatus`: handed-over scans at the sender's depot, the rest at the recipient's. */
+/** The codes scanned at the sender's depot: the hand-over, and a Pick&Return parcel's collection. */
+const SENDER_DEPOT_CODES = new Set(['01', '02', '83', '84', '85', '86']);
+
+/** One `ParcelStatus`: handed-over and collection scans at the sender's depot, the rest at the recipient's. */
 export function statusView(s: GlsShipment | undefined, event: EmulatedEvent): Record<string, unknown> {
   const p = s?.request.parcel;
-  const atSender = ['01', '02'].includes(event.code);
+  const atSender = SENDER_DEPOT_CODES.has(event.code);
   const depot = event.code === GLS_TRACKING.created ? null : atSender ? p?.PickupAddress : p?.DeliveryAddress;
   return {
     DepotCity: depot?.City ?? '',

@@ -10,7 +10,7 @@ import type { TrackingCode, TrackingCodeList } from '../codes.js';
 import type { EmulatorContext, ProviderEmulator } from '../emulator/contract.js';
 import { numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel } from '../emulator/shipments.js';
-import { GLS_PRINTER_TYPES, GLS_PRODUCT, GLS_TRACKING } from './codes.js';
+import { GLS_PRINTER_TYPES, GLS_PRODUCT, GLS_RETURN_PRODUCT, GLS_TRACKING } from './codes.js';
 import { parseWcfDate } from './dates.js';
 import { glsPoints, pointListRoutes } from './emulator-points.js';
 import { callerOf, checkPickupRequest, checkPrintLabels, errorInfo, requestKeysProblems, type GlsEmulatedPickup, type GlsErrorView } from './emulator-validation.js';
@@ -27,8 +27,18 @@ function pointRoute(deposit: '54' | '55'): Readonly<Record<string, TrackingCode>
   return { ...GLS_TRACKING.codes, '04': { ...GLS_TRACKING.codes['04']!, next: [deposit] } };
 }
 
-/** The codes' moves per destination: the door's, a ParcelShop's (55 ParcelShop deposit), a ParcelLocker's (54). */
-const ROUTES = { door: GLS_TRACKING.codes, parcelshop: pointRoute('55'), locker: pointRoute('54') } as const;
+/**
+ * GLS's moves for a Pick&Return parcel (inferred from the codes' names): registered, on the driver's list, collected
+ * at the customer's, then the hubs and the door of the warehouse.
+ */
+function pickAndReturnRoute(): Readonly<Record<string, TrackingCode>> {
+  const codes = GLS_TRACKING.codes;
+  const moved = (code: string, next: string) => ({ [code]: { ...codes[code]!, next: [next] } });
+  return { ...codes, ...moved('51', '83'), ...moved('83', '85'), ...moved('85', '86'), ...moved('86', '02') };
+}
+
+/** The codes' moves per parcel: the door's, a ParcelShop's (55 ParcelShop deposit), a ParcelLocker's (54), a return's. */
+const ROUTES = { door: GLS_TRACKING.codes, parcelshop: pointRoute('55'), locker: pointRoute('54'), pickAndReturn: pickAndReturnRoute() } as const;
 
 /** Each method's answer when it fails as a whole: its own members, empty, and its error list. */
 const EMPTY_ANSWERS: Record<string, { errorKey: string; empty: Record<string, unknown> }> = {
@@ -93,7 +103,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
       const numbers = Array.from({ length: parcel.Count }, () => nextParcelNumber());
       const parcelIds = numbers.map(() => Number(nextParcelId()));
       const shipment = shipments.add({
-        owner: user, referenceId: parcel.ClientReference ?? '', product: GLS_PRODUCT, labelFormat: formatOfPrinter(check.typeOfPrinter),
+        owner: user, referenceId: parcel.ClientReference ?? '', product: parcel.PickAndReturn ? GLS_RETURN_PRODUCT : GLS_PRODUCT, labelFormat: formatOfPrinter(check.typeOfPrinter),
         request: { parcel, typeOfPrinter: check.typeOfPrinter, parcelIds }, numbers, id: String(parcelIds[0]),
       });
       for (const p of shipment.parcels) {
@@ -234,8 +244,9 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
     routes,
     control,
     advance: (trackingNumber, to) => {
-      const point = shipments.parcel(trackingNumber)?.shipment.request.parcel.Point;
-      route = !point ? ROUTES.door : point.type === 'locker' ? ROUTES.locker : ROUTES.parcelshop;
+      const parcel = shipments.parcel(trackingNumber)?.shipment.request.parcel;
+      const point = parcel?.Point;
+      route = parcel?.PickAndReturn ? ROUTES.pickAndReturn : !point ? ROUTES.door : point.type === 'locker' ? ROUTES.locker : ROUTES.parcelshop;
       try {
         return shipments.advance(trackingNumber, to);
       } finally {
@@ -252,6 +263,7 @@ export function createGlsEmulator({ code, clock }: EmulatorContext): ProviderEmu
       pickupAddress: s.request.parcel.PickupAddress,
       deliveryAddress: s.request.parcel.DeliveryAddress,
       pickupPoint: s.request.parcel.Point,
+      pickAndReturn: s.request.parcel.PickAndReturn,
     })),
     // the login travels in every body: there are no tokens to expire
     expireTokens: () => {},

@@ -22,7 +22,9 @@ const mappers: CarrierMappers = {
  * generated in RustamKuramshin/mygls-java-clients, GLS's "MyGLS API for system integration", and for the pickup GLS's
  * own WooCommerce plugin ("GLS Shipping for WooCommerce"). ParcelShops and ParcelLockers: the PSD service, with the
  * points found in GLS's public point lists (`/data/deliveryPoints/<country>.json` on map.gls-<country>.com, the lists
- * GLS's map widget reads). Not GLS ShipIT (DE, AT, …).
+ * GLS's map widget reads). Returns: the Pick&ReturnService (PRS), as GLS Czech Republic's "Reverse logistics" page
+ * describes it. Customs: MyGLS's Parcel has no customs or invoice members, so packdesk refuses routes across a customs
+ * border. Not GLS ShipIT (DE, AT, …).
  */
 export const provider: ProviderDefinition = {
   code: 'gls',
@@ -31,7 +33,7 @@ export const provider: ProviderDefinition = {
   // the .cz hosts; the `country` setting picks the host of another country (client.ts, glsBaseUrls)
   baseUrls: GLS_BASE_URLS,
   // MyGLS publishes no limit on `Count`: 50 is our own cap (DeleteLabels and GetPrintedLabels take 50 and 99 ids a call).
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, returns: true },
   settings: glsSettings.specs,
   docs: [
     'https://github.com/webapix/mygls-sdk',
@@ -40,6 +42,7 @@ export const provider: ProviderDefinition = {
     'https://api.mygls.ro/docs/MyGLS_API.pdf',
     'https://wordpress.org/plugins/gls-shipping-for-woocommerce/',
     'https://map.gls-czech.com/widget/gls-dpm.js',
+    'https://gls-group.com/CZ/en/shipping-solutions/reverse-logistics/',
   ],
   adapter: glsAdapter,
   trackingCodes: GLS_TRACKING,

@@ -1,7 +1,8 @@
 import { formatMinorUnits } from '../../domain/money.js';
+import { productForShipment } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParty, DispatchForCarrier, PickupRequest, ShipmentForCarrier } from '../types.js';
-import { GLS_POINT_SERVICE, GLS_PRODUCT, GLS_PRODUCTS } from './codes.js';
+import { GLS_POINT_SERVICE, GLS_PRODUCT, GLS_PRODUCTS, GLS_RETURN_PRODUCT, GLS_RETURN_SERVICE, type GlsProduct } from './codes.js';
 import { glsLocalMs, wcfDate, wcfDay } from './dates.js';
 import type { GlsSettings } from './settings.js';
 
@@ -73,9 +74,15 @@ function glsAddress(party: CarrierParty): GlsAddress {
   };
 }
 
+/** The product a shipment goes with: a return is the Pick&ReturnService, which takes no cash on delivery. */
+export function glsProductOf(s: ShipmentForCarrier): GlsProduct {
+  // neither product has a COD twin: the product comes back unchanged, or a return with COD is refused
+  return productForShipment('GLS', GLS_PRODUCTS, s.returnOf ? GLS_RETURN_PRODUCT : GLS_PRODUCT, s.cashOnDelivery !== null) as GlsProduct;
+}
+
 /** MyGLS carries no weights, so GLS cannot refuse a heavy parcel at creation: packdesk holds the 40 kg limit itself. */
-function refuseOverweight(s: ShipmentForCarrier): void {
-  const limit = GLS_PRODUCTS[GLS_PRODUCT].maxWeightKg;
+function refuseOverweight(s: ShipmentForCarrier, product: GlsProduct): void {
+  const limit = GLS_PRODUCTS[product].maxWeightKg;
   const errors: Record<string, string[]> = {};
   s.parcels.forEach((p, i) => {
     if (p.weightKg > limit) errors[`parcels.${i}.weight_amount`] = [`GLS: a parcel may weigh at most ${limit} kg (this one weighs ${p.weightKg} kg)`];
@@ -98,6 +105,11 @@ function pointServices(s: ShipmentForCarrier): GlsService[] {
   return [{ Code: GLS_POINT_SERVICE, PSDParameter: { StringValue: point.id } }];
 }
 
+/** A return is collected at the customer's door and brought to the warehouse by the Pick&ReturnService. */
+function returnServices(s: ShipmentForCarrier): GlsService[] {
+  return s.returnOf ? [{ Code: GLS_RETURN_SERVICE }] : [];
+}
+
 function printerType(s: ShipmentForCarrier, settings: GlsSettings): string {
   if (s.labelFormat === 'pdf') return settings.pdfPrinterType;
   if (s.labelFormat === 'zpl') return settings.zplPrinterType;
@@ -109,12 +121,15 @@ function printerType(s: ShipmentForCarrier, settings: GlsSettings): string {
  * `ClientReference` carries our shipment id, which GetParcelList and GetParcelStatuses give back; the user's
  * reference goes to `CODReference` (the payment reference of the payout) and, with the label comment, to `Content`.
  * Cash on delivery to a point is the same `CODAmount`: the PSD service changes where GLS delivers, not the product.
+ * A return (`returnOf`) is collected at its sender, the customer, on the shipping date; MyGLS's Parcel has no member
+ * for the parcel it returns, so `Content`, printed on the label, names the outbound parcel numbers.
  */
 export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettings): GlsPrintLabelsRequest {
   const typeOfPrinter = printerType(s, settings);
-  refuseOverweight(s);
+  refuseOverweight(s, glsProductOf(s));
   const cod = s.cashOnDelivery;
-  const content = [s.reference, s.labelComment].filter((t): t is string => Boolean(t)).join(' · ');
+  const returned = s.returnOf ? `Return of GLS parcel ${s.returnOf.trackingNumbers.join(', ')}` : null;
+  const content = [returned, s.reference, s.labelComment].filter((t): t is string => Boolean(t)).join(' · ');
   return {
     ParcelList: [{
       ClientNumber: settings.clientNumber,
@@ -125,7 +140,7 @@ export function glsPrintLabelsRequest(s: ShipmentForCarrier, settings: GlsSettin
       PickupAddress: glsAddress(s.sender),
       DeliveryAddress: glsAddress(s.recipient),
       PickupDate: wcfDay(s.shippingDate, settings.country),
-      ServiceList: pointServices(s),
+      ServiceList: [...pointServices(s), ...returnServices(s)],
     }],
     TypeOfPrinter: typeOfPrinter,
     ShowPrintDialog: false,
