@@ -55,6 +55,12 @@ export const MRW_SERVICES: Readonly<Record<string, MrwService>> = {
 export const MRW_COD_COMMISSIONS = ['O', 'D'] as const;
 
 /**
+ * `DatosServicio.TipoMercancia`, the kind of goods for customs ("información de tránsito aduanero", MRW's SAGEC manual
+ * v2.7 §2.3): documents, samples with and without commercial value, goods of high and of low value.
+ */
+export const MRW_TIPOS_MERCANCIA = { documents: 'DOC', sampleWithValue: 'MCV', sampleWithoutValue: 'MSV', highValue: 'ATV', lowValue: 'BJV' } as const;
+
+/**
  * `Estado` of TrackingService GetEnvios, two digits, with MRW's wording (the table of MRW's TrackingServices manual
  * §2.6 as public integrations copy it, e.g. the one the fact sheet cites; 91 and 93 read "Pendiente de recibir datos
  * de entrega" there). A parcel starts at 40: MRW has its data but not the parcel. 44 is the sender's cancellation.

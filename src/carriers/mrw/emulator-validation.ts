@@ -5,7 +5,7 @@
  * catalogue of the others, whose wording here is inferred in the same style.
  */
 import { xmlList, xmlObject, xmlString, type XmlObject } from '../soap.js';
-import { MRW_SERVICES } from './codes.js';
+import { MRW_SERVICES, MRW_TIPOS_MERCANCIA } from './codes.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
 export interface EmulatedParty {
@@ -26,6 +26,14 @@ export interface EmulatedTransmEnvio {
   cod: { commission: string; amount: string } | null;
   /** `EnFranquicia` E or A: the recipient collects at a franchise office; its code where the request names one. */
   franchiseOffice: { code: string | null } | null;
+  /** The customs data, where the request gives the kind of goods or their value. */
+  customs: EmulatedCustoms | null;
+}
+
+export interface EmulatedCustoms {
+  tipoMercancia: string | null;
+  valorDeclarado: string | null;
+  recipientNif: string | null;
 }
 
 /** A franchise office as the emulator's network holds it. */
@@ -121,6 +129,36 @@ function checkFranchiseOffice(
   return { code };
 }
 
+/**
+ * Where MRW's SAGEC manual (v2.7 §3.2) wants the recipient's NIF, observations, the kind of goods and their declared
+ * value, by the post code SAGEC reads (no country is sent): the Canary Islands (Las Palmas 35, Santa Cruz de Tenerife
+ * 38) and Andorra, written 00 and its three digits (the manual's "00500 para Andorra la Vella"). MRW makes such a
+ * shipment without them but prints its label "RF" for the franchise to complete; the emulator refuses it instead, so
+ * the missing data shows at creation. Gibraltar's post code at MRW is unpublished: not recognised here.
+ */
+const CUSTOMS_DESTINATIONS: readonly { name: string; postalCode: RegExp }[] = [
+  { name: 'Canarias', postalCode: /^(35|38)\d{3}$/ },
+  { name: 'Andorra', postalCode: /^00\d{3}$/ },
+];
+
+const TIPOS_MERCANCIA: readonly string[] = Object.values(MRW_TIPOS_MERCANCIA);
+
+function checkCustoms(request: XmlObject, recipient: EmulatedParty, problems: string[]): EmulatedCustoms | null {
+  const service = xmlObject(request.DatosServicio);
+  const delivery = xmlObject(request.DatosEntrega);
+  const declared = { tipoMercancia: text(service, 'TipoMercancia'), valorDeclarado: text(service, 'ValorDeclarado'), recipientNif: text(delivery, 'Nif') };
+  if (declared.tipoMercancia !== null && !TIPOS_MERCANCIA.includes(declared.tipoMercancia)) problems.push(`El tipo de mercancía ${declared.tipoMercancia} no es válido.`);
+  if (declared.valorDeclarado !== null && Number.isNaN(mrwNumber(declared.valorDeclarado))) problems.push(`El valor declarado ${declared.valorDeclarado} no es válido.`);
+  const destination = CUSTOMS_DESTINATIONS.find((d) => d.postalCode.test(recipient.postalCode ?? ''));
+  if (destination) {
+    if (!declared.recipientNif) problems.push(`Envío a ${destination.name}: falta el NIF del destinatario.`);
+    if (!text(delivery, 'Observaciones')) problems.push(`Envío a ${destination.name}: faltan las observaciones con el contenido del envío.`);
+    if (!declared.tipoMercancia) problems.push(`Envío a ${destination.name}: falta el tipo de mercancía.`);
+    if (!declared.valorDeclarado) problems.push(`Envío a ${destination.name}: falta el valor declarado.`);
+  }
+  return declared.tipoMercancia !== null || declared.valorDeclarado !== null ? declared : null;
+}
+
 /** One TransmEnvio request as SAGEC would take it, or its sentences of refusal. */
 export function checkTransmEnvio(request: XmlObject, officeOf: (code: string) => EmulatedOffice | undefined): TransmEnvioCheck {
   const problems: string[] = [];
@@ -136,6 +174,7 @@ export function checkTransmEnvio(request: XmlObject, officeOf: (code: string) =>
   const bultos = checkBultos(service, code, problems);
   const cod = checkCod(service, problems);
   const franchiseOffice = checkFranchiseOffice(service, xmlObject(xmlObject(request.DatosEntrega).Direccion), officeOf, problems);
+  const customs = checkCustoms(request, recipient, problems);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, shipment: { reference: text(service, 'Referencia'), service: code, sender, recipient, bultos, cod, franchiseOffice } };
+  return { ok: true, shipment: { reference: text(service, 'Referencia'), service: code, sender, recipient, bultos, cod, franchiseOffice, customs } };
 }

@@ -183,6 +183,7 @@ export function createMrwEmulator({ code, clock }: EmulatorContext): ProviderEmu
       subscriber: s.request.subscriber,
       cod: s.request.cod,
       franchiseOffice: s.request.franchiseOffice,
+      customs: s.request.customs,
       weights: s.request.bultos.map((b) => b.weightKg),
       recipient: s.request.recipient,
     })),

@@ -1,7 +1,9 @@
+import { customsTerritory } from '../../domain/customs.js';
 import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
-import type { CarrierParty, ShipmentForCarrier } from '../types.js';
+import type { CarrierParty, CustomsForCarrier, ShipmentForCarrier } from '../types.js';
+import { MRW_TIPOS_MERCANCIA } from './codes.js';
 import { SAGEC_SERVICE } from './services.js';
 import type { MrwSettings } from './settings.js';
 
@@ -38,10 +40,14 @@ export function mrwDate(isoDate: string): string {
   return `${day}/${month}/${year}`;
 }
 
-/** Portugal's codes are NNNN-NNN; MRW's national service takes their first four digits (as MRW's PrestaShop module sends them). */
+/**
+ * MRW's national service takes Portugal's NNNN-NNN by its first four digits and Andorra's AD500 as five digits, zero
+ * first (00500): MRW's SAGEC manual (v2.7 §2.3, CodigoPostal) and MRW's PrestaShop module.
+ */
 export function mrwPostalCode(party: Pick<CarrierParty, 'postalCode' | 'countryCode'>): string {
   const digits = party.postalCode.replace(/[\s-]/g, '');
-  return party.countryCode === 'PT' ? digits.slice(0, 4) : digits;
+  if (party.countryCode === 'PT') return digits.slice(0, 4);
+  return party.countryCode === 'AD' ? digits.replace(/^AD/i, '').padStart(5, '0') : digits;
 }
 
 const CALLING_CODES: Readonly<Record<string, string>> = { ES: '+34', PT: '+351', AD: '+376' };
@@ -102,22 +108,78 @@ function cashOnDelivery(s: ShipmentForCarrier, settings: MrwSettings): XmlElemen
 }
 
 /**
+ * Where MRW's franchise holds a shipment for review ("Revisar en Franquicia") that lacks the recipient's NIF, the
+ * observations, the kind of goods or their declared value: to the Canary Islands, Andorra and Gibraltar (SAGEC manual
+ * v2.7 §3.2), as src/domain/customs.ts names those territories.
+ */
+const REVIEWED_WITHOUT_DECLARATION: Readonly<Record<string, string>> = { 'ES-CN': 'the Canary Islands', AD: 'Andorra', GI: 'Gibraltar' };
+
+/**
+ * Goods of low value ("bajo valor") are worth at most 150 €, the limit of Spanish customs' low-value declarations (the
+ * AEAT's H7, the Canary Islands' included); MRW publishes no limit of its own for BJV and ATV.
+ */
+const LOW_VALUE_LIMIT_MINOR = 150_00;
+
+function tipoMercancia(contentsType: CustomsForCarrier['contentsType'], valueMinor: number): string {
+  if (contentsType === 'documents') return MRW_TIPOS_MERCANCIA.documents;
+  if (contentsType === 'sample') return valueMinor > 0 ? MRW_TIPOS_MERCANCIA.sampleWithValue : MRW_TIPOS_MERCANCIA.sampleWithoutValue;
+  return valueMinor > LOW_VALUE_LIMIT_MINOR ? MRW_TIPOS_MERCANCIA.highValue : MRW_TIPOS_MERCANCIA.lowValue;
+}
+
+/** What a shipment across a customs border adds to TransmEnvio: MRW takes no item lines, only these. */
+interface MrwDeclaration {
+  senderNif?: string;
+  recipientNif?: string;
+  /** `DatosEntrega.Observaciones`: the label comment and the contents, which MRW wants described for customs. */
+  observaciones: string;
+  service: { TipoMercancia: string; ValorDeclarado: string };
+}
+
+/**
+ * SAGEC's customs fields ("información de tránsito aduanero", SAGEC manual v2.7 §2.3 and §3.2): `TipoMercancia`,
+ * `ValorDeclarado` (the items' quantity × unit value), the recipient's NIF (`DatosEntrega.Nif`), the exporter's
+ * (`DatosRecogida.Nif`), and the contents in `Observaciones`. SAGEC's amounts are euros (`ValorAsegurado`,
+ * `ImporteReembolso`) and it has no currency for `ValorDeclarado`: another currency is refused before MRW is asked.
+ */
+function declaration(s: ShipmentForCarrier, customs: CustomsForCarrier): MrwDeclaration {
+  if (customs.currency !== 'EUR') {
+    throw new CarrierRefusedError(`MRW takes the declared value in EUR only, not ${customs.currency}`, { 'customs.currency': ['MRW takes the declared value (ValorDeclarado) in EUR only'] });
+  }
+  const reviewedIn = REVIEWED_WITHOUT_DECLARATION[customsTerritory(s.recipient)];
+  if (!customs.importerTaxId && reviewedIn) {
+    throw new CarrierRefusedError(`MRW needs the recipient's NIF for a shipment to ${reviewedIn}`, {
+      'customs.importer_tax_id': [`MRW needs the recipient's NIF (or equivalent) for a shipment to ${reviewedIn}: without it MRW's franchise holds the shipment for review`],
+    });
+  }
+  const valueMinor = customs.items.reduce((sum, item) => sum + item.quantity * item.unitValueMinor, 0);
+  const contents = customs.items.map((item) => `${item.quantity} x ${item.description}`).join(', ');
+  return {
+    senderNif: customs.exporterVatNumber ?? undefined,
+    recipientNif: customs.importerTaxId ?? undefined,
+    observaciones: [s.labelComment, contents].filter(Boolean).join('; '),
+    service: { TipoMercancia: tipoMercancia(customs.contentsType, valueMinor), ValorDeclarado: formatMinorUnits(valueMinor).replace('.', ',') },
+  };
+}
+
+/**
  * TransmEnvio: one MRW shipment (albarán) of every parcel (bulto) in our order. Our shipment id is the shipment's
  * `Referencia`, which TrackingService finds shipments by (GetEnvios `tipoFiltro` 1); the user's reference is each
- * bulto's `Referencia`; the label comment goes to the courier as `Observaciones`.
+ * bulto's `Referencia`; the label comment goes to the courier as `Observaciones`, with the contents where the route
+ * crosses a customs border.
  */
 export function transmEnvioPart(s: ShipmentForCarrier, settings: MrwSettings): SoapPart {
   const { Nombre, ALaAtencionDe } = names(s.recipient);
   const sender = names(s.sender);
   const totalKg = s.parcels.reduce((sum, p) => sum + p.weightKg, 0);
+  const declared = s.customs ? declaration(s, s.customs) : undefined;
   return {
     name: 'TransmEnvio',
     content: {
       request: {
-        DatosRecogida: { Direccion: address(s.sender), Nombre: sender.Nombre, Telefono: mrwPhone(s.sender) },
+        DatosRecogida: { Direccion: address(s.sender), Nif: declared?.senderNif, Nombre: sender.Nombre, Telefono: mrwPhone(s.sender) },
         DatosEntrega: {
-          Direccion: { ...address(s.recipient), ...franchiseOffice(s) }, Nombre, Telefono: mrwPhone(s.recipient), ALaAtencionDe,
-          Observaciones: s.labelComment ?? undefined,
+          Direccion: { ...address(s.recipient), ...franchiseOffice(s) }, Nif: declared?.recipientNif, Nombre, Telefono: mrwPhone(s.recipient), ALaAtencionDe,
+          Observaciones: declared?.observaciones ?? s.labelComment ?? undefined,
         },
         DatosServicio: {
           Fecha: mrwDate(s.shippingDate),
@@ -136,6 +198,7 @@ export function transmEnvioPart(s: ShipmentForCarrier, settings: MrwSettings): S
           EntregaSabado: 'N',
           Retorno: 'N',
           ...cashOnDelivery(s, settings),
+          ...declared?.service,
           Notificaciones: notices(s),
         },
       },

@@ -47,6 +47,10 @@ export function mrwFieldPath(sentence: string): string {
   const origin = /remitente|recogida|origen/.test(text);
   const party = origin ? { contact: 'sender_contact', address: 'origin_address' } : { contact: 'recipient_contact', address: 'destination_address' };
   const bulto = /bulto\s+(\d+)/.exec(text);
+  // customs data: the recipient's NIF and the kind of goods are fields of their own; value and contents come from the items
+  if (/\bnif del destinatario/.test(text)) return 'customs.importer_tax_id';
+  if (/tipo de mercanc[ií]a/.test(text)) return 'customs.contents_type';
+  if (/valor declarado|contenido del env[ií]o/.test(text)) return 'customs';
   // the franchise office a shipment "con entrega en franquicia" goes to
   if (/franquicia/.test(text)) return 'pickup_point';
   if (/tel[eé]fono/.test(text)) return `${party.contact}.phone_number`;
