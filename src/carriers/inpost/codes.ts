@@ -32,6 +32,22 @@ export const INPOST_LOCKER_SERVICE = 'inpost_locker_standard';
 export const INPOST_SENDING_METHODS = ['dispatch_order', 'pop', 'branch'] as const;
 
 /**
+ * The service of a return (`is_return`, 11731061): InPost's courier standard. ShipX prints return labels of courier
+ * services only, "excluding allegro" (Return label download, 18153511), and InPost's own Magento plugin none for C2C;
+ * a return into a Paczkomat is InPost's Szybkie Zwroty, a service outside ShipX (the plugin links locker shipments there).
+ */
+export const INPOST_RETURN_SERVICE = 'inpost_courier_standard';
+
+/** The services ShipX takes `is_return` on (inferred from its return labels' rule above: the courier services but C2C). */
+export const INPOST_RETURN_SERVICES: readonly string[] = INPOST_DOOR_SERVICES.filter((s) => s !== 'inpost_courier_c2c');
+
+/**
+ * How a return reaches InPost: the customer hands the labelled parcel in at a PaczkoPunkt (`pop`, which needs no
+ * drop-off point, 18153492). Inferred: returns join no dispatch order, so no courier would come for them.
+ */
+export const INPOST_RETURN_SENDING_METHOD = 'pop';
+
+/**
  * Paczkomat sizes (`parcels.template`): A small 8 × 38 × 64 cm, B medium 19 × 38 × 64, C large 41 × 38 × 64, up to
  * 25 kg (inpost.pl "Gabaryty paczek", as the public SDKs' size docs repeat them).
  */

@@ -4,16 +4,19 @@
  * (`{"receiver":[{"address":[{"post_code":["invalid"]}]}]}`, `{"custom_attributes":[{"target_point":["does_not_exist"]}]}`),
  * parcels in an array aligned with the request's. The rules are ShipX's "Form validation" page (18153492) and the
  * services' needs (a locker shipment: receiver phone and e-mail and a `target_point`; a courier one: the receiver's
- * address); the key names are those ShipX answers (`required`, `invalid`, `too_big`, `does_not_exist`).
+ * address; a return (`is_return`, 11731061): a courier service, its sender, and no receiver needed); the key names are
+ * those ShipX answers (`required`, `invalid`, `too_big`, `does_not_exist`).
  */
-import { INPOST_CURRENCY, INPOST_DOOR_SERVICES, INPOST_LOCKER_SERVICE, INPOST_SENDING_METHODS } from './codes.js';
+import { INPOST_CURRENCY, INPOST_DOOR_SERVICES, INPOST_LOCKER_SERVICE, INPOST_RETURN_SERVICES, INPOST_SENDING_METHODS } from './codes.js';
 
 type Details = Record<string, unknown>;
 
 export interface InpostEmulatedShipmentRequest {
   service: string;
-  receiver: Record<string, unknown>;
+  /** Absent only on a return, which the organization receives. */
+  receiver: Record<string, unknown> | null;
   sender: Record<string, unknown> | null;
+  isReturn: boolean;
   parcels: { template: string | null; weightKg: number | null }[];
   targetPoint: string | null;
   sendingMethod: string;
@@ -119,8 +122,15 @@ export function checkShipment(body: unknown): Checked<InpostEmulatedShipmentRequ
   const service = textOf(s.service) ?? '';
   if (!SERVICES.includes(service)) details.service = [service ? 'invalid' : 'required'];
   const locker = service === INPOST_LOCKER_SERVICE;
-  checkParty(s.receiver, 'receiver', !locker, locker, details);
-  if (s.sender !== undefined && s.sender !== null) checkParty(s.sender, 'sender', false, false, details);
+  const isReturn = s.is_return === true;
+  if (s.is_return !== undefined && s.is_return !== null && typeof s.is_return !== 'boolean') details.is_return = ['invalid'];
+  // inferred: ShipX marks returns of the courier services its return labels serve (18153511), not a Paczkomat's or C2C
+  else if (isReturn && service && !INPOST_RETURN_SERVICES.includes(service)) details.is_return = ['invalid'];
+  // 11731061: "jeśli zostanie przekazany atrybut is_return == true, atrybut receiver nie będzie wymagany"
+  if (!(isReturn && (s.receiver === undefined || s.receiver === null))) checkParty(s.receiver, 'receiver', !locker, locker, details);
+  // inferred: a return's sender is the customer it comes from, so it is the one party a return cannot leave out
+  if (isReturn) checkParty(s.sender, 'sender', true, false, details);
+  else if (s.sender !== undefined && s.sender !== null) checkParty(s.sender, 'sender', false, false, details);
   const parcels = checkParcels(s.parcels, locker, details);
   const attributes = objectOf(s.custom_attributes) ?? {};
   const targetPoint = textOf(attributes.target_point) ?? null;
@@ -130,6 +140,8 @@ export function checkShipment(body: unknown): Checked<InpostEmulatedShipmentRequ
   const cod = money(s.cod, 'cod', details);
   const insurance = money(s.insurance, 'insurance', details);
   if (cod !== null && cod > INPOST_MAX_COD) add(details, ['cod', 'amount'], 'too_big');
+  // inferred: a return is paid by the organization and collects nothing from it
+  if (cod !== null && isReturn) add(details, ['cod', 'amount'], 'invalid');
   // 18153492: courier services need insurance with COD
   if (cod !== null && !locker && insurance === null) add(details, ['insurance', 'amount'], 'required');
   const reference = textOf(s.reference) ?? '';
@@ -138,7 +150,7 @@ export function checkShipment(body: unknown): Checked<InpostEmulatedShipmentRequ
   return {
     ok: true,
     value: {
-      service, receiver: objectOf(s.receiver)!, sender: objectOf(s.sender) ?? null, parcels, targetPoint, sendingMethod, cod, insurance,
+      service, receiver: objectOf(s.receiver) ?? null, sender: objectOf(s.sender) ?? null, isReturn, parcels, targetPoint, sendingMethod, cod, insurance,
       reference, comments: textOf(s.comments) ?? null,
     },
   };

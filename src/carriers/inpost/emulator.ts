@@ -3,8 +3,9 @@
  * space PL) and michalbiarda/shipx-php-sdk's methods: a Bearer token of the organization, shipments created in the
  * simplified mode (`created`, InPost's purchase under way, `confirmed` with the label bought from the next read on),
  * the organization's list (`created_at_gteq`, `sort_by`, paged), labels in PDF (A6 or normal), ZPL and EPL from
- * `confirmed` on, tracking by number, the cancel ShipX allows before the purchase only, the public point list, and
- * dispatch orders with their printout. Refusals in ShipX's shape `{status, error, message, details}`.
+ * `confirmed` on, tracking by number, the cancel ShipX allows before the purchase only, the public point list,
+ * dispatch orders with their printout, and returns (`is_return`) by courier to the organization. Refusals in ShipX's
+ * shape `{status, error, message, details}`.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabelFormat } from '../../domain/labels.js';
@@ -28,6 +29,8 @@ const NUMBER_PREFIX = '6649206176305520';
 const PURCHASE_STEPS = ['created', 'offer_selected', 'confirmed'];
 /** Where a locker parcel's way forks from a courier's: out for delivery, to the Paczkomat or to the door. */
 const OUT_FOR_DELIVERY = 'out_for_delivery';
+/** The organization every token owns here; it receives a return that names no receiver. */
+const ORGANIZATION_NAME = 'Sklep (emulator)';
 
 interface EmulatedDispatchOrder {
   id: number;
@@ -80,7 +83,7 @@ export function createInpostEmulator({ code, clock }: EmulatorContext): Provider
       service: request.service,
       reference: request.reference,
       comments: request.comments,
-      is_return: false,
+      is_return: request.isReturn,
       receiver: request.receiver,
       sender: request.sender,
       parcels: s.parcels.map((p, i) => ({
@@ -117,15 +120,16 @@ export function createInpostEmulator({ code, clock }: EmulatorContext): Provider
       return a ? [`${a.street} ${a.building_number}`, `${a.post_code} ${a.city}`] : [];
     };
     const point = r.targetPoint ? points.get(r.targetPoint) : undefined;
+    const receiver = r.receiver ?? { company_name: ORGANIZATION_NAME };
     return {
       carrier: 'InPost',
       trackingNumber: parcel.number,
       parcelIndex: parcel.index,
       parcelCount: s.parcels.length,
       reference: r.reference,
-      product: `${r.service}${r.targetPoint ? ` ${r.targetPoint}` : ''}${r.parcels[parcel.index - 1]?.template ? ` (${r.parcels[parcel.index - 1]!.template})` : ''}`,
+      product: `${r.isReturn ? 'ZWROT · ' : ''}${r.service}${r.targetPoint ? ` ${r.targetPoint}` : ''}${r.parcels[parcel.index - 1]?.template ? ` (${r.parcels[parcel.index - 1]!.template})` : ''}`,
       sender: [...who(r.sender), ...where(r.sender)],
-      recipient: [...who(r.receiver), ...(point ? [`Paczkomat ${point.name}`, `${point.street} ${point.houseNumber}`, `${point.postalCode} ${point.city}`] : where(r.receiver)), String(r.receiver.phone ?? '')],
+      recipient: [...who(receiver), ...(point ? [`Paczkomat ${point.name}`, `${point.street} ${point.houseNumber}`, `${point.postalCode} ${point.city}`] : where(receiver)), String(receiver.phone ?? '')],
       cod: r.cod !== null ? { amount: r.cod.toFixed(2), currency: 'PLN' } : undefined,
     };
   };
@@ -162,7 +166,7 @@ export function createInpostEmulator({ code, clock }: EmulatorContext): Provider
       const owner = organizationOf(request, reply);
       if (!owner) return reply;
       const { organization } = request.params as { organization: string };
-      return { href: `${baseOf(request)}/v1/organizations/${organization}`, id: Number(organization), name: 'Sklep (emulator)', status: 'active', services: Object.keys(INPOST_PRODUCTS) };
+      return { href: `${baseOf(request)}/v1/organizations/${organization}`, id: Number(organization), name: ORGANIZATION_NAME, status: 'active', services: Object.keys(INPOST_PRODUCTS) };
     });
 
     app.post('/v1/organizations/:organization/shipments', async (request, reply) => {
@@ -343,6 +347,7 @@ export function createInpostEmulator({ code, clock }: EmulatorContext): Provider
       status: statusOf(s),
       cancelled: canceled.has(s.id),
       service: s.request.service,
+      isReturn: s.request.isReturn,
       reference: s.request.reference,
       comments: s.request.comments,
       targetPoint: s.request.targetPoint,

@@ -17,7 +17,8 @@ const mappers: CarrierMappers = {
 /**
  * InPost (Poland) — the ShipX REST API, the organization's API token as a Bearer. Follows ShipX's documentation
  * (dokumentacja-inpost.atlassian.net, space PL "API ShipX": shipments 11731061, search 18153512, cancellation 18153504,
- * statuses 18153478, form validation 18153492, dispatch orders 18153482) and the SDKs that call it:
+ * statuses 18153478, form validation 18153492, dispatch orders 18153482, return labels 18153511) and the SDKs and plugins
+ * that call it: InPost's own Magento plugin InPost-Magento/smartmage_inpost (returns),
  * michalbiarda/shipx-php-sdk (its methods' paths and filters, its models' fields) and moku-systems/inpost-shipx
  * (status, point and tracking types). InPost publishes no schema of its requests (no OpenAPI, no JSON Schema).
  */
@@ -27,10 +28,13 @@ export const provider: ProviderDefinition = {
   regions: ['PL'],
   baseUrls: INPOST_BASE_URLS,
   // ShipX's label call prints PDF, ZPL and EPL; a locker shipment holds one parcel, 20 a courier shipment is our own cap
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: false },
+  // returns: `is_return` on inpost_courier_standard, the customer's labelled parcel handed in at a PaczkoPunkt (`pop`)
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: false, returns: true },
   settings: inpostSettings.specs,
   docs: [
     'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/622754/API+ShipX',
+    'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/11731061',
+    'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153511',
     'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153492/Form+validation',
     'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153512/Shipment+search+and+sorting',
     'https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153478/Statuses',

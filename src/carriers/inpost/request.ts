@@ -2,7 +2,8 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import type { CarrierParcel, CarrierParty, DispatchForCarrier, ShipmentForCarrier } from '../types.js';
 import {
-  INPOST_CURRENCY, INPOST_LOCKER_MAX_KG, INPOST_LOCKER_SERVICE, INPOST_LOCKER_SIDES_CM, INPOST_LOCKER_TEMPLATES,
+  INPOST_CURRENCY, INPOST_LOCKER_MAX_KG, INPOST_LOCKER_SERVICE, INPOST_LOCKER_SIDES_CM, INPOST_LOCKER_TEMPLATES, INPOST_RETURN_SENDING_METHOD,
+  INPOST_RETURN_SERVICE,
 } from './codes.js';
 import type { InpostSettings } from './settings.js';
 
@@ -50,6 +51,8 @@ export interface InpostShipmentRequest {
   custom_attributes: { sending_method: string; target_point?: string };
   cod?: InpostMoney;
   insurance?: InpostMoney;
+  /** Marks the shipment as a return (11731061: "Określa przesyłkę jako zwrotną"). */
+  is_return?: boolean;
   /** Our shipment id: what finds the shipment again in the organization's list after a lost answer (3 to 100 characters). */
   reference: string;
   comments?: string;
@@ -142,10 +145,32 @@ function lockerParcels(s: ShipmentForCarrier): InpostParcel[] {
   return [{ template: templateOf(s.parcels[0]!, 0) }];
 }
 
+/**
+ * A return: a ShipX shipment marked `is_return`, the customer its sender and the warehouse its receiver, by courier
+ * (INPOST_RETURN_SERVICE) and handed in at a PaczkoPunkt (INPOST_RETURN_SENDING_METHOD) whatever the channel's service
+ * and sending method. ShipX's form has no field for the shipment returned: its id goes in `comments`.
+ */
+function inpostReturnRequest(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>): InpostShipmentRequest {
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError(`${NAME} returns collect no cash on delivery`, { cash_on_delivery_amount: [`${NAME} returns (is_return) take no cash on delivery`] });
+  }
+  return {
+    receiver: partyOf(s.recipient, true),
+    sender: partyOf(s.sender, true),
+    parcels: s.parcels.map(courierParcel),
+    service: INPOST_RETURN_SERVICE,
+    custom_attributes: { sending_method: INPOST_RETURN_SENDING_METHOD },
+    is_return: true,
+    reference: s.id,
+    comments: [`Return of InPost shipment ${returnOf.providerShipmentId}`, s.reference].filter(Boolean).join(' · '),
+  };
+}
+
 export function inpostShipmentRequest(s: ShipmentForCarrier, settings: InpostSettings): InpostShipmentRequest {
   if (s.recipient.countryCode !== 'PL') {
     throw new CarrierRefusedError(`${NAME} (ShipX Poland) delivers in Poland only`, { 'destination_address.country_code': [`${NAME} delivers in Poland only`] });
   }
+  if (s.returnOf) return inpostReturnRequest(s, s.returnOf);
   const point = s.pickupPoint;
   if (point?.type === 'post_office') {
     throw new CarrierRefusedError(`${NAME} delivers to Paczkomat lockers and PaczkoPunkt points, not to post offices`, {

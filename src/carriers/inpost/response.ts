@@ -81,7 +81,7 @@ const SHIPMENT_FIELDS: Readonly<Record<string, string>> = {
   sending_method: 'shipping_channel_id', 'custom_attributes.sending_method': 'shipping_channel_id', service: 'shipping_channel_id',
   cod: 'cash_on_delivery_amount', 'cod.amount': 'cash_on_delivery_amount', 'cod.currency': 'cash_on_delivery_currency',
   insurance: 'cash_on_delivery_amount', 'insurance.amount': 'cash_on_delivery_amount', 'insurance.currency': 'cash_on_delivery_currency',
-  comments: 'reference_number', reference: 'shipment',
+  comments: 'reference_number', reference: 'shipment', is_return: 'return_of',
   // a dispatch order's fields
   shipments: 'shipment_ids', address: 'origin_address',
 };
