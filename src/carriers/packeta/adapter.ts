@@ -8,9 +8,9 @@ import type {
 } from '../types.js';
 import { PacketaClient, PacketaCredentialsRefused, PacketaRefusedError } from './client.js';
 import { PACKETA_CURRENCIES } from './codes.js';
-import { packetaPackets } from './request.js';
+import { packetaClaims, packetaPackets } from './request.js';
 import { packetIdOf, parseTracking, type PacketaCreatedPacket } from './response.js';
-import { packetaSettings } from './settings.js';
+import { packetaSettings, type PacketaSettings } from './settings.js';
 
 /** Packeta tracks one packet a call and publishes no rate limit: 10 numbers a track call, asked side by side, is our own pace. */
 const PACKETA_TRACK_BATCH = 10;
@@ -22,28 +22,38 @@ interface PacketaProgress {
   sendingSince?: number;
 }
 
+/** What a shipment is at Packeta: its packets (createPacket each), or for a return its Claim Assistant packets. */
+function packetsOf(s: ShipmentForCarrier, settings: PacketaSettings, client: PacketaClient) {
+  if (s.returnOf) {
+    const claims = packetaClaims(s, s.returnOf, settings);
+    return { product: 'claim-assistant', homeDelivery: false, count: claims.length, make: (i: number) => client.createPacketClaim(claims[i]!) };
+  }
+  const { destination, packets } = packetaPackets(s, settings);
+  return { product: destination.kind, homeDelivery: destination.kind === 'home-delivery', count: packets.length, make: (i: number) => client.createPacket(packets[i]!) };
+}
+
 /**
  * One packet per parcel, each saved in the progress as Packeta makes it, so a retry goes on with the next parcel. A
  * refused packet cancels the shipment's earlier packets: the corrected shipment starts afresh. Packeta can neither
  * find a packet by its `number` nor take an idempotency key: a createPacket whose answer is lost after Packeta stored
  * it is sent again and the first packet stays as data only at Packeta (never labelled); the log names the shipment
- * id, each packet's `number`, to find it in Packeta's client section.
+ * id, each packet's `number` (a return packet's: the barcode it returns), to find it in Packeta's client section.
  */
 async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
 ): Promise<CreatedAtCarrier> {
   const parsed = packetaSettings.parse(settings);
-  const { destination, packets } = packetaPackets(s, parsed);
   const client = new PacketaClient(parsed, ctx);
+  const { product, homeDelivery, count, make } = packetsOf(s, parsed, client);
   const progress = (ctx.progress.load() ?? {}) as PacketaProgress;
   const made = [...(progress.packets ?? [])];
   if (progress.sendingSince !== undefined) {
-    ctx.log.warn({ shipmentId: s.id, packet: made.length + 1 }, 'an earlier createPacket of this shipment got no answer: Packeta may hold that packet twice (its number is the shipment id)');
+    ctx.log.warn({ shipmentId: s.id, packet: made.length + 1 }, 'an earlier packet of this shipment got no answer: Packeta may hold that packet twice (under its number)');
   }
-  for (let i = made.length; i < packets.length; i++) {
+  for (let i = made.length; i < count; i++) {
     await ctx.progress.save({ packets: made, sendingSince: ctx.clock.now() } satisfies PacketaProgress);
     try {
-      made.push(await client.createPacket(packets[i]!));
+      made.push(await make(i));
     } catch (err) {
       if (err instanceof CarrierRefusedError) {
         for (const packet of made) await client.cancelPacket(packet.id).catch(() => undefined);
@@ -53,10 +63,10 @@ async function createShipment(
     }
     await ctx.progress.save({ packets: made } satisfies PacketaProgress);
   }
-  const labels = await labelsOf(client, made, destination.kind === 'home-delivery', s.labelFormat === 'zpl' ? 'zpl' : 'pdf');
+  const labels = await labelsOf(client, made, homeDelivery, s.labelFormat === 'zpl' ? 'zpl' : 'pdf');
   return {
     providerShipmentId: made[0]!.id,
-    product: destination.kind,
+    product,
     parcels: made.map((p, i) => ({ trackingNumber: p.barcode, label: labels[i]!, carrierRef: p.id })),
   };
 }

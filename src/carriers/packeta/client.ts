@@ -6,8 +6,8 @@ import { KeptPointLists } from '../point-lists.js';
 import { xmlString, type XmlElement, type XmlNode } from '../soap.js';
 import type { CarrierContext, ChannelSettings, PickupPoint } from '../types.js';
 import { pickupPointsOf, type PacketaFeedPoint } from './points.js';
-import { createPacketRequest, restRequest, type PacketaPacketAttributes } from './request.js';
-import { parseCreated, parseRefusal, readAnswer, type PacketaCreatedPacket } from './response.js';
+import { createPacketClaimRequest, createPacketRequest, restRequest, type PacketaClaimAttributes, type PacketaPacketAttributes } from './request.js';
+import { CLAIM_FIELDS, parseCreated, parseRefusal, readAnswer, type PacketaCreatedPacket } from './response.js';
 import type { PacketaSettings } from './settings.js';
 
 /** Packeta's API host: the REST API is `/api/rest` on it (docs.packetery.com; Salamek/zasilkovna `ApiRest.php`). Packeta has no sandbox. */
@@ -58,12 +58,12 @@ export class PacketaClient {
     return this.send(operation, restRequest(operation, this.apiPassword, parts));
   }
 
-  private async send(operation: string, body: string): Promise<XmlNode | undefined> {
-    return (await this.answer(operation, body)).result;
+  private async send(operation: string, body: string, fields?: Readonly<Record<string, string>>): Promise<XmlNode | undefined> {
+    return (await this.answer(operation, body, fields)).result;
   }
 
-  /** The call's `result` and the answer's text; a fault thrown. */
-  private async answer(operation: string, body: string): Promise<{ result: XmlNode | undefined; text: string }> {
+  /** The call's `result` and the answer's text; a fault thrown, its attributes on `fields` (parseRefusal). */
+  private async answer(operation: string, body: string, fields?: Readonly<Record<string, string>>): Promise<{ result: XmlNode | undefined; text: string }> {
     const res = await this.http.call('POST', REST_PATH, { headers: { 'content-type': 'text/xml; charset=utf-8' }, body });
     const text = res.text();
     const answer = readAnswer(text);
@@ -75,13 +75,18 @@ export class PacketaClient {
     }
     if (answer.ok) return { result: answer.result, text };
     if (answer.fault === 'IncorrectApiPasswordFault') throw new PacketaCredentialsRefused(answer.message || answer.fault);
-    const { message, errors } = parseRefusal(answer.fault, answer.message, answer.detail);
+    const { message, errors } = parseRefusal(answer.fault, answer.message, answer.detail, fields);
     throw new PacketaRefusedError(message, errors, answer.fault);
   }
 
   /** `createPacket`: one packet, Packeta's id and barcode of it. */
   async createPacket(attributes: PacketaPacketAttributes): Promise<PacketaCreatedPacket> {
     return parseCreated(await this.send('createPacket', createPacketRequest(this.apiPassword, attributes)));
+  }
+
+  /** `createPacketClaim`: one return packet (Claim Assistant), Packeta's id and barcode of it (PacketIdDetail). */
+  async createPacketClaim(attributes: PacketaClaimAttributes): Promise<PacketaCreatedPacket> {
+    return parseCreated(await this.send('createPacketClaim', createPacketClaimRequest(this.apiPassword, attributes), CLAIM_FIELDS));
   }
 
   /** `cancelPacket`; a packet Packeta does not know (PacketIdFault) has nothing left to cancel. */

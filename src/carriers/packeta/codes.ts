@@ -34,11 +34,13 @@ export const PACKETA_TRACKING: TrackingCodeList & { codes: Readonly<Record<strin
 
 /**
  * What a packet is addressed to (`addressId`): Packeta's pickup points and Z-BOXes (their id from the point feed),
- * or a carrier that delivers to the door (its id from the carrier feed). The product packdesk stores is the kind.
+ * or a carrier that delivers to the door (its id from the carrier feed). The product packdesk stores is the kind; a
+ * return is a Claim Assistant packet, addressed to no point.
  */
 export const PACKETA_PRODUCTS = {
   'pickup-point': { name: 'Packeta pickup point or Z-BOX (addressId: the point)' },
   'home-delivery': { name: 'Packeta home delivery (addressId: the carrier of carrier.json)' },
+  'claim-assistant': { name: 'Packeta Claim Assistant return packet (createPacketClaim): handed over at a Packeta point, to the sender\'s return address' },
 } as const;
 
 /**

@@ -1,13 +1,15 @@
 /**
  * Packeta's REST API as a local server, following the WSDL Packeta publishes (fixtures/schema) and docs.packetery.com:
- * `POST /api/rest` takes the XML of one operation (createPacket, cancelPacket, packetStatus, packetTracking,
- * packetLabelPdf, packetsLabelsPdf, packetLabelZpl, packetCourierNumber, packetCourierLabelPdf/Zpl for a partner
- * carrier's door delivery, senderGetReturnRouting) with the API password in it and answers
+ * `POST /api/rest` takes the XML of one operation (createPacket, createPacketClaim for a return, cancelPacket,
+ * packetStatus, packetTracking, packetLabelPdf, packetsLabelsPdf, packetLabelZpl, packetCourierNumber,
+ * packetCourierLabelPdf/Zpl for a partner carrier's door delivery, senderGetReturnRouting) with the API password in it and answers
  * `<response>` with `ok` and the result or `fault` and the fault's name, text and detail (HTTP 200 either way); the
  * point feed (`GET /v5/<API key>/branch.json`, `box.json`). Packets are single-parcel; a packet's barcode is `Z` and
  * its id. It refuses what Packeta refuses: a wrong password, members PacketAttributes does not have, missing required
  * ones, a point or carrier it does not know, a closed point, a packet over the point's weight, a door address without
- * a known postal code, cash on delivery in another currency than the destination's or over its limit.
+ * a known postal code, cash on delivery in another currency than the destination's or over its limit; a return packet
+ * (createPacketClaim, Packeta's Claim Assistant) with members ClaimAttributes does not have (such as `cod`), without
+ * its required ones, or asked to e-mail its label without an e-mail.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { mergeLabels } from '../../labels/index.js';
@@ -28,6 +30,10 @@ const MEMBERS = new Set([
   'adultContent', 'deliverOn', 'note', 'street', 'houseNumber', 'city', 'province', 'zip', 'dispatchOrder', 'customerBarcode', 'carrierPickupPoint',
   'carrierService', 'customsDeclaration', 'size', 'attributes', 'items', 'security', 'services',
 ]);
+/** ClaimAttributes' members (the WSDL): a return packet has no addressee, weight or cash on delivery. */
+const CLAIM_MEMBERS = new Set(['id', 'number', 'email', 'phone', 'value', 'currency', 'eshop', 'sendLabelToEmail']);
+/** The currencies of ClaimAttributes' `currency` (docs.packeta.com, data structures). */
+const CLAIM_CURRENCIES = ['CZK', 'EUR', 'HUF', 'PLN', 'RON'];
 /** packetLabelPdf formats Packeta's clients use (Packeta's documents name more: the emulator knows these). */
 const PDF_FORMATS = ['A6 on A6', 'A7 on A7', 'A6 on A4', 'A7 on A4', 'A8 on A8', '105x35mm on A4'];
 /** The most cash a packet collects, per currency (inferred: Packeta publishes limits per country; these are the emulator's). */
@@ -44,6 +50,7 @@ const STATUS_TEXTS: Readonly<Record<string, string>> = {
 
 /** A packet as the emulator read it. */
 interface EmulatedPacket {
+  kind: 'packet';
   number: string;
   name: string;
   surname: string;
@@ -65,7 +72,18 @@ interface EmulatedPacket {
   point: EmulatedPoint | null;
   country: string;
 }
-type PacketaPacket = EmulatedShipment<EmulatedPacket>;
+/** A return packet (Claim Assistant) as the emulator read it: it goes to the sender `eshop`'s return address. */
+interface EmulatedClaim {
+  kind: 'claim';
+  number: string;
+  email: string | null;
+  phone: string | null;
+  value: string;
+  currency: string;
+  eshop: string;
+  sendLabelToEmail: boolean;
+}
+type PacketaPacket = EmulatedShipment<EmulatedPacket | EmulatedClaim>;
 type AttributeFault = { name: string; fault: string };
 
 function answer(body: string): string {
@@ -82,25 +100,31 @@ const WEIGHT = /^\d+(\.\d{1,3})?$/;
 
 export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmulator {
   const eventView = (event: EmulatedEvent) => ({ dateTime: pragueTime.format(event.at), statusCode: event.code, codeText: PACKETA_TRACKING.codes[event.code]?.name });
-  const packets = new EmulatedShipments<EmulatedPacket>(clock, PACKETA_TRACKING, eventView);
+  const packets = new EmulatedShipments<EmulatedPacket | EmulatedClaim>(clock, PACKETA_TRACKING, eventView);
   const nextId = numberSequence(clock, { prefix: '4', digits: 10 });
   const points = new PacketaPoints();
 
-  /** The packet's attributes checked as Packeta checks them: the packet, or every attribute fault. */
-  function readPacket(attributes: XmlObject): EmulatedPacket | AttributeFault[] {
+  /** What PacketAttributes and ClaimAttributes are checked for alike: their members, the required ones, number, contact, money, sender. */
+  function checkAttributes(attributes: XmlObject, members: ReadonlySet<string>, required: readonly string[]) {
     const faults: AttributeFault[] = [];
     const refuse = (name: string, why: string) => faults.push({ name, fault: why });
-    for (const member of Object.keys(attributes)) if (!MEMBERS.has(member)) refuse(member, 'Unknown attribute');
+    for (const member of Object.keys(attributes)) if (!members.has(member)) refuse(member, 'Unknown attribute');
     const get = (name: string) => text(attributes[name]);
-    for (const name of ['number', 'name', 'surname', 'addressId', 'value', 'weight', 'eshop']) if (!get(name)) refuse(name, 'Required attribute is missing');
+    for (const name of required) if (!get(name)) refuse(name, 'Required attribute is missing');
     if (get('number').length > 24) refuse('number', 'At most 24 characters');
-    for (const name of ['name', 'surname', 'company', 'city']) if (get(name).length > 32) refuse(name, 'At most 32 characters');
     if (get('email') && !/.*@.*\..*/.test(get('email'))) refuse('email', 'Invalid e-mail address');
     if (get('phone').length > 20) refuse('phone', 'Invalid phone number');
-    if (!get('email') && !get('phone')) refuse('phone', 'An e-mail or a phone of the recipient is required');
     for (const name of ['cod', 'value']) if (get(name) && !MONEY.test(get(name))) refuse(name, 'A decimal number with at most 2 decimal places expected');
-    if (get('weight') && (!WEIGHT.test(get('weight')) || Number(get('weight')) <= 0)) refuse('weight', 'A positive weight in kg with at most 3 decimal places expected');
     if (isBadCredential(get('eshop'))) refuse('eshop', `Sender ${get('eshop')} does not exist`);
+    return { faults, refuse, get };
+  }
+
+  /** The packet's attributes checked as Packeta checks them: the packet, or every attribute fault. */
+  function readPacket(attributes: XmlObject): EmulatedPacket | AttributeFault[] {
+    const { faults, refuse, get } = checkAttributes(attributes, MEMBERS, ['number', 'name', 'surname', 'addressId', 'value', 'weight', 'eshop']);
+    for (const name of ['name', 'surname', 'company', 'city']) if (get(name).length > 32) refuse(name, 'At most 32 characters');
+    if (!get('email') && !get('phone')) refuse('phone', 'An e-mail or a phone of the recipient is required');
+    if (get('weight') && (!WEIGHT.test(get('weight')) || Number(get('weight')) <= 0)) refuse('weight', 'A positive weight in kg with at most 3 decimal places expected');
 
     const addressId = get('addressId');
     const point = points.get(addressId);
@@ -121,15 +145,39 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
     if (faults.length > 0) return faults;
     const optional = (name: string) => get(name) || null;
     return {
-      number: get('number'), name: get('name'), surname: get('surname'), company: optional('company'), email: optional('email'), phone: optional('phone'),
+      kind: 'packet', number: get('number'), name: get('name'), surname: get('surname'), company: optional('company'), email: optional('email'), phone: optional('phone'),
       addressId, cod, currency, value: get('value'), weight: get('weight'), eshop: get('eshop'), note: optional('note'),
       street: optional('street'), houseNumber: optional('houseNumber'), city: optional('city'), zip: optional('zip'), point: point ?? null, country,
     };
   }
 
+  /**
+   * A return packet's ClaimAttributes checked as Packeta checks them: the claim, or every attribute fault. It names no
+   * packet it returns (ClaimAttributes has no such member), so there is no outbound packet to check.
+   */
+  function readClaim(attributes: XmlObject): EmulatedClaim | AttributeFault[] {
+    const { faults, refuse, get } = checkAttributes(attributes, CLAIM_MEMBERS, ['number', 'value', 'currency']);
+    if (get('currency') && !CLAIM_CURRENCIES.includes(get('currency'))) refuse('currency', `Unknown currency ${get('currency')}`);
+    const sendLabelToEmail = ['true', '1'].includes(get('sendLabelToEmail'));
+    if (sendLabelToEmail && !get('email')) refuse('email', 'Required when the label is sent to the e-mail');
+    if (faults.length > 0) return faults;
+    return {
+      kind: 'claim', number: get('number'), email: get('email') || null, phone: get('phone') || null, value: get('value'), currency: get('currency'),
+      eshop: get('eshop'), sendLabelToEmail,
+    };
+  }
+
   const owned = (owner: string, packetId: string) => packets.byId(owner, packetId);
+  const pointOf = (p: PacketaPacket) => (p.request.kind === 'packet' ? p.request.point : null);
   const labelOf = (p: PacketaPacket): EmulatedLabel => {
     const r = p.request;
+    // a Claim Assistant label names no sender address (docs.packetery.com "Creating own packet label"): the customer hands it in
+    if (r.kind === 'claim') {
+      return {
+        carrier: 'Packeta', trackingNumber: p.parcels[0]!.number, parcelIndex: 1, parcelCount: 1, reference: r.number,
+        product: 'Claim Assistant', sender: ['Claim Assistant'], recipient: [r.eshop],
+      };
+    }
     return {
       carrier: 'Packeta', trackingNumber: p.parcels[0]!.number, parcelIndex: 1, parcelCount: 1, reference: r.number,
       product: r.point ? `${r.point.type === 'locker' ? 'Z-BOX' : 'Pickup point'} ${r.point.id} ${r.point.city}` : `${HOME_DELIVERY_CARRIERS[r.addressId]!.name}`,
@@ -140,14 +188,22 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
   };
   /** The partner carrier's number of a packet it delivers, or undefined where Packeta delivers it itself. */
   const courierNumberOf = (p: PacketaPacket) => {
-    const prefix = HOME_DELIVERY_CARRIERS[p.request.addressId]?.courierPrefix;
+    const prefix = p.request.kind === 'packet' ? HOME_DELIVERY_CARRIERS[p.request.addressId]?.courierPrefix : undefined;
     return prefix ? `${prefix}${p.id}` : undefined;
   };
   /** The partner carrier's label: its name and its number, the door address. */
   const courierLabelOf = (p: PacketaPacket, courierNumber: string): EmulatedLabel => ({
-    ...labelOf(p), carrier: HOME_DELIVERY_CARRIERS[p.request.addressId]!.name, trackingNumber: courierNumber, reference: `Packeta ${p.parcels[0]!.number}`,
+    ...labelOf(p), carrier: HOME_DELIVERY_CARRIERS[(p.request as EmulatedPacket).addressId]!.name, trackingNumber: courierNumber, reference: `Packeta ${p.parcels[0]!.number}`,
   });
   const pdfOf = (p: PacketaPacket) => packets.label(p.parcels[0]!, () => renderLabel('pdf', labelOf(p)));
+
+  /** A new packet of the caller, answered as PacketIdDetail: its id, its barcode (`Z` and the id) and the barcode as printed. */
+  const created = (owner: string, request: EmulatedPacket | EmulatedClaim, product: string) => {
+    const id = nextId();
+    const barcode = `Z${id}`;
+    packets.add({ owner, id, referenceId: request.number, product, labelFormat: 'pdf', request, numbers: [barcode] });
+    return ok({ id, barcode, barcodeText: `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}` });
+  };
 
   /** One operation of a caller: the answer's XML. */
   async function operate(owner: string, operation: string, body: XmlObject): Promise<string> {
@@ -164,11 +220,11 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
       }
       case 'createPacket': {
         const read = readPacket(xmlObject(body.packetAttributes));
-        if (Array.isArray(read)) return attributesFault(read);
-        const id = nextId();
-        const barcode = `Z${id}`;
-        packets.add({ owner, id, referenceId: read.number, product: read.point ? 'pickup-point' : 'home-delivery', labelFormat: 'pdf', request: read, numbers: [barcode] });
-        return ok({ id, barcode, barcodeText: `Z ${id.slice(0, 3)} ${id.slice(3, 7)} ${id.slice(7)}` });
+        return Array.isArray(read) ? attributesFault(read) : created(owner, read, read.point ? 'pickup-point' : 'home-delivery');
+      }
+      case 'createPacketClaim': {
+        const read = readClaim(xmlObject(body.claimAttributes));
+        return Array.isArray(read) ? attributesFault(read) : created(owner, read, 'claim-assistant');
       }
       case 'cancelPacket': {
         const p = packetOf();
@@ -181,7 +237,7 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
         if (typeof p === 'string') return p;
         const record = (event: EmulatedEvent) => ({
           dateTime: pragueTime.format(event.at), statusCode: event.code, codeText: PACKETA_TRACKING.codes[event.code]?.name ?? 'unknown',
-          statusText: STATUS_TEXTS[event.code] ?? '', branchId: p.request.point?.id ?? '0', destinationBranchId: p.request.point?.id ?? '0',
+          statusText: STATUS_TEXTS[event.code] ?? '', branchId: pointOf(p)?.id ?? '0', destinationBranchId: pointOf(p)?.id ?? '0',
         });
         const events = p.parcels[0]!.events;
         if (operation === 'packetTracking') return ok({ record: events.map(record) });
@@ -273,7 +329,7 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
     // a packet to a point waits there (ready for pickup) before it is picked up; one to a door goes through its carrier
     advance: (trackingNumber, to) => {
       const found = packets.parcel(trackingNumber);
-      if (!found?.shipment.request.point) return packets.advance(trackingNumber, to);
+      if (!found || !pointOf(found.shipment)) return packets.advance(trackingNumber, to);
       if (to === 'delivered' && packets.lastStatus(found.parcel) !== 'ready_for_pickup') return packets.collectAtPoint(trackingNumber);
       if (to === undefined && packets.lastCode(found.parcel) === '4') return packets.advance(trackingNumber, 'ready_for_pickup');
       return packets.advance(trackingNumber, to);
@@ -285,7 +341,7 @@ export function createPacketaEmulator({ clock }: EmulatorContext): ProviderEmula
       cancelled: group.every((p) => packets.isCancelled(p)),
       createdAt: new Date(group[0]!.createdAt).toISOString(),
       packets: group.map((p) => {
-        const { point, ...attributes } = p.request;
+        const { point, ...attributes } = p.request.kind === 'packet' ? p.request : { ...p.request, point: null };
         return { id: p.id, barcode: p.parcels[0]!.number, code: packets.lastCode(p.parcels[0]!), pointId: point?.id ?? null, ...attributes };
       }),
     })),

@@ -3,7 +3,7 @@ import { packetaAdapter } from './adapter.js';
 import { PACKETA_BASE_URLS } from './client.js';
 import { PACKETA_PRODUCTS, PACKETA_TRACKING } from './codes.js';
 import demo from './fixtures/contract.json' with { type: 'json' };
-import { createPacketRequest, packetaPackets } from './request.js';
+import { createPacketClaimRequest, createPacketRequest, packetaClaims, packetaPackets } from './request.js';
 import { parseCreated, parseRefusal, parseTracking, readAnswer, type PacketaAnswer } from './response.js';
 import { packetaSettings } from './settings.js';
 
@@ -11,9 +11,10 @@ import { packetaSettings } from './settings.js';
 const answerOf = (body: unknown): PacketaAnswer => readAnswer(String(body)) ?? { ok: false, fault: '', message: 'no <response>', detail: {} };
 
 const mappers: CarrierMappers = {
-  // the first packet's createPacket: the others differ in weight and size only, and carry no COD or value
+  // the first packet's createPacket (a return's createPacketClaim): the others differ in weight and size only, and carry no COD or value
   createRequest: (shipment, settings) => {
     const parsed = packetaSettings.parse(settings);
+    if (shipment.returnOf) return createPacketClaimRequest(parsed.apiPassword, packetaClaims(shipment, shipment.returnOf, parsed)[0]!);
     return createPacketRequest(parsed.apiPassword, packetaPackets(shipment, parsed).packets[0]!);
   },
   parseCreated: (body) => {
@@ -35,7 +36,11 @@ const mappers: CarrierMappers = {
  *
  * Packets are single-parcel: a shipment of N parcels is N packets (createPacket each, the shipment's id as each one's
  * `number`), with one label document (packetsLabelsPdf) cut per parcel, and its cash on delivery and declared value
- * on the first packet. Each packet is tracked and cancelled on its own.
+ * on the first packet. Each packet is tracked and cancelled on its own. A return is made of Claim Assistant packets
+ * (createPacketClaim, one per parcel, labelled as any packet): the customer hands them over at a Packeta point and
+ * Packeta brings them to the sender's return address. Packeta's own plugin makes such "packet claims" with a password
+ * instead (createPacketClaimWithPassword) and prints their labels as any packet's (Zasilkovna/WooCommerce
+ * `Module/Order/PacketClaimSubmitter.php`, `Module/Order/LabelPrint.php`); the password has no place in what packdesk keeps.
  */
 export const provider: ProviderDefinition = {
   code: 'packeta',
@@ -43,7 +48,7 @@ export const provider: ProviderDefinition = {
   regions: ['CZ', 'SK', 'HU', 'RO'],
   baseUrls: PACKETA_BASE_URLS,
   // no packet count limit is published: 20 packets a shipment is our own cap
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: true },
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 20, cancel: true, returns: true },
   settings: packetaSettings.specs,
   docs: [
     'https://www.zasilkovna.cz/api/soap-php-bugfix.wsdl',

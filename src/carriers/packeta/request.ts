@@ -82,6 +82,8 @@ function currencyOf(s: ShipmentForCarrier): string {
 
 const money = (amount: number) => amount.toFixed(2);
 const mm = (cm: number) => Math.max(1, Math.round(cm * 10));
+/** The declared `value` of a shipment's first packet: the channel's, else the cash to collect, else 1. */
+const declaredValue = (settings: PacketaSettings, cod?: string) => (settings.declaredValue !== undefined ? money(settings.declaredValue) : cod ?? money(1));
 
 /**
  * The packets of a shipment, in parcel order: each its parcel's weight and size; the first carries the cash to
@@ -91,7 +93,7 @@ export function packetaPackets(s: ShipmentForCarrier, settings: PacketaSettings)
   const destination = destinationOf(s, settings);
   const currency = currencyOf(s);
   const cod = s.cashOnDelivery ? formatMinorUnits(s.cashOnDelivery.amountMinor) : undefined;
-  const value = settings.declaredValue !== undefined ? money(settings.declaredValue) : cod ?? money(1);
+  const value = declaredValue(settings, cod);
   const { recipient } = s;
   const house = recipient.apartmentNumber ? `${recipient.houseNumber}/${recipient.apartmentNumber}` : recipient.houseNumber;
   const door = destination.kind === 'home-delivery'
@@ -116,9 +118,47 @@ export function packetaPackets(s: ShipmentForCarrier, settings: PacketaSettings)
   return { destination, packets: s.parcels.map(packet) };
 }
 
+/** One return packet's ClaimAttributes in the WSDL's terms; absent members are not written. */
+export interface PacketaClaimAttributes extends XmlElement {
+  number: string;
+  email?: string;
+  phone?: string;
+  value: string;
+  currency: string;
+  eshop: string;
+}
+
+/**
+ * The return packets of a return shipment, one per parcel (Packeta's packets are single-parcel), for
+ * `createPacketClaim`: Packeta's Claim Assistant packet, which the customer hands over at a Packeta point and Packeta
+ * brings to the sender `eshop`'s return address (ClaimAttributes has no address: the warehouse is the sender's).
+ * `number` names the packet it returns (its barcode), the only reference ClaimAttributes has; the customer's e-mail
+ * and phone; the declared value on the first, in the currency of the customer's country, as the outbound packet had it.
+ */
+export function packetaClaims(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>, settings: PacketaSettings): PacketaClaimAttributes[] {
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError(`${NAME}'s return packets carry no cash on delivery`, { cash_on_delivery_amount: [`${NAME}'s return packets (Claim Assistant) carry no cash on delivery`] });
+  }
+  const { sender } = s;
+  const number = (returnOf.trackingNumbers[0] ?? returnOf.providerShipmentId).slice(0, NUMBER);
+  return s.parcels.map((_, i) => ({
+    number,
+    ...(sender.email ? { email: sender.email } : {}),
+    ...(sender.phone ? { phone: sender.phone } : {}),
+    value: i === 0 ? declaredValue(settings) : money(0),
+    currency: PACKETA_CURRENCIES[sender.countryCode] ?? 'EUR',
+    eshop: settings.eshop,
+  }));
+}
+
 /** A REST call's body: the operation element with `apiPassword` first and the operation's parts (the WSDL's message). */
 export function restRequest(operation: string, apiPassword: string, parts: XmlElement): string {
   return xmlContent({ [operation]: { apiPassword, ...parts } });
+}
+
+/** `createPacketClaim` of one return packet (the WSDL's part `claimAttributes`, so named in REST too). */
+export function createPacketClaimRequest(apiPassword: string, attributes: PacketaClaimAttributes): string {
+  return restRequest('createPacketClaim', apiPassword, { claimAttributes: attributes });
 }
 
 /** `createPacket` of one packet. */

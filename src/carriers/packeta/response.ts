@@ -50,7 +50,7 @@ export function packetIdOf(trackingNumber: string): string {
 }
 
 /** Where a PacketAttributes member (an AttributeFault's `name`) lands among our fields. */
-const FIELDS: Readonly<Record<string, string>> = {
+const PACKET_FIELDS: Readonly<Record<string, string>> = {
   name: 'recipient_contact.first_name', surname: 'recipient_contact.last_name', company: 'recipient_contact.company_name',
   email: 'recipient_contact.email_address', phone: 'recipient_contact.phone_number',
   street: 'destination_address.street_name', houseNumber: 'destination_address.house_number', city: 'destination_address.city_name',
@@ -59,9 +59,15 @@ const FIELDS: Readonly<Record<string, string>> = {
   weight: 'parcels', size: 'parcels', number: 'reference_number', note: 'label_comment', eshop: 'settings.eshop',
 };
 
-function packetaFieldPath(attribute: string): string {
-  return FIELDS[attribute] ?? 'shipment';
-}
+/**
+ * Where a ClaimAttributes member lands: a return packet's e-mail and phone are the customer's, who sends it; its
+ * currency follows the customer's country; its `number` is the packet it returns; a member ClaimAttributes lacks
+ * (`cod`) is the cash on delivery a return cannot carry.
+ */
+export const CLAIM_FIELDS: Readonly<Record<string, string>> = {
+  email: 'sender_contact.email_address', phone: 'sender_contact.phone_number', currency: 'origin_address.country_code',
+  number: 'return_of', cod: 'cash_on_delivery_amount', value: 'settings.declaredValue', eshop: 'settings.eshop',
+};
 
 /** The AttributeFaults of a PacketAttributesFault's detail. */
 function attributeFaults(detail: XmlObject): { name: string; fault: string }[] {
@@ -72,12 +78,14 @@ function attributeFaults(detail: XmlObject): { name: string; fault: string }[] {
 }
 
 /**
- * A fault → a message and our field errors: each attribute of a PacketAttributesFault on its path, a wrong API
+ * A fault → a message and our field errors: each attribute of a PacketAttributesFault on its path (`fields`), a wrong API
  * password on the channel, a sender Packeta does not know on `settings.eshop`, anything else on the shipment.
  */
-export function parseRefusal(fault: string, message: string, detail: XmlObject): { message: string; errors: FieldErrors } {
+export function parseRefusal(
+  fault: string, message: string, detail: XmlObject, fields: Readonly<Record<string, string>> = PACKET_FIELDS,
+): { message: string; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  for (const a of attributeFaults(detail)) (errors[packetaFieldPath(a.name)] ??= []).push(`${NAME}: ${a.fault || message}`);
+  for (const a of attributeFaults(detail)) (errors[fields[a.name] ?? 'shipment'] ??= []).push(`${NAME}: ${a.fault || message}`);
   if (Object.keys(errors).length === 0) {
     const path = fault === 'IncorrectApiPasswordFault' ? 'shipping_channel_id' : fault === 'SenderNotExists' ? 'settings.eshop' : 'shipment';
     errors[path] = [`${NAME}: ${message || fault}`];
