@@ -5,10 +5,12 @@ import { markedSend } from '../marked-send.js';
 import type {
   CarrierAdapter, CarrierContext, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, ShipmentForCarrier, TrackResult, ValidationOutcome,
 } from '../types.js';
-import { OnedeliveryClient, OnedeliveryCredentialsRefused } from './client.js';
+import { OnedeliveryClient, OnedeliveryCredentialsRefused, OnedeliveryRefusedError } from './client.js';
 import { onedeliveryDispatcher } from './dispatch.js';
 import { onedeliveryPackageRequest } from './request.js';
-import { orderNumberOf, parseCreated, parseTracking, type OnedeliveryCreated, type OnedeliveryPackageDetail } from './response.js';
+import {
+  orderNumberOf, parseCreated, parseTracking, returnRefusalErrors, type OnedeliveryCreated, type OnedeliveryPackageDetail,
+} from './response.js';
 import { onedeliverySettings } from './settings.js';
 
 /** One answers one package a call (`GET /package/{order_number}`) and publishes no rate limit: 10 numbers a track call is our own pace. */
@@ -34,6 +36,11 @@ async function findSent(client: OnedeliveryClient, reference: string, since: num
   return detail ? parseCreated(detail) : undefined;
 }
 
+/** A return's package keeps the outbound's sides (request.ts), so One's refusal of it lands on our parties swapped. */
+function asReturnRefusal(err: unknown): unknown {
+  return err instanceof OnedeliveryRefusedError ? new OnedeliveryRefusedError(err.message, returnRefusalErrors(err.errors), err.status) : err;
+}
+
 /**
  * Exactly once: our id is the package's reference number, and a retry after a lost answer finds the package by it
  * before sending again. The window left is a package One made but does not list yet. Labels come as one document for
@@ -49,7 +56,9 @@ async function createShipment(
   const progress = (ctx.progress.load() ?? {}) as OnedeliveryProgress;
   let created = progress.created;
   if (!created && progress.sendingSince !== undefined) created = await findSent(client, request.reference_number, progress.sendingSince);
-  created ??= parseCreated(await markedSend(ctx, progress.sendingSince, () => client.createPackage(request, parsed.sendForProcessing)));
+  // a return waits for no end-of-day batch: it is sent for processing as it is made, or One's courier never collects it
+  const send = () => client.createPackage(request, parsed.sendForProcessing || s.returnOf !== null).catch((err: unknown) => { throw s.returnOf ? asReturnRefusal(err) : err; });
+  created ??= parseCreated(await markedSend(ctx, progress.sendingSince, send));
   await ctx.progress.save({ created } satisfies OnedeliveryProgress);
   if (created.barcodes.length !== s.parcels.length) {
     await client.deletePackage(created.orderNumber).catch(() => undefined);

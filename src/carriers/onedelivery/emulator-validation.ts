@@ -35,6 +35,8 @@ export interface OnedeliveryEmulatedPackage {
   /** The WEDO POINT pickup place of a PUP package. */
   pup_branch: string | null;
   pup_contact: string | null;
+  /** A return shipment ("zpětná zásilka"): collected at the receiver and brought to the sender. */
+  reverse_order: boolean;
 }
 
 export interface OnedeliveryRefusal {
@@ -114,6 +116,19 @@ function positive(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/**
+ * A return shipment (inferred rules): the courier collects the package from the receiver, so it collects no cash
+ * there, goes to no pickup place, and is not at once a direct or an exchange order.
+ */
+function checkReturn(service: Record<string, unknown>, product: string, problems: string[]): void {
+  const cod = service.cash_on_delivery;
+  if (cod !== undefined && cod !== null) problems.push('additional_service.cash_on_delivery: not with a return shipment (reverse_order)');
+  if (product === ONEDELIVERY_POINT_PRODUCT) problems.push(`product: a return shipment (reverse_order) is collected at the receiver's address, not with ${ONEDELIVERY_POINT_PRODUCT}`);
+  for (const other of ['direct_order', 'exchange_order']) {
+    if (service[other] === true) problems.push(`additional_service.${other}: not with a return shipment (reverse_order)`);
+  }
+}
+
 export function checkPackage(body: unknown): OnedeliveryPackageCheck {
   const refuse = (detail: string[]): OnedeliveryPackageCheck => ({ ok: false, refusal: { message: 'Invalid package data', detail } });
   const pkg = objectOf(body);
@@ -151,6 +166,9 @@ export function checkPackage(body: unknown): OnedeliveryPackageCheck {
     if (pupBranch === null) problems.push(`pup_branch: required for product ${ONEDELIVERY_POINT_PRODUCT}`);
     if (pupContact === null) problems.push(`pup_contact: required for product ${ONEDELIVERY_POINT_PRODUCT}`);
   } else if (pupBranch !== null) problems.push(`pup_branch: only for product ${ONEDELIVERY_POINT_PRODUCT}, not ${product}`);
+  const reverse = service.reverse_order;
+  if (reverse !== undefined && reverse !== null && typeof reverse !== 'boolean') problems.push('additional_service.reverse_order: true or false expected');
+  if (reverse === true) checkReturn(service, product, problems);
   if (problems.length > 0 || !receiver) return refuse(problems);
 
   return {
@@ -158,7 +176,7 @@ export function checkPackage(body: unknown): OnedeliveryPackageCheck {
     pkg: {
       receiver, sender, reference_number: text(pkg.reference_number), reference_number2: text(pkg.reference_number2),
       package_count: count as number, weight: weight!, value: pkg.value as number, comment: text(pkg.comment), product,
-      cash_on_delivery: positive(cod), pup_branch: pupBranch, pup_contact: pupContact,
+      cash_on_delivery: positive(cod), pup_branch: pupBranch, pup_contact: pupContact, reverse_order: reverse === true,
     },
   };
 }

@@ -27,7 +27,9 @@ export function newestEvent(s: OnedeliveryShipment): EmulatedEvent {
 
 /** A sorting code like One's `S1PR053` / `S550400`: the depot's letter, then the destination's postal code. */
 function sortingCode(s: OnedeliveryShipment): string {
-  return `S${s.request.receiver.postal_code}0`;
+  const { request } = s;
+  const destination = request.reverse_order && request.sender ? request.sender : request.receiver;
+  return `S${destination.postal_code}0`;
 }
 
 /** `POST /package`'s answer (PkgResponse as the README shows it). */
@@ -72,19 +74,24 @@ function addressLines(a: OnedeliveryEmulatedAddress): string[] {
   return [a.name, person && person !== a.name ? person : null, a.street, `${a.postal_code} ${a.city}`, a.state].filter((l): l is string => Boolean(l));
 }
 
-/** What an emulated label prints; the Code 128 of the parcel's barcode stands in for One's own label. */
+/**
+ * What an emulated label prints; the Code 128 of the parcel's barcode stands in for One's own label. A return shipment
+ * travels from its receiver to its sender, and its label says so.
+ */
 export function labelContent(s: OnedeliveryShipment, parcel: EmulatedParcel): EmulatedLabel {
   const { request } = s;
   const cod = cashOnDeliveryOf(s);
+  const receiver = [...addressLines(request.receiver), request.receiver.phone ?? request.receiver.mobile ?? ''].filter(Boolean);
+  const sender = request.sender ? addressLines(request.sender) : ['One by Allegro pickup place'];
   return {
     carrier: 'One by Allegro',
     trackingNumber: parcel.number,
     parcelIndex: parcel.index,
     parcelCount: s.parcels.length,
     reference: request.comment ?? request.reference_number ?? undefined,
-    product: `${s.product}${request.pup_branch ? ` ${request.pup_branch}` : ''} · ${sortingCode(s)}`,
-    sender: request.sender ? addressLines(request.sender) : ['One by Allegro pickup place'],
-    recipient: [...addressLines(request.receiver), request.receiver.phone ?? request.receiver.mobile ?? ''].filter(Boolean),
+    product: `${s.product}${request.reverse_order ? ' zpětná zásilka' : ''}${request.pup_branch ? ` ${request.pup_branch}` : ''} · ${sortingCode(s)}`,
+    sender: request.reverse_order ? receiver : sender,
+    recipient: request.reverse_order ? sender : receiver,
     cod: cod ? { amount: cod.amount.toFixed(2), currency: cod.currency } : undefined,
   };
 }

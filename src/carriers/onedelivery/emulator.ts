@@ -4,7 +4,8 @@
  * own), the package list (`sent`, `delivered`, `created_*` filters) and detail with `last_state`, whole-package
  * labels in PDF and ZPL, `DELETE /package` until the package is sent for processing, the batches that send packages
  * for processing (`POST /batch`, `GET /batch/{number}`, its pickup protocol `manifest.pdf` and `labels.pdf`), a
- * courier (`POST /pickup`), `GET /pickup-place`, packages to WEDO POINT pickup places (product PUP), and One's `{message, detail[]}` refusals: 400 for a body it cannot
+ * courier (`POST /pickup`), `GET /pickup-place`, packages to WEDO POINT pickup places (product PUP), return shipments
+ * (`additional_service.reverse_order`), and One's `{message, detail[]}` refusals: 400 for a body it cannot
  * read, 403 for a request against One's rules (restapi.html: "Chyba ve vnitřní logice požadavku … 403 Forbidden").
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -331,6 +332,7 @@ export function createOnedeliveryEmulator({ code, clock }: EmulatorContext): Pro
       value: s.request.value,
       cashOnDelivery: s.request.cash_on_delivery,
       pupBranch: s.request.pup_branch,
+      reverseOrder: s.request.reverse_order,
       receiver: s.request.receiver,
       sender: s.request.sender,
     })),

@@ -27,7 +27,8 @@ export const provider: ProviderDefinition = {
   regions: ['CZ', 'SK'],
   baseUrls: ONEDELIVERY_BASE_URLS,
   // No package_count limit is published: 50 is our own cap.
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true },
+  // returns: a return shipment ("zpětná zásilka", additional_service.reverse_order), collected at the customer's door
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, trackingPerShipment: true, returns: true },
   // DELETE /package works until the package is sent for processing: at creation with sendForProcessing (the default),
   // else when its dispatch sends the day's batch
   channelCapabilities: (settings) => (onedeliverySettings.parse(settings).sendForProcessing ? {

@@ -44,12 +44,14 @@ export interface OnedeliveryPackageRequest {
   pup_branch?: string;
   /** The recipient's mobile phone for the pickup place's notice (15), with product PUP. */
   pup_contact?: string;
-  additional_service?: { cash_on_delivery: number };
+  additional_service?: { cash_on_delivery?: number; reverse_order?: boolean };
 }
 
 const NAME_PART = 30;
 const NOTE = 75;
 const REFERENCE = 20;
+/** `comment` keeps 255 characters (Pkg.java `@Size(max = 255)`). */
+const COMMENT = 255;
 /** `pup_branch` keeps 10 characters (Pkg.java `@Size(max = 10)`). */
 const PUP_BRANCH = 10;
 
@@ -134,15 +136,56 @@ function pointDelivery(s: ShipmentForCarrier, channelProduct: string | undefined
   return { pup_branch: code, pup_contact: s.recipient.phone };
 }
 
+/**
+ * A return goes as One's "zpětná zásilka" (return shipment, `additional_service.reverse_order`: nuty456/WeDoApi
+ * `AdditionalService.java`): the courier collects at the receiver and brings the package to the sender. Inferred from
+ * restapi-pup.html, where only a direct order (`direct_order`, collected at a third party's) must name its sender: a
+ * return keeps the outbound's sides, the customer as `receiver` and the warehouse as `sender`; One's package has no field
+ * for the outbound, so its order number travels in the comment. No cash on delivery, no pickup place.
+ */
+function returnPackage(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>, settings: OnedeliverySettings): OnedeliveryPackageRequest {
+  if (s.cashOnDelivery) {
+    throw new CarrierRefusedError('One by Allegro collects no cash on delivery on a return shipment', {
+      cash_on_delivery_amount: ['One by Allegro return shipments (reverse_order) carry no cash on delivery'],
+    });
+  }
+  if (s.pickupPoint) {
+    throw new CarrierRefusedError('One by Allegro collects a return shipment at the customer\'s door, not at a pickup place', {
+      pickup_point: ['One by Allegro return shipments (reverse_order) are collected at the customer\'s address'],
+    });
+  }
+  // a channel that ships to WEDO POINT places returns with the product One picks for a door
+  const product = settings.product && settings.product !== ONEDELIVERY_POINT_PRODUCT ? settings.product : undefined;
+  checkWeights(s, product ?? ONEDELIVERY_DEFAULT_PRODUCT);
+  const comment = [`Return of One by Allegro package ${returnOf.providerShipmentId}`, s.reference].filter(Boolean).join(' · ');
+  return {
+    receiver: addressOf(s.sender, s.labelComment),
+    sender: addressOf(s.recipient, null),
+    reference_number: referenceNumberOf(s.id),
+    reference_number2: s.id,
+    package_count: s.parcels.length,
+    weight: totalWeight(s),
+    value: settings.declaredValue ?? 0,
+    comment: comment.slice(0, COMMENT),
+    ...(product ? { product } : {}),
+    additional_service: { reverse_order: true },
+  };
+}
+
+function totalWeight(s: ShipmentForCarrier): number {
+  return Math.round(s.parcels.reduce((sum, p) => sum + p.weightKg, 0) * 1000) / 1000;
+}
+
 export function onedeliveryPackageRequest(s: ShipmentForCarrier, settings: OnedeliverySettings): OnedeliveryPackageRequest {
   if (s.labelFormat === 'epl') {
     throw new CarrierRefusedError('One by Allegro prints labels as PDF or ZPL, not EPL', { label_format: ['One by Allegro prints labels as PDF or ZPL only'] });
   }
+  if (s.returnOf) return returnPackage(s, s.returnOf, settings);
   const point = pointDelivery(s, settings.product || undefined);
   const product = point ? ONEDELIVERY_POINT_PRODUCT : settings.product || undefined;
   checkWeights(s, product ?? ONEDELIVERY_DEFAULT_PRODUCT);
   const cod = codAmount(s);
-  const weight = Math.round(s.parcels.reduce((sum, p) => sum + p.weightKg, 0) * 1000) / 1000;
+  const weight = totalWeight(s);
   return {
     receiver: addressOf(s.recipient, s.labelComment),
     sender: addressOf(s.sender, null),

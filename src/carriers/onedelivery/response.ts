@@ -115,6 +115,25 @@ export function onedeliveryFieldPath(field: string): string {
   return PACKAGE_FIELDS[field] ?? 'shipment';
 }
 
+/** Our paths of one side of a package and of the other: a return's receiver is our sender, its sender our recipient. */
+const OTHER_SIDE: Readonly<Record<string, string>> = {
+  origin_address: 'destination_address', destination_address: 'origin_address', sender_contact: 'recipient_contact', recipient_contact: 'sender_contact',
+};
+
+/**
+ * A refusal of a return shipment (`reverse_order`): One's `receiver` is the customer, our sender, and its `sender` the
+ * warehouse, our recipient, so the paths of the two sides change places.
+ */
+export function returnRefusalErrors(errors: FieldErrors): FieldErrors {
+  const swapped: FieldErrors = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const [head, ...rest] = path.split('.');
+    const other = OTHER_SIDE[head ?? ''];
+    (swapped[other ? [other, ...rest].join('.') : path] ??= []).push(...messages);
+  }
+  return swapped;
+}
+
 function detailsOf(body: OnedeliveryError | undefined): string[] {
   const detail = body?.detail;
   if (typeof detail === 'string') return detail ? [detail] : [];
