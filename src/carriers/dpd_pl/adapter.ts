@@ -25,6 +25,7 @@ async function createShipment(
   s: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext & { progress: CarrierProgress },
 ): Promise<CreatedAtCarrier> {
   const client = new DpdPlClient(dpdPlSettings.parse(settings), ctx);
+  if (s.returnOf) return createReturn(s, s.returnOf, client);
   const sessionType = sessionTypeOfShipment(s);
   const progress = (ctx.progress.load() ?? {}) as DpdPlProgress;
   let lookup: DpdPackageLookup | undefined = progress.packageId !== undefined ? { packageId: progress.packageId }
@@ -55,6 +56,24 @@ async function createShipment(
     providerShipmentId: labels.packageId,
     product: sessionType,
     parcels: numbers.map((trackingNumber) => ({ trackingNumber, label: parts[labels.waybills.indexOf(trackingNumber)]! })),
+  };
+}
+
+/**
+ * A return is DPD's return label of the outbound waybills: one call, its answer the return's waybills and their
+ * label document, cut into one per parcel. DPD documents no lookup of a return label: a retry asks for it again.
+ */
+async function createReturn(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>, client: DpdPlClient): Promise<CreatedAtCarrier> {
+  const made = await client.generateReturnLabel(s, returnOf);
+  if (made.state === 'refused') throw new CarrierRefusedError(made.message, made.errors);
+  if (made.waybills.length !== s.parcels.length) {
+    throw new CarrierRefusedError(`DPD Poland answered ${made.waybills.length} return waybills for ${s.parcels.length} parcels`, { parcels: ['DPD Poland: the return label does not hold one waybill per parcel'] });
+  }
+  const parts = await splitLabels(s.labelFormat, made.document, made.waybills.length);
+  return {
+    providerShipmentId: made.packageId,
+    product: `${sessionTypeOfShipment(s)}_RETURN`,
+    parcels: made.waybills.map((trackingNumber, i) => ({ trackingNumber, label: parts[i]! })),
   };
 }
 

@@ -6,11 +6,11 @@ import type { CarrierContext, CarrierParty, LabelFormat, PickupRequest, Shipment
 import type { DpdPlSessionType } from './codes.js';
 import {
   courierOrderAvailabilityPart, dpdPostalCode, eventsForWaybillPart, findPostalCodePart, generatePackagesNumbersPart, generateProtocolPart,
-  generateSpedLabelsPart, packagesPickupCallPart, type DpdPackageLookup,
+  generateSpedLabelsPart, packagesPickupCallPart, returnLabelPart, type DpdPackageLookup,
 } from './request.js';
 import {
   faultDetail, faultRefusal, isCredentialFault, parseAvailabilityBody, parseCreatedBody, parseLabelsBody, parsePickupBody, parseProtocolBody,
-  type DpdPlAvailability, type DpdPlCreated, type DpdPlLabels, type DpdPlPickup, type DpdPlProtocol,
+  parseReturnLabelBody, type DpdPlAvailability, type DpdPlCreated, type DpdPlLabels, type DpdPlPickup, type DpdPlProtocol, type DpdPlReturnLabel,
 } from './response.js';
 import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVICE_PATH } from './services.js';
 import type { DpdPlSettings } from './settings.js';
@@ -73,6 +73,12 @@ export class DpdPlClient {
   async generateSpedLabels(lookup: DpdPackageLookup, sessionType: DpdPlSessionType, format: LabelFormat): Promise<DpdPlLabels> {
     const part = generateSpedLabelsPart(lookup, sessionType, format, this.settings);
     return parseLabelsBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, part));
+  }
+
+  /** The return label of a return (`returnOf` set): generateDomesticReturnLabelV1 or generateReturnLabelV1. */
+  async generateReturnLabel(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>): Promise<DpdPlReturnLabel> {
+    const part = returnLabelPart(s, returnOf, this.settings);
+    return parseReturnLabelBody(await this.call(DPD_PACKAGE_SERVICE, PACKAGE_SERVICE_PATH, part), part.name);
   }
 
   /** generateProtocolV2 of the shipments' parcels, or the duplicate of protocol `documentId`. */

@@ -13,6 +13,12 @@ const FLAG = { type: 'flag' };
 const ADDRESS = { type: 'packageAddressOpenUMLFeV1' };
 const AUTH = { type: 'authDataV1' };
 
+/** generateDomesticReturnLabelV1 and generateReturnLabelV1 take the same parts (the Axis classes generated from the live WSDL). */
+const RETURN_LABEL: Readonly<Record<string, Child>> = {
+  returnedWaybillsV1: { type: 'returnedWaybillsV1' }, receiver: { type: 'pudoReturnReceiver' }, outputDocFormatV1: { values: ['PDF', 'TIFF', 'PS', 'EPL', 'ZPL'] },
+  outputDocPageFormatV1: { values: ['A4', 'LBL_PRINTER'] }, outputLabelType: 'text', labelVariant: 'text', authDataV1: AUTH,
+};
+
 const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   flag: {},
   generatePackagesNumbersV4: {
@@ -49,6 +55,10 @@ const TYPES: Readonly<Record<string, Readonly<Record<string, Child>>>> = {
   sessionDSPV1: { packages: { type: 'packageDSPV1' }, sessionId: 'int', sessionType: { values: ['DOMESTIC', 'INTERNATIONAL'] } },
   packageDSPV1: { packageId: 'int', parcels: { type: 'parcelDSPV1' }, reference: 'text' },
   parcelDSPV1: { parcelId: 'int', reference: 'text', waybill: 'text' },
+  generateDomesticReturnLabelV1: RETURN_LABEL,
+  generateReturnLabelV1: RETURN_LABEL,
+  returnedWaybillsV1: { waybill: 'text' },
+  pudoReturnReceiver: { address: 'text', city: 'text', company: 'text', countryCode: 'text', email: 'text', name: 'text', phone: 'text', postalCode: 'text' },
   generateProtocolV2: {
     dpdServicesParamsV1: { type: 'dpdServicesParamsV1' }, outputDocFormatV1: { values: ['PDF', 'TIFF', 'PS', 'EPL', 'ZPL'] },
     outputDocPageFormatV1: { values: ['A4', 'LBL_PRINTER'] }, authDataV1: AUTH,

@@ -15,7 +15,7 @@ import { EmulatedShipments, type EmulatedEvent, type EmulatedShipment } from '..
 import { EmulatedSoapFault, serveSoap, soapFaultResponse } from '../emulator/soap.js';
 import { xmlList, xmlObject, xmlString, type XmlElement, type XmlObject } from '../soap.js';
 import type { LabelFormat } from '../types.js';
-import { DPD_PL_AT_POINT, DPD_PL_TRACKING } from './codes.js';
+import { DPD_PL_AT_POINT, DPD_PL_TRACKING, sessionTypeOf } from './codes.js';
 import { checkAgainstSchema } from './emulator-schema.js';
 import { renderProtocol } from './emulator-protocol.js';
 import { dpdPlPudos, pudoRoutes } from './emulator-pudo.js';
@@ -24,7 +24,8 @@ import { DPD_INFO_SERVICE, DPD_PACKAGE_SERVICE, INFO_SERVICE_PATH, PACKAGE_SERVI
 import { warsawTime } from '../local-time.js';
 import { noSuchPlace } from '../emulator/no-such-place.js';
 
-type DpdShipment = EmulatedShipment<EmulatedPackage & { sessionId: string; parcelIds: string[] }>;
+/** A package DPD keeps; a return's holds the outbound waybills its return label was made for. */
+type DpdShipment = EmulatedShipment<EmulatedPackage & { sessionId: string; parcelIds: string[]; returnOf?: string[] }>;
 
 const FORMATS: Readonly<Record<string, LabelFormat>> = { PDF: 'pdf', ZPL: 'zpl', EPL: 'epl' };
 
@@ -131,12 +132,8 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     const session = xmlObject(xmlObject(body.dpdServicesParamsV1).session);
     const sessionType = xmlString(session.sessionType);
     const answer = (content: XmlElement) => ({ name: 'generateSpedLabelsV4Response', content: { return: content } });
-    const status = (s: string, description?: string) => ({ description, status: s });
-    const format = FORMATS[xmlString(body.outputDocFormatV1) ?? 'PDF'];
-    const page = xmlString(body.outputDocPageFormatV1) ?? 'A4';
-    if (!format || (format !== 'pdf' && page !== 'LBL_PRINTER')) {
-      return answer({ session: { statusInfo: status('NOT_PROCESSED', `${xmlString(body.outputDocFormatV1)} on ${page} is not available: ZPL and EPL need LBL_PRINTER`) } });
-    }
+    const format = labelFormatOf(body);
+    if (typeof format !== 'string') return answer({ session: { statusInfo: format } });
     const asked = xmlList(session.packages).map(xmlObject);
     const found = asked.map((p) => {
       const id = xmlString(p.packageId);
@@ -144,10 +141,10 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       return id ? shipments.byId(caller.login, id) : reference ? shipments.byReference(caller.login, reference)[0] : undefined;
     });
     if (asked.length === 0 || found.some((s) => !s)) {
-      return answer({ session: { packages: asked.map((p, i) => ({ packageId: xmlString(p.packageId), reference: xmlString(p.reference), statusInfo: status(found[i] ? 'OK' : 'NOT_FOUND') })), statusInfo: status('NOT_FOUND') } });
+      return answer({ session: { packages: asked.map((p, i) => ({ packageId: xmlString(p.packageId), reference: xmlString(p.reference), statusInfo: statusInfo(found[i] ? 'OK' : 'NOT_FOUND') })), statusInfo: statusInfo('NOT_FOUND') } });
     }
     const packages = found as DpdShipment[];
-    if (packages.some((s) => s.product !== sessionType)) return answer({ session: { statusInfo: status('INCORRECT_PKGS_FOR_SESSION_TYPE') } });
+    if (packages.some((s) => s.product !== sessionType)) return answer({ session: { statusInfo: statusInfo('INCORRECT_PKGS_FOR_SESSION_TYPE') } });
     for (const s of packages) s.labelFormat = format;
     const documents = await Promise.all(packages.map((s) => documentOf(s, format)));
     const document = documents.length === 1 ? documents[0]! : Buffer.from((await mergeLabels(format, documents)).content);
@@ -156,11 +153,67 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       session: {
         packages: packages.map((s) => ({
           packageId: s.id,
-          parcels: s.parcels.map((p, i) => ({ parcelId: s.request.parcelIds[i], reference: s.request.parcels[i]!.reference ?? undefined, statusInfo: status('OK'), waybill: p.number })),
-          reference: s.referenceId || undefined, statusInfo: status('OK'),
+          parcels: s.parcels.map((p, i) => ({ parcelId: s.request.parcelIds[i], reference: s.request.parcels[i]!.reference ?? undefined, statusInfo: statusInfo('OK'), waybill: p.number })),
+          reference: s.referenceId || undefined, statusInfo: statusInfo('OK'),
         })),
         sessionId: packages[0]!.request.sessionId,
-        statusInfo: status('OK'),
+        statusInfo: statusInfo('OK'),
+      },
+    });
+  };
+
+  /** Return packages by the outbound waybills they return: asked again, DPD prints the same return label (inferred). */
+  const returnsByWaybills = new Map<string, DpdShipment>();
+  /**
+   * generateDomesticReturnLabelV1 / generateReturnLabelV1: a return package of one new waybill per returned waybill,
+   * from the outbound's receiver to `receiver`, and its labels. Refused in the session's statusInfo (inferred, as
+   * generateSpedLabelsV4 refuses): a waybill of none of the caller's packages is NOT_FOUND; the domestic operation
+   * takes a receiver in Poland only, and a receiver without a name or company, street, city or post code is
+   * NOT_PROCESSED.
+   */
+  const generateReturnLabel = (operation: string) => async (body: XmlObject) => {
+    const caller = packageCaller(body);
+    const answer = (content: XmlElement) => ({ name: `${operation}Response`, content: { return: content } });
+    const format = labelFormatOf(body);
+    if (typeof format !== 'string') return answer({ session: { statusInfo: format } });
+    const waybills = xmlList(xmlObject(body.returnedWaybillsV1).waybill).map((w) => (xmlString(w) ?? '').trim());
+    const outbound = waybills.map((w) => shipments.parcel(w)).map((found) => (found?.shipment.owner === caller.login ? found : undefined));
+    const unknown = waybills.filter((_, i) => !outbound[i]);
+    if (waybills.length === 0 || unknown.length > 0) {
+      return answer({ session: { statusInfo: statusInfo('NOT_FOUND', `Waybill not found: ${unknown.join(', ') || '(none given)'}`) } });
+    }
+    const receiver = readAddress(xmlObject(body.receiver));
+    if (!(receiver.name || receiver.company) || !receiver.address || !receiver.city || !receiver.postalCode) {
+      return answer({ session: { statusInfo: statusInfo('NOT_PROCESSED', 'Return receiver: name or company, address, city and postal code are required') } });
+    }
+    if (operation === 'generateDomesticReturnLabelV1' && receiver.countryCode !== 'PL') {
+      return answer({ session: { statusInfo: statusInfo('NOT_PROCESSED', `Return receiver in ${receiver.countryCode}: domestic return labels go to Poland, use generateReturnLabelV1`) } });
+    }
+    const key = [...waybills].sort().join(' ');
+    let s = returnsByWaybills.get(key);
+    if (!s) {
+      const first = outbound[0]!.shipment;
+      const parcels = outbound.map((found) => found!.shipment.request.parcels[found!.parcel.index - 1]!);
+      s = shipments.add({
+        owner: caller.login, referenceId: '', product: 'RETURN', labelFormat: format, id: nextPackageId(), numbers: waybills.map(() => nextWaybill()),
+        request: {
+          reference: null, ref1: null, sender: first.request.receiver, receiver, parcels, cod: null, sessionType: sessionTypeOf(receiver.countryCode), pudo: null,
+          sessionId: nextSessionId(), parcelIds: waybills.map(() => nextParcelId()), returnOf: waybills,
+        },
+      });
+      returnsByWaybills.set(key, s);
+    }
+    const returned = s;
+    return answer({
+      documentData: (await documentOf(returned, format)).toString('base64'),
+      session: {
+        packages: [{
+          packageId: returned.id,
+          parcels: returned.parcels.map((p, i) => ({ parcelId: returned.request.parcelIds[i], statusInfo: statusInfo('OK'), waybill: p.number })),
+          statusInfo: statusInfo('OK'),
+        }],
+        sessionId: returned.request.sessionId,
+        statusInfo: statusInfo('OK'),
       },
     });
   };
@@ -177,14 +230,13 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     const params = xmlObject(body.dpdServicesParamsV1);
     const session = xmlObject(params.session);
     const answer = (content: XmlElement) => ({ name: 'generateProtocolV2Response', content: { return: content } });
-    const status = (s: string, description?: string) => ({ description, status: s });
-    const refused = (s: string, description?: string, packages?: XmlElement[]) => answer({ session: { packages, statusInfo: status(s, description) } });
+    const refused = (s: string, description?: string, packages?: XmlElement[]) => answer({ session: { packages, statusInfo: statusInfo(s, description) } });
     if (xmlString(body.outputDocFormatV1) !== 'PDF') return refused('NOT_PROCESSED', `${xmlString(body.outputDocFormatV1) ?? 'no format'}: the emulator makes protocols as PDF`);
     const duplicateOf = xmlString(params.documentId);
     if (duplicateOf) {
       const made = protocols.get(duplicateOf);
       if (!made || made.owner !== caller.login) return refused('NOT_FOUND', `No protocol ${duplicateOf}`);
-      return answer({ documentData: made.document.toString('base64'), documentId: duplicateOf, session: { statusInfo: status('OK') } });
+      return answer({ documentData: made.document.toString('base64'), documentId: duplicateOf, session: { statusInfo: statusInfo('OK') } });
     }
     if (!('pickupAddress' in params)) return refused('NOT_PROCESSED', 'pickupAddress is required for a protocol');
     const sessionType = xmlString(session.sessionType);
@@ -202,8 +254,8 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     });
     const views = asked.map((p): XmlElement => ({
       packageId: p.found?.id ?? p.id,
-      parcels: p.parcels.map((parcel) => ({ parcelId: p.found?.request.parcelIds[parcel.index], statusInfo: status(parcel.status), waybill: parcel.waybill })),
-      reference: p.found?.referenceId || p.reference, statusInfo: status(p.status),
+      parcels: p.parcels.map((parcel) => ({ parcelId: p.found?.request.parcelIds[parcel.index], statusInfo: statusInfo(parcel.status), waybill: parcel.waybill })),
+      reference: p.found?.referenceId || p.reference, statusInfo: statusInfo(p.status),
     }));
     const failed = asked.find((p) => p.status !== 'OK');
     if (asked.length === 0 || failed) return refused(failed?.status ?? 'NOT_FOUND', failed ? undefined : 'No packages in the session', views);
@@ -220,7 +272,7 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     });
     protocols.set(documentId, { owner: caller.login, document });
     for (const p of asked) for (const { waybill } of p.parcels) protocolOfWaybill.set(waybill, documentId);
-    return answer({ documentData: document.toString('base64'), documentId, session: { packages: views, statusInfo: status('OK') } });
+    return answer({ documentData: document.toString('base64'), documentId, session: { packages: views, statusInfo: statusInfo('OK') } });
   };
 
   /** packagesPickupCallV4: a new courier order (INSERT) gets an order number and checksum, or DPD's errorDetails. */
@@ -292,6 +344,8 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
     serveSoap(app, PACKAGE_SERVICE_PATH, DPD_PACKAGE_SERVICE, {
       generatePackagesNumbersV4: withSchema('generatePackagesNumbersV4', generatePackagesNumbers),
       generateSpedLabelsV4: withSchema('generateSpedLabelsV4', generateSpedLabels),
+      generateDomesticReturnLabelV1: withSchema('generateDomesticReturnLabelV1', generateReturnLabel('generateDomesticReturnLabelV1')),
+      generateReturnLabelV1: withSchema('generateReturnLabelV1', generateReturnLabel('generateReturnLabelV1')),
       generateProtocolV2: withSchema('generateProtocolV2', generateProtocol),
       packagesPickupCallV4: withSchema('packagesPickupCallV4', packagesPickupCall),
       findPostalCodeV1: withSchema('findPostalCodeV1', findPostalCode),
@@ -332,11 +386,13 @@ export function createDpdPlEmulator({ code, clock }: EmulatorContext): ProviderE
       weights: s.request.parcels.map((p) => p.weight),
       sender: s.request.sender,
       receiver: s.request.receiver,
+      returnOf: s.request.returnOf ?? null,
     })),
     // authDataV1 travels in every call: there are no tokens to expire
     expireTokens: () => {},
     reset: () => {
       shipments.reset();
+      returnsByWaybills.clear();
       protocols.clear();
       protocolOfWaybill.clear();
     },
@@ -356,12 +412,24 @@ function labelContent(s: DpdShipment, waybill: string, index: number): EmulatedL
     parcelIndex: index,
     parcelCount: s.parcels.length,
     reference: request.ref1 ?? undefined,
-    product: `${s.product}${request.pudo ? ' · Pickup' : ''}${request.cod ? ' · COD' : ''}`,
+    product: `${s.product}${request.returnOf ? ` · zwrot ${request.returnOf.join(', ')}` : ''}${request.pudo ? ' · Pickup' : ''}${request.cod ? ' · COD' : ''}`,
     sender: addressLines(request.sender),
     // a parcel for a point is addressed to the point first
     recipient: [request.pudo ? `DPD Pickup ${request.pudo}` : '', ...addressLines(request.receiver), request.receiver.phone ?? ''].filter(Boolean),
     cod: request.cod ? { amount: request.cod.amount, currency: request.cod.currency } : undefined,
   };
+}
+
+const statusInfo = (status: string, description?: string) => ({ description, status });
+
+/** The label format asked for, or the statusInfo refusing it: ZPL and EPL come on LBL_PRINTER only ("Note 1" of generateSpedLabelsV4). */
+function labelFormatOf(body: XmlObject): LabelFormat | ReturnType<typeof statusInfo> {
+  const format = FORMATS[xmlString(body.outputDocFormatV1) ?? 'PDF'];
+  const page = xmlString(body.outputDocPageFormatV1) ?? 'A4';
+  if (!format || (format !== 'pdf' && page !== 'LBL_PRINTER')) {
+    return statusInfo('NOT_PROCESSED', `${xmlString(body.outputDocFormatV1)} on ${page} is not available: ZPL and EPL need LBL_PRINTER`);
+  }
+  return format;
 }
 
 /** DPD compares the pickup address with the packages' sender character by character, field by field. */

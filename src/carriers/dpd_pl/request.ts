@@ -99,9 +99,9 @@ export function generatePackagesNumbersPart(s: ShipmentForCarrier, settings: Dpd
   };
 }
 
-/** The create request exactly as sent: the operation element's XML. */
+/** The create request exactly as sent: the operation element's XML (a return's is its return-label operation). */
 export function dpdPlCreateRequest(s: ShipmentForCarrier, settings: DpdPlSettings): string {
-  return soapElement(DPD_PACKAGE_SERVICE, generatePackagesNumbersPart(s, settings));
+  return soapElement(DPD_PACKAGE_SERVICE, s.returnOf ? returnLabelPart(s, s.returnOf, settings) : generatePackagesNumbersPart(s, settings));
 }
 
 export type DpdPackageLookup = { packageId: string } | { reference: string };
@@ -121,6 +121,27 @@ export function generateSpedLabelsPart(lookup: DpdPackageLookup, sessionType: Dp
       outputDocFormatV1: DOC_FORMATS[format],
       outputDocPageFormatV1: 'LBL_PRINTER',
       outputLabelType: 'BIC3',
+      authDataV1: authData(settings),
+    },
+  };
+}
+
+/**
+ * A return: DPD's return label for the outbound parcels, `returnedWaybillsV1` their waybills and `receiver`
+ * (pudoReturnReceiver) the warehouse; DPD knows the customer from those waybills. DPD Polska's own module
+ * (dpdshipping ReturnLabelHandler) calls generateDomesticReturnLabelV1 for a return address in Poland and
+ * generateReturnLabelV1 otherwise, with the label type RETURN; LBL_PRINTER as for any of our labels.
+ */
+export function returnLabelPart(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>, settings: DpdPlSettings): SoapPart {
+  return {
+    name: sessionTypeOfShipment(s) === 'DOMESTIC' ? 'generateDomesticReturnLabelV1' : 'generateReturnLabelV1',
+    content: {
+      returnedWaybillsV1: { waybill: returnOf.trackingNumbers },
+      // packageAddressOpenUMLFeV1 without `fid` is pudoReturnReceiver, field for field
+      receiver: address(s.recipient),
+      outputDocFormatV1: DOC_FORMATS[s.labelFormat],
+      outputDocPageFormatV1: 'LBL_PRINTER',
+      outputLabelType: 'RETURN',
       authDataV1: authData(settings),
     },
   };

@@ -148,6 +148,30 @@ export function parseLabelsBody(body: XmlObject): DpdPlLabels {
   return { state: 'found', packageId: xmlString(pkg.packageId) ?? '', waybills, document: Buffer.from(data, 'base64') };
 }
 
+export type DpdPlReturnLabel =
+  | { state: 'made'; packageId: string; waybills: string[]; document: Buffer }
+  | { state: 'refused'; message: string; errors: FieldErrors };
+
+/**
+ * generate(Domestic)ReturnLabelV1Response (documentGenerationResponseV1) → the return's label document and its
+ * waybills, read from the session's package as generateSpedLabelsV4's; DPD Polska's module checks only the session's
+ * status and shows its description. NOT_FOUND (a returned waybill DPD does not know) is the return's `return_of`.
+ */
+export function parseReturnLabelBody(body: XmlObject, operation: string): DpdPlReturnLabel {
+  const result = xmlObject(xmlObject(body[`${operation}Response`]).return);
+  const session = xmlObject(result.session);
+  const sessionStatus = xmlObject(session.statusInfo);
+  const status = xmlString(sessionStatus.status) ?? 'NO_ANSWER';
+  const data = xmlString(result.documentData);
+  const pkg = xmlObject(xmlList(session.packages)[0]);
+  if (status === 'OK' && data) {
+    const waybills = xmlList(pkg.parcels).map((p) => xmlString(xmlObject(p).waybill) ?? '');
+    return { state: 'made', packageId: xmlString(pkg.packageId) ?? '', waybills, document: Buffer.from(data, 'base64') };
+  }
+  const reason = `${NAME} made no return label (${status}${xmlString(sessionStatus.description) ? `: ${xmlString(sessionStatus.description)}` : ''})`;
+  return { state: 'refused', message: reason, errors: { [status === 'NOT_FOUND' ? 'return_of' : 'shipment']: [reason] } };
+}
+
 /** getEventsForWaybillV1Response → one result per asked waybill; a waybill without events is not found. */
 export function parseTrackingBody(body: XmlObject, asked: readonly string[]): TrackResult[] {
   const result = xmlObject(xmlObject(body.getEventsForWaybillV1Response).return);
