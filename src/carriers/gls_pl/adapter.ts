@@ -8,13 +8,15 @@ import { glsPlProduct } from './codes.js';
 import { GlsPlClient, GlsPlCredentialsRefused } from './client.js';
 import { glsPlDispatcher } from './dispatch.js';
 import { glsPlConsign, glsPlServiceOf } from './request.js';
-import { labelsInParcelOrder, parseTrackingAnswer } from './response.js';
+import { labelsInParcelOrder, parseTrackingAnswer, type GlsPlParcelLabel } from './response.js';
 import { glsPlSettings } from './settings.js';
 
 interface GlsPlProgress {
   /** Set before the consignment is inserted: if no id follows, the insert may have reached ADE. */
   sendingSince?: number;
   consignId?: string;
+  /** A return's labels, kept before its own pickup takes the consignment (and the labels ADE serves) out of the box. */
+  returnLabels?: GlsPlParcelLabel[];
 }
 
 /**
@@ -42,15 +44,32 @@ async function createShipment(
     consignId ??= await markedSend(ctx, undefined, () => client.insert(consign));
     await ctx.progress.save({ consignId } satisfies GlsPlProgress);
   }
-  // Fetching the labels numbers the parcels; the consignment then lists the numbers in our parcel order.
-  const labels = await client.labels(consignId, s.labelFormat);
-  const { numbers } = await client.consign(consignId);
-  const parcels = labelsInParcelOrder(labels, numbers, s.parcels.length);
+  let parcels = progress.returnLabels;
+  if (!parcels) {
+    // Fetching the labels numbers the parcels; the consignment then lists the numbers in our parcel order.
+    const labels = await client.labels(consignId, s.labelFormat);
+    const { numbers } = await client.consign(consignId);
+    parcels = labelsInParcelOrder(labels, numbers, s.parcels.length);
+  }
+  if (s.returnOf) await handOverReturn(client, s, consignId, parcels, ctx, progress.returnLabels !== undefined);
   return {
     providerShipmentId: consignId,
     product: glsPlProduct(glsPlServiceOf(s, parsed), s.cashOnDelivery !== null),
     parcels: parcels.map((p) => ({ trackingNumber: p.number, label: Buffer.from(p.labelBase64, 'base64') })),
   };
+}
+
+/**
+ * A return waits for no end-of-day dispatch, but GLS receives a consignment only when a pickup (adePickup_Create)
+ * takes it out of the preparing box: a return gets its own pickup at once. Its labels are kept first, as ADE serves a
+ * preparing-box consignment's labels only while it is there; resumed, a return already out of the box was handed over.
+ */
+async function handOverReturn(
+  client: GlsPlClient, s: ShipmentForCarrier, consignId: string, labels: GlsPlParcelLabel[], ctx: { progress: CarrierProgress }, resumed: boolean,
+): Promise<void> {
+  if (!resumed) await ctx.progress.save({ consignId, returnLabels: labels } satisfies GlsPlProgress);
+  else if (!(await client.inPreparingBox(consignId))) return;
+  await client.createPickup([consignId], `return ${s.id}`);
 }
 
 /**

@@ -16,6 +16,13 @@ export type GlsPlService = (typeof GLS_PL_SERVICES)[number];
  */
 export const GLS_PL_POINT_SERVICE = 'sds';
 
+/**
+ * A return: ShopReturn-Service, the `srs` flag of cServicesBool ("Zwrot paczki w dowolnym punkcie ParcelShop") with
+ * the customer and the warehouse in `srv_ppe` (cServicePPE), as ADE's own structure pages describe them (quoted in
+ * github.com/dbojdo/gls-ade src/Model/ServicesBool.php and src/Model/ServicePpe.php).
+ */
+export const GLS_PL_RETURN_SERVICE = 'srs';
+
 /** The product packdesk stores: the delivery service, `+cod` when the consignment carries cash on delivery. */
 export function glsPlProduct(service: string, withCod: boolean): string {
   return withCod ? `${service}+cod` : service;

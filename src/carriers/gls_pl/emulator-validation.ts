@@ -14,6 +14,10 @@ const SERVICES = ['cod', 'cod_amount', 'exw', 'rod', 'pod', 'exc', 'ident', 'daw
   'cdx', 'cdx_amount', 'cdx_currency', 'ado'];
 const SENDER = ['name1', 'name2', 'name3', 'country', 'zipcode', 'city', 'street'];
 const PARCEL = ['number', 'reference', 'weight', 'srv_ade', 'srv_bool'];
+const PPE = ['sname1', 'sname2', 'sname3', 'scountry', 'szipcode', 'scity', 'sstreet', 'sphone', 'scontact',
+  'rname1', 'rname2', 'rname3', 'rcountry', 'rzipcode', 'rcity', 'rstreet', 'rphone', 'rcontact', 'references', 'weight'];
+/** PR, PS, EXC and SRS exclude one another (ADE's s_srv_ppe: "Usługi te wzajemnie się wykluczają"). */
+const PPE_SERVICES = ['pr', 'ps', 'exc', 'srs'];
 const SDS = ['id', 'name1', 'name2', 'name3', 'country', 'zipcode', 'city', 'street', 'phone', 'email', 'gps_lati', 'gps_long',
   ...['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].flatMap((d) => [`${d}_open`, `${d}_close`])];
 
@@ -38,6 +42,18 @@ const TEXTS: Record<string, string> = {
   err_cons_srv_amount_of_cod_is_incorrect: 'Kwota usługi COD jest nieprawidłowa.',
   err_cons_srv_amount_of_cod_is_too_large: 'Kwota usługi COD jest za duża. Maksymalną wartość można uzyskać metodą adeServices_GetMaxCOD.',
   err_date_is_invalid: 'Data nadania jest nieprawidłowa',
+  err_cons_srv_incorrect_combination_of_services: 'Nieprawidłowa kombinacja serwisów.',
+  err_cons_srv_srs_both_addresses_must_be_in_poland: 'Usługa SRS - Oba adresy (adres odsyłającego towar i adres odbiorcy SRS) muszą być na terytorium Polski.',
+  err_cons_srv_srs_sendback_name1_empty: 'Usługa SRS - Pole Nazwa 1 odsyłającego towar jest puste.',
+  err_cons_srv_srs_sendback_country_empty: 'Usługa SRS - Kod kraju odsyłającego towar jest pusty.',
+  err_cons_srv_srs_sendback_zipcode_empty: 'Usługa SRS - Kod pocztowy odsyłającego towar jest pusty.',
+  err_cons_srv_srs_sendback_city_empty: 'Usługa SRS - Miejscowość odsyłającego towar jest pusta.',
+  err_cons_srv_srs_sendback_street_empty: 'Usługa SRS - Ulica odsyłającego towar jest pusta.',
+  err_cons_srv_srs_rec_name1_empty: 'Usługa SRS - Imię i nazwisko odbiorcy jest puste.',
+  err_cons_srv_srs_rec_country_empty: 'Usługa SRS - Kod kraju odbiorcy jest pusty.',
+  err_cons_srv_srs_rec_zipcode_empty: 'Usługa SRS - Kod pocztowy odbiorcy jest pusty.',
+  err_cons_srv_srs_rec_city_empty: 'Usługa SRS - Miejscowość odbiorcy jest pusta.',
+  err_cons_srv_srs_rec_street_empty: 'Usługa SRS - Ulica odbiorcy jest pusta.',
   // the ParcelShop faults (codes and wording) are inferred: no public source lists them
   err_cons_srv_sds_id_empty: 'Identyfikator punktu ParcelShop jest pusty.',
   err_cons_srv_sds_id_is_invalid: 'Punkt ParcelShop o podanym identyfikatorze nie istnieje lub nie przyjmuje paczek.',
@@ -64,10 +80,12 @@ export interface SeenConsign {
   fields: XmlObject;
   parcels: SeenParcel[];
   cod: number | null;
-  /** The delivery flags set in srv_bool (s10, s12, sat, sds). */
+  /** The delivery flags set in srv_bool (s10, s12, sat, srs, sds). */
   services: string[];
   /** The ParcelShop of an `sds` consignment (srv_sds.id). */
   parcelShop: string | null;
+  /** The customer sending a ShopReturn-Service parcel back (srv_ppe s…), as the label prints it. */
+  returnedBy: string[] | null;
 }
 
 /** An element the operation's WSDL type lacks is refused as PHP's SoapServer refuses it, before ADE reads anything. */
@@ -88,6 +106,7 @@ export function readConsign(consignNode: XmlNode | undefined, isOpenShop: (id: s
   checkNames(c.srv_bool, SERVICES, 'cServicesBool');
   checkNames(c.sendaddr, SENDER, 'cSenderAddress');
   checkNames(c.srv_sds, SDS, 'cServiceSDS');
+  checkNames(c.srv_ppe, PPE, 'cServicePPE');
   checkNames(c.parcels, ['items'], 'cParcelsArray');
   const items = xmlList(xmlObject(c.parcels).items);
   for (const item of items) checkNames(item, PARCEL, 'cParcel');
@@ -127,5 +146,18 @@ export function readConsign(consignNode: XmlNode | undefined, isOpenShop: (id: s
     if (!isOpenShop(parcelShop)) throw adeFault('err_cons_srv_sds_id_is_invalid');
     if (cod !== null) throw adeFault('err_cons_srv_sds_with_cod');
   }
-  return { fields: c, parcels, cod, services: ['s10', 's12', 'sat', 'sds'].filter((flag) => isOn(services[flag])), parcelShop };
+  if (PPE_SERVICES.filter((flag) => isOn(services[flag])).length > 1) throw adeFault('err_cons_srv_incorrect_combination_of_services');
+  const returnedBy = isOn(services.srs) ? readShopReturn(xmlObject(c.srv_ppe)) : null;
+  return { fields: c, parcels, cod, services: ['s10', 's12', 'sat', 'srs', 'sds'].filter((flag) => isOn(services[flag])), parcelShop, returnedBy };
+}
+
+/** srv_ppe of a ShopReturn-Service: both parties complete and in Poland (ADE's err_cons_srv_srs_* faults); the sender's label lines. */
+function readShopReturn(ppe: XmlObject): string[] {
+  for (const [side, prefix] of [['s', 'sendback'], ['r', 'rec']] as const) {
+    for (const field of ['name1', 'country', 'zipcode', 'city', 'street']) {
+      if (!text(ppe[`${side}${field}`])) throw adeFault(`err_cons_srv_srs_${prefix}_${field}_empty`);
+    }
+  }
+  if (text(ppe.scountry) !== 'PL' || text(ppe.rcountry) !== 'PL') throw adeFault('err_cons_srv_srs_both_addresses_must_be_in_poland');
+  return [text(ppe.sname1), text(ppe.sname2), text(ppe.sstreet), `${text(ppe.szipcode)} ${text(ppe.scity)}`, text(ppe.scountry)].filter(Boolean);
 }

@@ -100,7 +100,7 @@ export function createGlsPlEmulator({ code, clock }: EmulatorContext): ProviderE
     return consignments.label(parcel, () => renderLabel(format, {
       carrier: 'GLS Poland', trackingNumber: parcel.number, parcelIndex: parcel.index, parcelCount: s.parcels.length,
       ...(text(c.references) ? { reference: text(c.references) } : {}), product: s.product,
-      sender: [`ADE account ${s.owner}`],
+      sender: s.request.returnedBy ?? [`ADE account ${s.owner}`],
       recipient: [s.request.parcelShop ? `GLS ParcelShop ${s.request.parcelShop}` : '', text(c.rname1), text(c.rname2), text(c.rstreet), `${text(c.rzipcode)} ${text(c.rcity)}`, text(c.rcountry)].filter(Boolean),
       ...(s.request.cod !== null ? { cod: { amount: s.request.cod.toFixed(2), currency: 'PLN' } } : {}),
     }));

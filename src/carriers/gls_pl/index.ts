@@ -33,7 +33,8 @@ export const provider: ProviderDefinition = {
   regions: ['PL'],
   baseUrls: GLS_PL_BASE_URLS,
   // ADE documents no parcel limit per consignment; packdesk's shipments have at most 50 parcels.
-  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true },
+  // returns: ShopReturn-Service (srs) with the customer and the warehouse in srv_ppe, the outbound's parcels in its references
+  capabilities: { nativeLabelFormats: ['pdf', 'zpl', 'epl'], cashOnDelivery: true, multiParcel: true, maxParcels: 50, cancel: true, returns: true },
   settings: glsPlSettings.specs,
   docs: [
     'https://adeplus.gls-poland.com/adeplus/pm1/manuals/webapi2_pl/index.htm',

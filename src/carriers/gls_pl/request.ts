@@ -2,7 +2,7 @@ import { formatMinorUnits } from '../../domain/money.js';
 import { CarrierRefusedError } from '../errors.js';
 import { soapElement, type SoapPart, type XmlElement } from '../soap.js';
 import type { CarrierParty, ShipmentForCarrier } from '../types.js';
-import { GLS_PL_COD_CURRENCY, GLS_PL_POINT_SERVICE } from './codes.js';
+import { GLS_PL_COD_CURRENCY, GLS_PL_POINT_SERVICE, GLS_PL_RETURN_SERVICE } from './codes.js';
 import { ADE_SERVICE } from './service.js';
 import type { GlsPlSettings } from './settings.js';
 
@@ -31,6 +31,7 @@ function streetLine(party: CarrierParty): string {
  * (github.com/glspoland/Magento-Integration-Module Model/ShippingMethods.php, Model/ApiHandler.php).
  */
 export function glsPlServiceOf(s: ShipmentForCarrier, settings: GlsPlSettings): string {
+  if (s.returnOf) return GLS_PL_RETURN_SERVICE;
   return s.pickupPoint ? GLS_PL_POINT_SERVICE : settings.service;
 }
 
@@ -66,32 +67,69 @@ function servicesOf(s: ShipmentForCarrier, settings: GlsPlSettings): XmlElement 
     s10: service === 's10' ? ON : undefined,
     s12: service === 's12' ? ON : undefined,
     sat: service === 'sat' ? ON : undefined,
+    srs: service === GLS_PL_RETURN_SERVICE ? ON : undefined,
     sds: service === GLS_PL_POINT_SERVICE ? ON : undefined,
   };
   return Object.values(flags).some((v) => v !== undefined) ? flags : undefined;
 }
 
+/**
+ * ShopReturn-Service needs both of its addresses in Poland (ADE's err_cons_srv_srs_both_addresses_must_be_in_poland):
+ * a return from or to another country is refused on the address before ADE is asked.
+ */
+function checkReturn(s: ShipmentForCarrier): void {
+  for (const [party, path] of [[s.sender, 'origin_address'], [s.recipient, 'destination_address']] as const) {
+    if (party.countryCode !== 'PL') {
+      throw new CarrierRefusedError(`GLS Poland's ShopReturn-Service returns parcels within Poland, not from or to ${party.countryCode}`, {
+        [`${path}.country_code`]: [`GLS Poland's ShopReturn-Service (srs) takes both addresses in Poland; this one is in ${party.countryCode}`],
+      });
+    }
+  }
+}
+
+/**
+ * `cServicePPE` of a ShopReturn-Service (ADE's s_srv_ppe: "SRS - dane odsyłającego towar" in the s… section, "SRS -
+ * dane odbiorcy ShopReturn-Service" in the r… section): the customer sending the parcel back from a ParcelShop, and
+ * the warehouse. `references` names the outbound GLS parcels it returns.
+ */
+function returnParties(s: ShipmentForCarrier, returnOf: NonNullable<ShipmentForCarrier['returnOf']>): XmlElement {
+  return {
+    ...partyFields('s', s.sender),
+    ...partyFields('r', s.recipient),
+    references: returnOf.trackingNumbers.join(' '),
+    weight: kilograms(s.parcels.reduce((sum, p) => sum + p.weightKg, 0)),
+  };
+}
+
+/** A party as ADE's `<prefix>name1` … `<prefix>contact` fields (cConsign's r…, cServicePPE's s… and r…): a firm first, its person second. */
+function partyFields(prefix: 'r' | 's', party: CarrierParty): XmlElement {
+  const company = party.companyName;
+  return {
+    [`${prefix}name1`]: company ?? party.personName ?? '',
+    [`${prefix}name2`]: company ? party.personName : undefined,
+    [`${prefix}country`]: party.countryCode,
+    [`${prefix}zipcode`]: party.postalCode.trim(),
+    [`${prefix}city`]: party.city,
+    [`${prefix}street`]: streetLine(party),
+    [`${prefix}phone`]: party.phone || undefined,
+    // "Email, osoba kontaktowa"
+    [`${prefix}contact`]: party.email || undefined,
+  };
+}
+
 /** `cConsign`: the recipient (r…), our references, the shipping date, services, the point (srv_sds) and one `items` per parcel. */
 export function glsPlConsign(s: ShipmentForCarrier, settings: GlsPlSettings): XmlElement {
   checkPoint(s);
-  const r = s.recipient;
-  const company = r.companyName;
+  if (s.returnOf) checkReturn(s);
   return {
-    rname1: company ?? r.personName ?? '',
-    rname2: company ? r.personName : undefined,
-    rcountry: r.countryCode,
-    rzipcode: r.postalCode.trim(),
-    rcity: r.city,
-    rstreet: streetLine(r),
-    rphone: r.phone || undefined,
-    // "Email, osoba kontaktowa odbiorcy"
-    rcontact: r.email || undefined,
+    ...partyFields('r', s.recipient),
     // printed on the label: the user's reference
     references: s.reference ?? undefined,
     // our shipment id, read back with adePreparingBox_GetConsign when an insert's answer was lost
     notes: s.id,
     date: s.shippingDate,
     srv_bool: servicesOf(s, settings),
+    srv_ppe: s.returnOf ? returnParties(s, s.returnOf) : undefined,
     // cServiceSDS: the ParcelShop by its id; ADE fills the rest of the point's data itself
     srv_sds: s.pickupPoint ? { id: s.pickupPoint.id } : undefined,
     parcels: { items: s.parcels.map((p) => ({ weight: kilograms(p.weightKg) })) },
