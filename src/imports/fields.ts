@@ -22,6 +22,7 @@ export const ORDER_FIELDS: ReadonlyMap<string, string> = new Map([
   // the carrier's pickup point or locker the e-shop's checkout chose
   ['pickup_point_id', 'pickup_point.provider_point_id'],
   ['pickup_point_type', 'pickup_point.type'],
+  ...nested('customs', ['contents_type', 'incoterm', 'invoice_number', 'invoice_date', 'currency', 'exporter_eori', 'exporter_vat_number', 'importer_tax_id']),
 ]);
 
 /** Flattened column name → field of one parcel (`parcels.N.<field>`). */
@@ -31,21 +32,28 @@ export const PARCEL_FIELDS: ReadonlyMap<string, string> = new Map([
     .map((k): [string, string] => [`parcel_${k}`, k]),
 ]);
 
+/** Flattened column name → field of one customs item (`customs.items.N.<field>`): each row with such a cell is an item. */
+export const CUSTOMS_ITEM_FIELDS: ReadonlyMap<string, string> = new Map(
+  (['description', 'hs_code', 'quantity', 'unit_value', 'unit_weight', 'origin_country', 'sku'] as const).map((k): [string, string] => [`customs_item_${k}`, k]),
+);
+
 /** `metadata_<key>` columns become `metadata.<key>` (text). */
 export const METADATA_PREFIX = 'metadata_';
 
 export const NUMERIC_FIELDS: ReadonlySet<string> = new Set([
   'cash_on_delivery_amount', 'parcel_weight_amount', 'parcel_length_dimension', 'parcel_width_dimension', 'parcel_height_dimension',
+  'customs_item_quantity', 'customs_item_unit_value', 'customs_item_unit_weight',
 ]);
 
 /** Codes that files write in either case; the API takes them in one. */
 export const UPPER_CASE_FIELDS: ReadonlySet<string> = new Set([
   'cash_on_delivery_currency', 'origin_address_country_code', 'destination_address_country_code', 'parcel_weight_unit', 'parcel_dimension_unit',
+  'customs_incoterm', 'customs_currency', 'customs_item_origin_country',
 ]);
-export const LOWER_CASE_FIELDS: ReadonlySet<string> = new Set(['label_format']);
+export const LOWER_CASE_FIELDS: ReadonlySet<string> = new Set(['label_format', 'customs_contents_type']);
 
 export function isImportField(name: string): boolean {
-  return ORDER_FIELDS.has(name) || PARCEL_FIELDS.has(name) || (name.startsWith(METADATA_PREFIX) && name.length > METADATA_PREFIX.length);
+  return ORDER_FIELDS.has(name) || PARCEL_FIELDS.has(name) || CUSTOMS_ITEM_FIELDS.has(name) || (name.startsWith(METADATA_PREFIX) && name.length > METADATA_PREFIX.length);
 }
 
 /** The API field path of a flattened name (`parcel_weight_amount` of the 2nd parcel → `parcels.1.weight_amount`). */

@@ -1,5 +1,5 @@
 import type { CsvRecord, Delimiter } from './csv-table.js';
-import { fieldPath, LOWER_CASE_FIELDS, NUMERIC_FIELDS, PARCEL_FIELDS, UPPER_CASE_FIELDS } from './fields.js';
+import { CUSTOMS_ITEM_FIELDS, fieldPath, LOWER_CASE_FIELDS, NUMERIC_FIELDS, PARCEL_FIELDS, UPPER_CASE_FIELDS } from './fields.js';
 import { fieldsOfHeader, type ResolvedMapping } from './mapping.js';
 import type { DerivedValue, FileRow } from './presets/types.js';
 
@@ -251,19 +251,29 @@ export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
   if (defaults.label_format) put('label_format', defaults.label_format, { row: firstRow, column: null });
   if (defaults.print) put('print', defaults.print, { row: firstRow, column: null });
   const parcelDefaults: Record<string, unknown> = {};
+  const itemDefaults: Record<string, unknown> = {};
   for (const [field, constant] of Object.entries(mapping.defaults)) {
     const value = typedValue(field, constant, decimalComma);
     if (PARCEL_FIELDS.has(field)) parcelDefaults[PARCEL_FIELDS.get(field)!] = value;
+    else if (CUSTOMS_ITEM_FIELDS.has(field)) itemDefaults[CUSTOMS_ITEM_FIELDS.get(field)!] = value;
     else put(fieldPath(field), value, { row: firstRow, column: null });
   }
+  const items: Record<string, unknown>[] = [];
   const fromRow = new Map<string, { value: unknown; row: number }>();
   const sums = new Map<string, { total: number; source: ValueSource }>();
   const orderParcel: Record<string, unknown> = { ...parcelDefaults };
   const parcels = group.values.map((joined, index) => {
     const row = rows[index]!;
     const parcel: Record<string, unknown> = { ...parcelDefaults };
+    const item: Record<string, unknown> = {};
     for (const { field, column, text } of cellsOf(plan, joined)) {
       const value = typedValue(field, text, decimalComma);
+      const itemField = CUSTOMS_ITEM_FIELDS.get(field);
+      if (itemField) {
+        item[itemField] = value;
+        sources.set(`customs.items.${items.length}.${itemField}`, { row, column });
+        continue;
+      }
       const parcelField = PARCEL_FIELDS.get(field);
       if (parcelField && !lines) {
         parcel[parcelField] = value;
@@ -295,6 +305,10 @@ export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
         put(path, value, { row, column });
       }
     }
+    if (Object.keys(item).length > 0) {
+      sources.set(`customs.items.${items.length}`, { row, column: null });
+      items.push({ ...itemDefaults, ...item });
+    }
     return parcel;
   });
   for (const [path, { total, source }] of sums) {
@@ -308,12 +322,16 @@ export function buildOrder(plan: OrderPlan, group: OrderRows): FileOrder {
     }
   }
   body.parcels = lines ? [orderParcel] : parcels;
+  // the goods of an order file's lines are sold unless a column or the mapping says otherwise
+  if (items.length > 0) body.customs = { contents_type: 'sale', ...(body.customs as Record<string, unknown> | undefined), items };
   body.reference_number = reference;
   return { reference, rows, body, sources, problems, columns, parcels: lines ? 1 : parcels.length };
 }
 
 /** `parcels.1.weight_amount` → `parcel_weight_amount`; `recipient_contact.email_address` → `recipient_contact_email_address`. */
 function importFieldOf(path: string): string {
+  const item = /^customs\.items\.\d+\.(.+)$/.exec(path);
+  if (item) return `customs_item_${item[1]}`;
   const parcel = /^parcels\.\d+\.(.+)$/.exec(path);
   if (parcel) return parcel[1] === 'parcel_type' ? 'parcel_type' : `parcel_${parcel[1]}`;
   return path.replace(/\./g, '_');

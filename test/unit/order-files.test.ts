@@ -202,6 +202,25 @@ describe('orders of a file', () => {
     expect(sourceOfPath(a, 'sender_contact.company_name')).toEqual({ row: 2, column: null });
   });
 
+  it('reads a customs declaration: order-wide columns once, an item of each row with item cells, the mapping\'s item defaults in each', async () => {
+    const customsHeader = 'reference_number;customs_incoterm;customs_importer_tax_id;customs_item_sku;customs_item_description;customs_item_hs_code;customs_item_quantity;customs_item_unit_value;customs_item_unit_weight';
+    const t = await table(`${customsHeader}\r\nUS-1;ddp;EIN 12-3456789;MUG-1;Hrnek;7323 94 00;2;12,50;0,3\r\nUS-1;ddp;;TEA-9;Čaj;0902 10 00;1;4;0,1\r\nCZ-1;;;;;;;;\r\n`);
+    const { orders, plan } = groups(t, resolveMapping({ columns: {}, defaults: { customs_item_origin_country: 'cz' } }), {});
+    const us = buildOrder(plan, orders[0]!);
+    expect(us.problems).toEqual([]);
+    expect(us.body.customs).toEqual({
+      contents_type: 'sale', incoterm: 'DDP', importer_tax_id: 'EIN 12-3456789',
+      items: [
+        { origin_country: 'CZ', sku: 'MUG-1', description: 'Hrnek', hs_code: '7323 94 00', quantity: 2, unit_value: 12.5, unit_weight: 0.3 },
+        { origin_country: 'CZ', sku: 'TEA-9', description: 'Čaj', hs_code: '0902 10 00', quantity: 1, unit_value: 4, unit_weight: 0.1 },
+      ],
+    });
+    expect(sourceOfPath(us, 'customs.items.1.hs_code')).toEqual({ row: 3, column: 'customs_item_hs_code' });
+    expect(sourceOfPath(us, 'customs.items.1.origin_country')).toEqual({ row: 3, column: null });
+    // a row without item cells declares nothing
+    expect(buildOrder(plan, orders[1]!).body.customs).toBeUndefined();
+  });
+
   it('reports rows that disagree on order fields, carry values beyond the header, or lack a reference number', async () => {
     const t = await table(`${header}\r\nA;Nováková;1;;CZ;\r\nA;Novák;1;;CZ;;extra\r\n;Nobody;1;;CZ;\r\n`);
     const { orders, plan, problems } = groups(t, resolveMapping(null), {});
