@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,6 +7,7 @@ import type { CarrierContext, CarrierParty, CustomsForCarrier, ShipmentForCarrie
 import { systemClock } from '../../src/domain/clock.js';
 import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * DHL Express across a customs border, driven through the adapter against its emulator: a Czech e-shop's parcel to
@@ -17,22 +15,11 @@ import type { RecordingProxy } from '../helpers/recording-proxy.js';
  * commercial invoice; one without a declaration is refused on `customs`; a parcel within the EU goes as before.
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dhl')!;
 const adapter = provider.adapter;
 
-let compiledSchema: ((request: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
-
 /** MyDHL's published request schema of `POST /shipments`, as the carrier fixtures check requests against it (compiled once). */
-function createRequestErrors(request: unknown): string[] {
-  if (!compiledSchema) {
-    const schema = JSON.parse(readFileSync(new URL('../../src/carriers/dhl/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
-    compiledSchema = ajv.compile(schema);
-  }
-  return compiledSchema(request) ? [] : (compiledSchema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const createRequestErrors = carrierSchemaErrors('dhl');
 
 const NEW_YORK: Partial<CarrierParty> = {
   companyName: null, personName: 'Emily Carter', phone: '+12125550100', email: 'emily.carter@example.com',

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -11,6 +8,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, nextWorkingDay, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * DPD across a customs border through DPD Group's META-API, driven through the adapter against its emulator: a Czech
@@ -20,23 +18,12 @@ import type { RecordingProxy } from '../helpers/recording-proxy.js';
  * packdesk's own commercial invoice goes with the parcel (`customsPaper` A).
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dpd')!;
 const adapter = provider.adapter;
 const SHIPMENT_PATH = '/dpd/shipping/v1/shipment';
 
-let compiledSchema: ((request: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
-
 /** DPD's published create-shipment schema, kept beside the carrier's fixtures (compiled once). */
-function requestErrors(request: unknown): string[] {
-  if (!compiledSchema) {
-    const schema = JSON.parse(readFileSync(new URL('../../src/carriers/dpd/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as object;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
-    compiledSchema = ajv.compile(schema);
-  }
-  return compiledSchema(request) ? [] : (compiledSchema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const requestErrors = carrierSchemaErrors('dpd');
 
 const ZURICH: Partial<CarrierParty> = {
   companyName: null, personName: 'Lukas Meier', phone: '+41445550101', email: 'lukas.meier@example.ch',

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,8 +7,8 @@ import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDisp
 import { systemClock } from '../../src/domain/clock.js';
 import { allegroAccessToken, demoShipment, memoryProgress, pdfText, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('allegro')!;
 const dispatcher = provider.adapter.dispatch!;
 const DAY_MS = 86_400_000;
@@ -26,13 +23,7 @@ const localDay = (offsetDays: number) => {
 };
 
 /** Allegro's published request schemas, from the OpenAPI components kept beside the carrier's fixtures. */
-function schemaErrors(request: unknown, component: string): string[] {
-  const schema = JSON.parse(readFileSync(new URL('../../src/carriers/allegro/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile({ ...schema, $ref: `#/components/schemas/${component}` });
-  return validate(request) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const schemaErrors = (request: unknown, component: string) => carrierSchemaErrors('allegro', undefined, component)(request);
 
 /** The end of the day through "Wysyłam z Allegro": the courier booked with a pickup command, and the carrier's protocol. */
 describe('Allegro hand-over: pickup command and protocol', () => {

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,8 +7,8 @@ import type { CarrierProgress, DispatchForCarrier, PickupRequest, ShipmentToDisp
 import { systemClock } from '../../src/domain/clock.js';
 import { demoShipment, memoryProgress, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dhl')!;
 const dispatcher = provider.adapter.dispatch!;
 const DAY_MS = 86_400_000;
@@ -22,13 +19,7 @@ const localDay = (offsetDays: number) => {
 };
 
 /** MyDHL's published request schema of `POST /pickups`, from the OpenAPI kept beside the carrier's fixtures. */
-function pickupRequestErrors(request: unknown): string[] {
-  const schema = JSON.parse(readFileSync(new URL('../../src/carriers/dhl/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile({ ...schema, $ref: '#/components/schemas/supermodelIoLogisticsExpressPickupRequest' });
-  return validate(request) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const pickupRequestErrors = carrierSchemaErrors('dhl', undefined, 'supermodelIoLogisticsExpressPickupRequest');
 
 /** The end of the day at DHL Express: nothing to close, no document of DHL's, a courier booked with `POST /pickups` when asked for. */
 describe('DHL Express hand-over: the courier booked with POST /pickups', () => {

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -10,6 +7,7 @@ import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRe
 import { systemClock } from '../../src/domain/clock.js';
 import { demoShipment, memoryProgress, refusalOf, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * DPD's end of the day through the META-API, driven through the adapter against its emulator: nothing to close and
@@ -17,7 +15,6 @@ import type { RecordingProxy } from '../helpers/recording-proxy.js';
  * way, DPD's refusals as refusals a person can act on, every booking held to DPD's published schema.
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dpd')!;
 const dispatcher = provider.adapter.dispatch!;
 const PICKUP_PATH = '/dpd/shipping/v1/pickupscheduling';
@@ -26,13 +23,7 @@ const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_00
 const tomorrow: PickupRequest = { date: day(1), from: '14:00', to: '16:00' };
 
 /** DPD's published `pickupscheduling.PickupSchedule`, kept beside the carrier's fixtures. */
-function pickupRequestErrors(request: unknown): string[] {
-  const schema = JSON.parse(readFileSync(new URL('../../src/carriers/dpd/fixtures/schema/pickupscheduling-request.schema.json', import.meta.url), 'utf8')) as object;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile(schema);
-  return validate(request) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const pickupRequestErrors = carrierSchemaErrors('dpd', 'pickupscheduling-request.schema.json');
 
 describe('DPD hands the day\'s parcels over: a courier booked once, nothing closed', () => {
   let emu: RunningEmulators;

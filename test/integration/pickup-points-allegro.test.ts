@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AllegroEmulatedPoints } from '../../src/carriers/allegro/emulator-points.js';
@@ -13,8 +10,8 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { allegroAccessToken, demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('allegro')!;
 const adapter = provider.adapter;
 const finder = adapter.pickupPoints!.finder!;
@@ -23,13 +20,7 @@ const ONE_BOX = '5e4b2f3c-0b8a-4d2e-9c61-7a1f0d3e8b24';
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(new Date());
 
 /** Allegro's published schema of the create command (fixtures/schema/SOURCE.md). */
-const commandSchema = (() => {
-  const schema = JSON.parse(readFileSync(new URL('../../src/carriers/allegro/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as object;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile(schema);
-  return (body: unknown) => (validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-})();
+const commandSchema = carrierSchemaErrors('allegro');
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon fills it. */
 const toPoint = (id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean) =>

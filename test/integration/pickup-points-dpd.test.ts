@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { DpdPickupPoints } from '../../src/carriers/dpd/emulator-points.js';
@@ -13,6 +10,7 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * DPD Pickup through DPD Group's META-API, driven through the adapter against its emulator: a parcel to a Pickup point
@@ -22,19 +20,12 @@ import { advanceEmulatedParcel } from '../helpers/shipments.js';
  * generator; the product table has no cash-on-delivery product to a point, so COD to one is refused before DPD.
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dpd')!;
 const adapter = provider.adapter;
 const SHIPMENT_PATH = '/dpd/shipping/v1/shipment';
 
 /** DPD's published create-shipment schema, kept beside the carrier's fixtures. */
-function requestErrors(request: unknown): string[] {
-  const schema = JSON.parse(readFileSync(new URL('../../src/carriers/dpd/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as object;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile(schema);
-  return validate(request) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+const requestErrors = carrierSchemaErrors('dpd');
 
 /** The emulator's Czech points, to name an open one in Brno and a closed one. */
 const points = new DpdPickupPoints();

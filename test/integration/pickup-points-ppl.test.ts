@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/carriers/emulator/points.js';
@@ -14,6 +11,7 @@ import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, pointShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { pplEmulatorControl } from '../helpers/shipments.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 const provider = findProvider('ppl')!;
 const adapter = provider.adapter;
@@ -22,12 +20,7 @@ const ctx = { channelId: 'ch_ppl_points', log: pino({ level: 'silent' }), clock:
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Prague' }).format(new Date());
 
 /** PPL's published schema of the `POST /shipment/batch` body (fixtures/schema/SOURCE.md). */
-const batchSchema = (() => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../src/carriers/ppl/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')));
-  return (body: unknown) => (validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-})();
+const batchSchema = carrierSchemaErrors('ppl');
 
 /** Our demo shipment to a point: the recipient's contact, the point's address, as the daemon fills it. */
 const toPoint = (id: string, point: Pick<PickupPoint, 'id' | 'type' | 'address'>, cod: boolean) =>

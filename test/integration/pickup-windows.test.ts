@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -12,6 +9,7 @@ import { ManualClock } from '../../src/domain/clock.js';
 import { allegroAccessToken, demoShipment, memoryProgress, refusalOf, toDispatch } from '../helpers/dispatch-adapter.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { soapOperation, xsdErrors } from '../helpers/xsd.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * The courier windows a carrier offers on a day at the sender's address, asked through its adapter over HTTP from its
@@ -19,7 +17,6 @@ import { soapOperation, xsdErrors } from '../helpers/xsd.js';
  * 10:30 in Warsaw, so what "today" and "the weekend" offer is known.
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const clock = new ManualClock(Date.parse('2026-12-02T09:30:00Z'));
 const TODAY = '2026-12-02';
 const TOMORROW = '2026-12-03';
@@ -154,13 +151,7 @@ describe('Courier windows offered by DPD Poland, DHL Parcel Poland and Allegro',
     const allegroCtx = () => ctx('ch_allegro', { grant: { accessToken: async () => accessToken, refused: async () => undefined }, sleep: async () => undefined });
     const query = (date: string, of: { sender?: CarrierParty; shipments?: ShipmentToDispatch[] } = {}) => ({ date, sender: of.sender ?? sender, shipments: of.shipments ?? shipments });
     /** Allegro's published PickupProposalsRequestDto, from the OpenAPI components kept beside the carrier's fixtures. */
-    const proposalsSchemaErrors = (request: unknown) => {
-      const schema = JSON.parse(readFileSync(new URL('../../src/carriers/allegro/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-      const ajv = new Ajv({ strict: false, allErrors: true });
-      addFormats(ajv);
-      const validate = ajv.compile({ ...schema, $ref: '#/components/schemas/PickupProposalsRequestDto' });
-      return validate(request) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-    };
+    const proposalsSchemaErrors = carrierSchemaErrors('allegro', undefined, 'PickupProposalsRequestDto');
 
     beforeAll(async () => {
       settings = { ...provider.demo.settings, baseUrl: `${proxy.url}/allegro` };

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { dhlShipmentRequest } from '../../src/carriers/dhl/request.js';
@@ -14,6 +11,7 @@ import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 /**
  * A customer sends a DHL Express parcel back to the warehouse. MyDHL has no return product: the return is an ordinary
@@ -22,18 +20,12 @@ import { advanceEmulatedParcel } from '../helpers/shipments.js';
  * as returned goods with DHL's returns invoice. Its label comes in DHL's answer and it is tracked to the warehouse.
  */
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const provider = findProvider('dhl')!;
 const adapter = provider.adapter;
 const ctx = { channelId: 'ch_dhl_returns', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
 
 /** MyDHL's published schema of the `POST /shipments` body (fixtures/schema/SOURCE.md). */
-const createRequestErrors = (() => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../src/carriers/dhl/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')));
-  return (body: unknown) => (validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-})();
+const createRequestErrors = carrierSchemaErrors('dhl');
 
 const NEW_YORK: Partial<CarrierParty> = {
   companyName: null, personName: 'Emily Carter', phone: '+12125550100', email: 'emily.carter@example.com',

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
@@ -11,18 +8,14 @@ import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
 import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel, pplEmulatorControl } from '../helpers/shipments.js';
+import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
 const provider = findProvider('ppl')!;
 const adapter = provider.adapter;
 const ctx = { channelId: 'ch_ppl_returns', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
 
 /** PPL's published schema of the `POST /shipment/batch` body (fixtures/schema/SOURCE.md). */
-const batchSchema = (() => {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../src/carriers/ppl/fixtures/schema/create-request.schema.json', import.meta.url), 'utf8')));
-  return (body: unknown) => (validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
-})();
+const batchSchema = carrierSchemaErrors('ppl');
 
 /** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
 const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
