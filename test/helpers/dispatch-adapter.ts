@@ -4,7 +4,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { localTime } from '../../src/carriers/local-time.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import type {
-  CarrierContext, CarrierParty, CarrierProgress, ChannelSettings, CreatedAtCarrier, ParcelToTrack, PickupPoint, ProviderDefinition, ShipmentForCarrier,
+  CarrierContext, CarrierParty, CarrierProgress, ChannelSettings, CreatedAtCarrier, CustomsForCarrier, ParcelToTrack, PickupPoint, ProviderDefinition, ShipmentForCarrier,
   ShipmentToDispatch,
 } from '../../src/carriers/types.js';
 import { recordingProxy } from './recording-proxy.js';
@@ -30,6 +30,22 @@ export function demoShipment(provider: ProviderDefinition, id: string, shippingD
     sender: party(demo.sender_contact!, demo.origin_address!), recipient: party(demo.recipient_contact!, demo.destination_address!),
     parcels: Array.from({ length: parcels }, (_, i) => ({ parcelType: 'package', weightKg: 1 + i, lengthCm: 30, widthCm: 20, heightCm: 10 })),
     cashOnDelivery: null, labelComment: null, pickupPoint: null, customs: null, returnOf: null,
+  };
+}
+
+/**
+ * A Czech e-shop's declaration of three goods (2 × 12.99 + 1 × 7.25 + 3 × 24.50 = 106.73 in `currency`, 2.3 kg) sold
+ * DDP, as the carrier step hands it to an adapter.
+ */
+export function threeGoods(currency: string, invoiceNumber: string, invoiceDate: string): CustomsForCarrier {
+  return {
+    contentsType: 'sale', incoterm: 'DDP', invoiceNumber, invoiceDate, currency,
+    exporterEori: 'CZ12345678', exporterVatNumber: 'CZ12345678', importerTaxId: null,
+    items: [
+      { description: 'Cotton T-shirt, screen printed', hsCode: '610910', quantity: 2, unitValueMinor: 1299, unitWeightKg: 0.2, originCountry: 'CZ', sku: 'TS-01' },
+      { description: 'Ceramic coffee mug', hsCode: '69120085', quantity: 1, unitValueMinor: 725, unitWeightKg: 0.4, originCountry: 'PL', sku: null },
+      { description: 'Illustrated book, hardcover', hsCode: '4901990000', quantity: 3, unitValueMinor: 2450, unitWeightKg: 0.5, originCountry: 'CZ', sku: 'BK-7' },
+    ],
   };
 }
 

@@ -5,7 +5,7 @@ import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, CarrierParty, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, threeGoods, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
@@ -33,16 +33,7 @@ const BERLIN: Partial<CarrierParty> = {
   street: 'Unter den Linden', houseNumber: '77', apartmentNumber: null, city: 'Berlin', postalCode: '10117', countryCode: 'DE',
 };
 
-/** Three goods of a Czech e-shop: 2 × 12.99 + 1 × 7.25 + 3 × 24.50 = 106.73 USD. */
-const THREE_ITEMS: CustomsForCarrier = {
-  contentsType: 'sale', incoterm: 'DDP', invoiceNumber: 'INV-2026-1187', invoiceDate: '2026-11-23', currency: 'USD',
-  exporterEori: 'CZ12345678', exporterVatNumber: 'CZ12345678', importerTaxId: null,
-  items: [
-    { description: 'Cotton T-shirt, screen printed', hsCode: '610910', quantity: 2, unitValueMinor: 1299, unitWeightKg: 0.2, originCountry: 'CZ', sku: 'TS-01' },
-    { description: 'Ceramic coffee mug', hsCode: '69120085', quantity: 1, unitValueMinor: 725, unitWeightKg: 0.4, originCountry: 'PL', sku: null },
-    { description: 'Illustrated book, hardcover', hsCode: '4901990000', quantity: 3, unitValueMinor: 2450, unitWeightKg: 0.5, originCountry: 'CZ', sku: 'BK-7' },
-  ],
-};
+const THREE_ITEMS = threeGoods('USD', 'INV-2026-1187', '2026-11-23');
 
 describe('DHL Express customs: the declaration sent with a shipment that leaves the EU, and DHL\'s commercial invoice', () => {
   let emu: RunningEmulators;

@@ -6,7 +6,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierContext, CarrierParty, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, refusalOf, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, refusalOf, threeGoods, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { carrierSchemaErrors } from '../helpers/json-schema.js';
 
@@ -41,16 +41,7 @@ const VIENNA: Partial<CarrierParty> = {
   street: 'Mariahilfer Straße', houseNumber: '10', apartmentNumber: null, city: 'Wien', postalCode: '1070', countryCode: 'AT',
 };
 
-/** Three goods of a Czech e-shop: 2 × 12.99 + 1 × 7.25 + 3 × 24.50 = 106.73 EUR, 2.3 kg. */
-const THREE_ITEMS: CustomsForCarrier = {
-  contentsType: 'sale', incoterm: 'DDP', invoiceNumber: 'FV-2026-2041', invoiceDate: '2026-11-20', currency: 'EUR',
-  exporterEori: 'CZ12345678', exporterVatNumber: 'CZ12345678', importerTaxId: null,
-  items: [
-    { description: 'Cotton T-shirt, screen printed', hsCode: '610910', quantity: 2, unitValueMinor: 1299, unitWeightKg: 0.2, originCountry: 'CZ', sku: 'TS-01' },
-    { description: 'Ceramic coffee mug', hsCode: '69120085', quantity: 1, unitValueMinor: 725, unitWeightKg: 0.4, originCountry: 'PL', sku: null },
-    { description: 'Illustrated book, hardcover', hsCode: '4901990000', quantity: 3, unitValueMinor: 2450, unitWeightKg: 0.5, originCountry: 'CZ', sku: 'BK-7' },
-  ],
-};
+const THREE_ITEMS = threeGoods('EUR', 'FV-2026-2041', '2026-11-20');
 
 describe('DPD customs: the declaration in the META-API\'s international data, for a parcel that leaves the EU', () => {
   let emu: RunningEmulators;
