@@ -466,6 +466,8 @@ export interface DemoStory {
   product: { plain: string; cod: string };
   /** Creation fields the carrier refuses, the field path the refusal lands on, and the fields that fix it. */
   refusal: { patch: Record<string, unknown>; path: string; fix: Record<string, unknown> };
+  /** What the carrier's creation answer charges for the plain 1 kg shipment, where it answers a price. */
+  price?: { plain: number; currency: string };
   /** Settings over `settings` of a channel that makes returns, where the demo's account cannot (DPD's Czech business unit has no return product). */
   returnSettings?: Record<string, string | number | boolean>;
 }

@@ -39,6 +39,7 @@ async function createShipment(
     product: request.productCode,
     parcels: created.pieces.map((p) => ({ trackingNumber: p.trackingNumber, label: Buffer.from(p.labelBase64, 'base64') })),
     ...(created.documents ? { documents: created.documents.map((d) => ({ type: d.type, content: Buffer.from(d.contentBase64, 'base64') })) } : {}),
+    ...(created.charge ? { totalPrice: { amountMinor: Math.round(created.charge.amount * 100), currency: created.charge.currency } } : {}),
   };
 }
 

@@ -64,6 +64,7 @@ export interface SeenShipmentRequest {
     isCustomsDeclarable: boolean; declaredValue?: number; declaredValueCurrency?: string; exportDeclaration?: SeenExportDeclaration;
   };
   getAdditionalInformation?: { typeCode?: string; isRequested: boolean }[];
+  getRateEstimates?: boolean;
   documentImages?: unknown[];
 }
 

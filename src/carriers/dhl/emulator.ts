@@ -118,6 +118,7 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
       // "invoice and shipment receipt will always come back as PDF"
       if (wantsInvoice(r)) documents.push({ imageFormat: 'PDF', content: (await renderCommercialInvoice(s)).toString('base64'), typeCode: 'invoice' });
       return reply.code(201).header('Location', `/shipments/${awb}`).send({
+        ...(r.getRateEstimates ? { shipmentCharges: emulatedCharges(r) } : {}),
         shipmentTrackingNumber: awb,
         trackingUrl: `${base}/shipments/${awb}/tracking`,
         packages: s.parcels.map((p, i) => ({
@@ -205,4 +206,18 @@ function problemBody(status: number, messages: readonly string[], instance: stri
 /** A pickup as the emulator's shipment records show it. */
 function pickupRecord(p: EmulatedPickup | undefined): Record<string, string> | null {
   return p ? { dispatchConfirmationNumber: p.dispatchConfirmationNumber, date: p.date, readyTime: p.readyTime, closeTime: p.closeTime } : null;
+}
+
+/**
+ * The emulated account's charges (the emulator's own tariff: 24.90 EUR and 3.60 EUR a started kilogram), in the
+ * billing currency (BILLC) and the origin's public-rate currency (PULCL), as MyDHL lists `shipmentCharges`.
+ */
+function emulatedCharges(r: SeenShipmentRequest) {
+  const kilograms = r.content.packages.reduce((kg, p) => kg + Math.ceil(p.weight), 0);
+  const euros = Math.round((24.9 + 3.6 * kilograms) * 100) / 100;
+  const name = DHL_PRODUCTS[r.productCode]?.name.toUpperCase() ?? r.productCode;
+  return [
+    { currencyType: 'PULCL', priceCurrency: 'CZK', price: Math.round(euros * 25), serviceBreakdown: [{ name, price: Math.round(euros * 25) }] },
+    { currencyType: 'BILLC', priceCurrency: 'EUR', price: euros, serviceBreakdown: [{ name, price: euros }] },
+  ];
 }

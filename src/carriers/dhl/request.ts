@@ -220,6 +220,8 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
     plannedShippingDateAndTime: `${s.shippingDate}T12:00:00 GMT+00:00`,
     pickup: { isRequested: false },
     productCode: settings.productCode,
+    // DHL then answers the shipment's charges (shipmentCharges): the price packdesk keeps with it
+    getRateEstimates: true,
     accounts: back.accounts,
     ...(services.length > 0 ? { valueAddedServices: services } : {}),
     outputImageProperties: {

@@ -18,6 +18,8 @@ export interface DhlCreatedBody {
   shipmentTrackingNumber?: string | number;
   packages?: { referenceNumber?: number; trackingNumber?: string | number }[];
   documents?: DhlDocument[];
+  /** With `getRateEstimates`: the charges, in the billing currency (BILLC) and others (PULCL, BASEC). */
+  shipmentCharges?: { currencyType?: string; priceCurrency?: string; price?: number }[];
   warnings?: string[];
 }
 
@@ -28,6 +30,14 @@ export interface DhlCreated {
   pieces: { trackingNumber: string; imageFormat: string; labelBase64: string }[];
   /** The customs documents DHL made (base64 PDF), where it made any. */
   documents?: { type: CarrierDocument['type']; contentBase64: string }[];
+  /** What DHL charges the account, in its billing currency, where DHL answered it. */
+  charge?: { amount: number; currency: string };
+}
+
+/** The charge in the account's billing currency (BILLC), else the first DHL gives. */
+function billedCharge(charges: NonNullable<DhlCreatedBody['shipmentCharges']>): DhlCreated['charge'] {
+  const charge = charges.find((c) => c.currencyType === 'BILLC') ?? charges[0];
+  return typeof charge?.price === 'number' && charge.priceCurrency ? { amount: charge.price, currency: charge.priceCurrency } : undefined;
 }
 
 /** DHL's document `typeCode`s ("invoice, proforma, label or receipt") of the customs documents we ask for: the commercial invoice. */
@@ -79,7 +89,8 @@ export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number):
     if (!trackingNumber || !label) throw new CarrierRefusedError(`DHL Express returned no label for piece ${referenceNumber} of ${awb}`);
     return { trackingNumber, imageFormat: label.imageFormat ?? '', labelBase64: label.content! };
   });
-  return { shipmentTrackingNumber: awb, pieces, ...(documents.length > 0 ? { documents } : {}) };
+  const charge = billedCharge(body.shipmentCharges ?? []);
+  return { shipmentTrackingNumber: awb, pieces, ...(documents.length > 0 ? { documents } : {}), ...(charge ? { charge } : {}) };
 }
 
 /** The error answer of every MyDHL operation (supermodelIoLogisticsExpressErrorResponse). */

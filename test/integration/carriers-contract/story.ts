@@ -161,10 +161,11 @@ function story(code: string, provider: ProviderDefinition): void {
     expect(await decodePdfBarcodes(Buffer.from(label.json().data.label.content, 'base64'))).toEqual(numbersOf(s).map((n: string) => [n]));
   });
 
-  it('creates a plain shipment with the channel\'s product', async () => {
+  it(`creates a plain shipment with the channel's product${contract.price ? ', priced as the carrier answers' : ''}`, async () => {
     const s = await create({ reference_number: 'PLAIN-1' });
     expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect(s.product).toBe(contract.product.plain);
+    expect([s.total_price, s.currency]).toEqual(contract.price ? [contract.price.plain, contract.price.currency] : [null, null]);
   });
 
   it.skipIf(provider.capabilities.trackingPerShipment)('tracks parcels to delivered and to returned by polling alone', async () => {
