@@ -13,6 +13,26 @@ import {
   Envelope, errorResponses, FieldErrorsSchema, FreeObject, IdParams, ListEnvelope, MessageEnvelope, Nullable, PageQuery, PlainText, Timestamp,
 } from '../http/schemas.js';
 
+const Charge = Type.Number({ minimum: 0, maximum: 1_000_000, description: "In the list's currency" });
+const Percent = Type.Number({ minimum: 0, maximum: 100 });
+
+/** A channel's own prices (src/domain/price-list.ts): parcels by weight band and zone, then the contract's surcharges. */
+export const PriceListSchema = Type.Object({
+  currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217' }),
+  zones: Type.Array(Type.Object({
+    name: PlainText({ minLength: 1, maxLength: 64 }),
+    countries: Type.Array(Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }), { minItems: 1, maxItems: 250 }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 50, description: 'Destination countries by zone; a country in no zone is not priced' }),
+  bands: Type.Array(Type.Object({
+    max_weight_kg: Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }),
+    prices: Type.Record(Type.String(), Charge, { description: 'A parcel of this band, by zone name' }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 100, description: 'Parcel weight bands, lightest first: a parcel costs the first band it fits' }),
+  cod: Type.Optional(Nullable(Type.Object({ fixed: Type.Optional(Charge), percent: Type.Optional(Percent) }, { additionalProperties: false, description: 'Cash on delivery: a fee and a percentage of the amount' }))),
+  fuel_percent: Type.Optional(Nullable({ ...Percent, description: "Fuel surcharge on the parcels' prices" })),
+  extra_parcel: Type.Optional(Nullable({ ...Charge, description: 'Each parcel of a shipment after its first' })),
+  valid_from: Type.Optional(Nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: shipments shipped from this day are priced by it' }))),
+}, { additionalProperties: false, description: "The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list)" });
+
 export const ChannelSchema = Type.Object({
   id: Type.String({ description: 'ch_…' }),
   name: Type.String(),
@@ -22,6 +42,7 @@ export const ChannelSchema = Type.Object({
   settings: Type.Object({}, { additionalProperties: true, description: 'Provider settings; secret values masked as ••••••••' }),
   capabilities: CapabilitiesSchema,
   parcel_defaults: Nullable(ParcelDefaultsSchema),
+  price_list: Nullable(PriceListSchema),
   dispatch_at: Nullable(Type.String({ description: "HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand)" })),
   last_validated_at: Nullable(Timestamp),
   validation_error: Nullable(Type.Object({ message: Type.String(), errors: FieldErrorsSchema })),
@@ -35,6 +56,7 @@ const CreateBody = Type.Object({
   settings: FreeObject,
   description: Type.Optional(Nullable(PlainText({ maxLength: 1000, multiline: true }))),
   parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
+  price_list: Type.Optional(Nullable(PriceListSchema)),
   dispatch_at: Type.Optional(Nullable(Type.String({ minLength: 5, maxLength: 5, description: "HH:MM: make the channel's dispatch then each day (the station's time zone)" }))),
 });
 
@@ -44,6 +66,7 @@ const UpdateBody = Type.Object({
   settings: Type.Optional(FreeObject),
   status: Type.Optional(Type.String({ enum: ['active', 'inactive'] })),
   parcel_defaults: Type.Optional(Nullable(ParcelDefaultsSchema)),
+  price_list: Type.Optional(Nullable(PriceListSchema)),
   dispatch_at: Type.Optional(Nullable(Type.String({ minLength: 5, maxLength: 5, description: "HH:MM: make the channel's dispatch then each day (the station's time zone)" }))),
 });
 

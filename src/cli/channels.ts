@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiClient, type Page } from './client.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -8,6 +7,7 @@ import { describeCancel } from './providers.js';
 import { channelProduct, describeProduct, fetchProviders, productsOf, type Products } from './product-names.js';
 import { registerAuthorizeCommand } from './channel-authorize.js';
 import { action, listPath } from './run.js';
+import { readJsonObject } from './ship-body.js';
 
 type SettingValue = string | number | boolean;
 type Settings = Record<string, SettingValue>;
@@ -47,19 +47,6 @@ function typedSetting(key: string, text: string, spec: ProviderSetting | undefin
     default:
       throw new CliError(`--setting ${key} has a type this CLI does not know (${String((spec as ProviderSetting).type)})`, EXIT.usage);
   }
-}
-
-function readSettingsFile(file: string): Settings {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new CliError(`--settings-json ${file}: ${(err as Error).message}`, EXIT.usage);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new CliError(`--settings-json ${file} must hold a JSON object`, EXIT.usage);
-  }
-  return parsed as Settings;
 }
 
 /** Settings from `--settings-json` then `--setting` flags (flags win), typed by the provider's schema when it is known. */
@@ -183,6 +170,7 @@ interface UpdateOptions {
   setting?: string[];
   settingsJson?: string;
   status?: string;
+  priceListJson?: string;
   json?: boolean;
 }
 
@@ -201,7 +189,7 @@ export function registerChannelCommands(program: Command): void {
     .action(action(async (o: AddOptions) => {
       const client = ApiClient.fromConfig();
       const pairs = parseSettingFlags(o.setting);
-      const fromFile = o.settingsJson ? readSettingsFile(o.settingsJson) : {};
+      const fromFile = o.settingsJson ? readJsonObject(o.settingsJson, '--settings-json') as Settings : {};
       const providers = pairs.length > 0 || isInteractive(o.json) ? await fetchProviders(client) : [];
       const schemaOf = (code?: string) => providers.find((p) => p.code === code)?.settings;
       let body = { name: o.name, provider: o.provider, settings: settingsFromFlags(pairs, schemaOf(o.provider), fromFile) };
@@ -256,15 +244,17 @@ export function registerChannelCommands(program: Command): void {
     .option('--setting <key=value>', 'a provider setting to change; repeat for each', collect)
     .option('--settings-json <file>', 'a JSON object of provider settings to change')
     .option('--status <status>', 'active | inactive')
+    .option('--price-list-json <file>', "the channel's own price list as JSON ({currency, zones, bands, cod, fuel_percent, extra_parcel, valid_from}; - for stdin): it prices the shipments the carrier answers no price for")
     .option('--json', 'print JSON')
     .action(action(async (id: string, o: UpdateOptions) => {
       if (o.status !== undefined && o.status !== 'active' && o.status !== 'inactive') {
         throw new CliError('--status must be active or inactive', EXIT.usage);
       }
       const pairs = parseSettingFlags(o.setting);
-      const fromFile = o.settingsJson ? readSettingsFile(o.settingsJson) : undefined;
-      if (o.name === undefined && o.description === undefined && o.status === undefined && pairs.length === 0 && !fromFile) {
-        throw new CliError('nothing to update: give --name, --description, --setting, --settings-json or --status', EXIT.usage);
+      const fromFile = o.settingsJson ? readJsonObject(o.settingsJson, '--settings-json') as Settings : undefined;
+      const priceList = o.priceListJson === undefined ? undefined : readJsonObject(o.priceListJson, '--price-list-json');
+      if (o.name === undefined && o.description === undefined && o.status === undefined && pairs.length === 0 && !fromFile && priceList === undefined) {
+        throw new CliError('nothing to update: give --name, --description, --setting, --settings-json, --status or --price-list-json', EXIT.usage);
       }
       const client = ApiClient.fromConfig();
       let settings: Settings | undefined;
@@ -280,6 +270,7 @@ export function registerChannelCommands(program: Command): void {
         ...(o.description !== undefined ? { description: o.description } : {}),
         ...(o.status !== undefined ? { status: o.status } : {}),
         ...(settings ? { settings } : {}),
+        ...(priceList !== undefined ? { price_list: priceList } : {}),
       });
       if (o.json) printJson(body.data);
       else await printChannel(client, body.data);

@@ -28,6 +28,7 @@ export function presentChannel(ctx: ServiceContext, row: ChannelRow) {
     settings: maskSettings(provider, settings),
     capabilities: presentCapabilities(provider, settings),
     parcel_defaults: row.parcelDefaults ?? null,
+    price_list: row.priceList ?? null,
     dispatch_at: row.dispatchAt,
     last_validated_at: isoTimeOrNull(row.lastValidatedAt),
     validation_error: row.validationError ? (JSON.parse(row.validationError) as { message: string; errors: Record<string, string[]> }) : null,

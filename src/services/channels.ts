@@ -3,6 +3,7 @@ import { CarrierUnavailableError, FieldErrorCollector, ValidationError } from '.
 import { AuthorizationRequiredError, CarrierRefusedError } from '../carriers/errors.js';
 import { offsetOf, type PageRequest } from '../domain/pagination.js';
 import { checkParcelDefaults, type ParcelDefaults } from '../domain/parcel-defaults.js';
+import { checkPriceList, type PriceList } from '../domain/price-list.js';
 import { findProvider, PROVIDER_CODES } from '../carriers/registry.js';
 import { resolveSettings } from '../carriers/settings.js';
 import type { CarrierContext, ChannelSettings, ProviderDefinition, SettingOption, ValidationOutcome } from '../carriers/types.js';
@@ -25,6 +26,7 @@ export interface CreateChannelInput {
   settings: unknown;
   description?: string | null;
   parcel_defaults?: ParcelDefaults | null;
+  price_list?: PriceList | null;
   dispatch_at?: string | null;
 }
 
@@ -43,13 +45,14 @@ export async function createChannel(ctx: ServiceContext, accountId: string, inpu
     settings = resolved.settings;
   }
   checkParcelDefaults(input.parcel_defaults, errors);
+  checkPriceList(input.price_list, errors);
   if (input.dispatch_at != null) checkTimeOfDay(input.dispatch_at, 'dispatch_at', errors);
   errors.throwIfAny();
   const now = ctx.clock.now();
   const row: ChannelRow = {
     id: ctx.ids('channel'), accountId, name: input.name.trim(), provider: provider!.code,
     description: input.description ?? null, status: 'pending_validation', settingsEnc: ctx.secrets.sealJson(settings),
-    parcelDefaults: input.parcel_defaults ?? null, dispatchAt: input.dispatch_at ?? null, autoDispatchedOn: null,
+    parcelDefaults: input.parcel_defaults ?? null, priceList: input.price_list ?? null, dispatchAt: input.dispatch_at ?? null, autoDispatchedOn: null,
     lastValidatedAt: null, validationError: null, deletedAt: null, createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
@@ -88,6 +91,7 @@ export interface UpdateChannelInput {
   settings?: unknown;
   status?: string;
   parcel_defaults?: ParcelDefaults | null;
+  price_list?: PriceList | null;
   dispatch_at?: string | null;
 }
 
@@ -104,6 +108,10 @@ export async function updateChannel(ctx: ServiceContext, accountId: string, id: 
   if (input.parcel_defaults !== undefined) {
     checkParcelDefaults(input.parcel_defaults, errors);
     patch.parcelDefaults = input.parcel_defaults;
+  }
+  if (input.price_list !== undefined) {
+    checkPriceList(input.price_list, errors);
+    patch.priceList = input.price_list;
   }
   if (input.dispatch_at !== undefined) {
     if (input.dispatch_at !== null) checkTimeOfDay(input.dispatch_at, 'dispatch_at', errors);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import type { LabelDpi } from '../domain/labels.js';
 import type { ParcelDefaults } from '../domain/parcel-defaults.js';
+import type { PriceList } from '../domain/price-list.js';
 import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
@@ -39,6 +40,8 @@ export const shippingChannels = sqliteTable('shipping_channels', {
   settingsEnc: text('settings_enc').notNull(),
   /** What its parcels are when an order gives no weight or dimensions (src/domain/parcel-defaults.ts). */
   parcelDefaults: text('parcel_defaults', { mode: 'json' }).$type<ParcelDefaults>(),
+  /** The channel's own price list (src/domain/price-list.ts), for a carrier whose API answers no price. */
+  priceList: text('price_list', { mode: 'json' }).$type<PriceList>(),
   /** HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself. */
   dispatchAt: text('dispatch_at'),
   /** The local day (YYYY-MM-DD) whose dispatch was made by the clock: one a day, whichever daemon makes it. */
@@ -275,6 +278,8 @@ export const shipments = sqliteTable('shipments', {
   enableTracking: integer('enable_tracking', { mode: 'boolean' }).notNull(),
   printRequest: text('print_request', { mode: 'json' }),
   totalPriceMinor: integer('total_price_minor'),
+  /** Where total_price came from: `carrier` (its creation answer) or `price_list` (the channel's). */
+  priceSource: text('price_source', { enum: ['carrier', 'price_list'] }),
   currency: text('currency'),
   /** `{message, errors, attempts, at}` of the last failed carrier attempt, or null. */
   failure: text('failure', { mode: 'json' }),

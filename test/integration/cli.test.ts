@@ -257,6 +257,16 @@ describe('packdesk CLI against a real daemon', () => {
     expect(updated).toMatchObject({ id: channelA.id, description: 'night shift', status: 'inactive', settings: { sandboxMode: false, apiSecret: MASK } });
     expect((await station.cli(['channels', 'update', channelA.id, '--status', 'paused'])).code).toBe(2);
     expect((await station.cli(['channels', 'update', channelA.id])).code).toBe(2);
+
+    const priceList = { currency: 'EUR', zones: [{ name: 'EU', countries: ['DE', 'AT'] }], bands: [{ max_weight_kg: 5, prices: { EU: 9.9 } }] };
+    const file = join(station.tmp, 'price-list.json');
+    writeFileSync(file, JSON.stringify(priceList));
+    const priced = await station.cliJson<Channel & { price_list: unknown }>(['channels', 'update', channelA.id, '--price-list-json', file, '--json']);
+    expect(priced.price_list).toEqual(priceList);
+    writeFileSync(file, JSON.stringify({ ...priceList, bands: [{ max_weight_kg: 5, prices: { US: 20 } }] }));
+    const refused = await station.cli(['channels', 'update', channelA.id, '--price-list-json', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/price_list\.bands\.0\.prices: has no price for zone "EU"/);
   });
 
   it("keeps accounts apart: B never sees A's channels or webhooks", async () => {

@@ -2404,6 +2404,36 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
+                            } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
                             /**
@@ -2526,6 +2556,36 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                    price_list?: {
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** @description Destination countries by zone; a country in no zone is not priced */
+                        zones: {
+                            name: string;
+                            countries: string[];
+                        }[];
+                        /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                        bands: {
+                            max_weight_kg: number;
+                            /** @description A parcel of this band, by zone name */
+                            prices: {
+                                [key: string]: number;
+                            };
+                        }[];
+                        /** @description Cash on delivery: a fee and a percentage of the amount */
+                        cod?: {
+                            /** @description In the list's currency */
+                            fixed?: number;
+                            percent?: number;
+                        } | null;
+                        /** @description Fuel surcharge on the parcels' prices */
+                        fuel_percent?: number | null;
+                        /** @description Each parcel of a shipment after its first */
+                        extra_parcel?: number | null;
+                        /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                        valid_from?: string | null;
+                    } | null;
                     /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
                     dispatch_at?: string | null;
                 };
@@ -2588,6 +2648,36 @@ export interface operations {
                                 height_dimension?: number;
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
                             } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
@@ -2793,6 +2883,36 @@ export interface operations {
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
                             } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
+                            } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
                             /**
@@ -2918,6 +3038,36 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                    price_list?: {
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** @description Destination countries by zone; a country in no zone is not priced */
+                        zones: {
+                            name: string;
+                            countries: string[];
+                        }[];
+                        /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                        bands: {
+                            max_weight_kg: number;
+                            /** @description A parcel of this band, by zone name */
+                            prices: {
+                                [key: string]: number;
+                            };
+                        }[];
+                        /** @description Cash on delivery: a fee and a percentage of the amount */
+                        cod?: {
+                            /** @description In the list's currency */
+                            fixed?: number;
+                            percent?: number;
+                        } | null;
+                        /** @description Fuel surcharge on the parcels' prices */
+                        fuel_percent?: number | null;
+                        /** @description Each parcel of a shipment after its first */
+                        extra_parcel?: number | null;
+                        /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                        valid_from?: string | null;
+                    } | null;
                     /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
                     dispatch_at?: string | null;
                 };
@@ -2980,6 +3130,36 @@ export interface operations {
                                 height_dimension?: number;
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
                             } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
@@ -3250,6 +3430,36 @@ export interface operations {
                         /** @enum {string} */
                         dimension_unit?: "CM" | "MM" | "M" | "IN";
                     } | null;
+                    /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                    price_list?: {
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** @description Destination countries by zone; a country in no zone is not priced */
+                        zones: {
+                            name: string;
+                            countries: string[];
+                        }[];
+                        /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                        bands: {
+                            max_weight_kg: number;
+                            /** @description A parcel of this band, by zone name */
+                            prices: {
+                                [key: string]: number;
+                            };
+                        }[];
+                        /** @description Cash on delivery: a fee and a percentage of the amount */
+                        cod?: {
+                            /** @description In the list's currency */
+                            fixed?: number;
+                            percent?: number;
+                        } | null;
+                        /** @description Fuel surcharge on the parcels' prices */
+                        fuel_percent?: number | null;
+                        /** @description Each parcel of a shipment after its first */
+                        extra_parcel?: number | null;
+                        /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                        valid_from?: string | null;
+                    } | null;
                     /** @description HH:MM: make the channel's dispatch then each day (the station's time zone) */
                     dispatch_at?: string | null;
                 };
@@ -3312,6 +3522,36 @@ export interface operations {
                                 height_dimension?: number;
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
                             } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
@@ -3516,6 +3756,36 @@ export interface operations {
                                 height_dimension?: number;
                                 /** @enum {string} */
                                 dimension_unit?: "CM" | "MM" | "M" | "IN";
+                            } | null;
+                            /** @description The channel's own prices: a shipment its carrier answers no price for is priced by them (total_price, price_source price_list) */
+                            price_list: {
+                                /** @description ISO 4217 */
+                                currency: string;
+                                /** @description Destination countries by zone; a country in no zone is not priced */
+                                zones: {
+                                    name: string;
+                                    countries: string[];
+                                }[];
+                                /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
+                                bands: {
+                                    max_weight_kg: number;
+                                    /** @description A parcel of this band, by zone name */
+                                    prices: {
+                                        [key: string]: number;
+                                    };
+                                }[];
+                                /** @description Cash on delivery: a fee and a percentage of the amount */
+                                cod?: {
+                                    /** @description In the list's currency */
+                                    fixed?: number;
+                                    percent?: number;
+                                } | null;
+                                /** @description Fuel surcharge on the parcels' prices */
+                                fuel_percent?: number | null;
+                                /** @description Each parcel of a shipment after its first */
+                                extra_parcel?: number | null;
+                                /** @description YYYY-MM-DD: shipments shipped from this day are priced by it */
+                                valid_from?: string | null;
                             } | null;
                             /** @description HH:MM in the station's time zone: the channel's dispatch is made then, each day, by itself (null: by hand) */
                             dispatch_at: string | null;
@@ -4332,6 +4602,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -4801,6 +5076,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5238,6 +5518,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5800,6 +6085,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6123,6 +6413,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6476,6 +6771,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6799,6 +7099,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -9042,6 +9347,11 @@ export interface operations {
                             return: boolean;
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
+                            /**
+                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;

@@ -4,6 +4,7 @@ import { isoTime } from '../../domain/clock.js';
 import { hsCodeDigits, type CustomsInput } from '../../domain/customs.js';
 import { toMinorUnits } from '../../domain/money.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
+import { listPrice, type PriceList } from '../../domain/price-list.js';
 import { usualCurrency } from '../../domain/reference-data.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
@@ -95,13 +96,30 @@ export async function customsDocuments(forCarrier: ShipmentForCarrier, created: 
   return [...documents, { type: 'commercial_invoice', content, source: 'packdesk' }];
 }
 
+type ShipmentPrice = Pick<ShipmentRow, 'totalPriceMinor' | 'currency' | 'priceSource'>;
+
+/** The carrier's price where its answer has one, else the channel's price list's, else none (and why, in the log). */
+function shipmentPrice(ctx: ServiceContext, s: ShipmentForCarrier, created: CreatedAtCarrier, list: PriceList | null): ShipmentPrice {
+  if (created.totalPrice) return { totalPriceMinor: created.totalPrice.amountMinor, currency: created.totalPrice.currency, priceSource: 'carrier' };
+  const none = { totalPriceMinor: null, currency: null, priceSource: null };
+  if (!list) return none;
+  const priced = listPrice(list, {
+    countryCode: s.recipient.countryCode, parcelWeightsKg: s.parcels.map((p) => p.weightKg), cashOnDelivery: s.cashOnDelivery, shippingDate: s.shippingDate,
+  });
+  if ('cannot' in priced) {
+    ctx.log.warn({ shipment_id: s.id, reason: priced.cannot }, "the channel's price list does not price the shipment");
+    return none;
+  }
+  return { totalPriceMinor: priced.amountMinor, currency: priced.currency, priceSource: 'price_list' };
+}
+
 function notify(ctx: ServiceContext, shipmentId: string): void {
   ctx.notices.emit(`shipment:${shipmentId}`);
 }
 
 async function recordCreated(
   ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource },
-  documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[], boxed: ValidShipment | null,
+  documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[], boxed: ValidShipment | null, price: ShipmentPrice,
 ) {
   const provider = findProvider(row.provider)!;
   const now = ctx.clock.now();
@@ -120,8 +138,7 @@ async function recordCreated(
       await ctx.db.insert(shipmentDocuments).values({ shipmentId: row.id, type: d.type, content: Buffer.from(d.content), source: d.source, createdAt: now }).onConflictDoNothing().run();
     }
     await ctx.db.update(shipments).set({
-      status: 'created', providerShipmentId: created.providerShipmentId, product: created.product,
-      totalPriceMinor: created.totalPrice?.amountMinor ?? null, currency: created.totalPrice?.currency ?? null,
+      status: 'created', providerShipmentId: created.providerShipmentId, product: created.product, ...price,
       failure: null, nextAttemptAt: null, carrierProgress: null, updatedAt: now,
     }).where(eq(shipments.id, row.id)).run();
     await indexShipmentForSearch(ctx, row.seq, row.accountId, [row.referenceNumber, created.providerShipmentId, ...created.parcels.map((p) => p.trackingNumber)]);
@@ -215,7 +232,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     }
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
     const documents = await customsDocuments(forCarrier, created, findProvider(row.provider)!.name);
-    await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row));
+    await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row), shipmentPrice(ctx, forCarrier, created, channel.priceList));
     notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {

@@ -192,7 +192,7 @@ export async function insertShipment(ctx: ServiceContext, accountId: string, { p
       id, seq: await nextShipmentSeq(ctx), accountId, status: 'pending', ...(await creationColumns(ctx, body, provider.code)),
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
-      totalPriceMinor: null, currency: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null, dispatchId: null,
+      totalPriceMinor: null, currency: null, priceSource: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null, dispatchId: null,
       cancelledAt: null, returnOf, createdAt: now, updatedAt: now,
     };
     await ctx.db.insert(shipments).values(row).run();

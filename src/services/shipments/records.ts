@@ -133,6 +133,7 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     return_of: row.returnOf,
     return: row.withReturn,
     return_shipment_ids: await returnShipmentIds(ctx, row.id),
+    price_source: row.priceSource,
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,

@@ -165,7 +165,7 @@ function story(code: string, provider: ProviderDefinition): void {
     const s = await create({ reference_number: 'PLAIN-1' });
     expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect(s.product).toBe(contract.product.plain);
-    expect([s.total_price, s.currency]).toEqual(contract.price ? [contract.price.plain, contract.price.currency] : [null, null]);
+    expect([s.total_price, s.currency, s.price_source]).toEqual(contract.price ? [contract.price.plain, contract.price.currency, 'carrier'] : [null, null, null]);
   });
 
   it.skipIf(provider.capabilities.trackingPerShipment)('tracks parcels to delivered and to returned by polling alone', async () => {
