@@ -100,6 +100,7 @@ const ON_POSTGRES = [
   'test/integration/lease-renewal.test.ts',
   'test/integration/orders.test.ts',
   'test/integration/outbound-addresses.test.ts',
+  'test/integration/prices.test.ts',
   'test/integration/printing.test.ts',
   'test/integration/returns.test.ts',
   'test/integration/setting-options.test.ts',
