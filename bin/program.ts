@@ -15,6 +15,7 @@ import { registerPrintJobCommands } from '../src/cli/print-jobs.js';
 import { registerPrinterCommands } from '../src/cli/printers.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
 import { toCliError } from '../src/cli/run.js';
+import { registerRatesCommand } from '../src/cli/rates.js';
 import { registerShipCommand } from '../src/cli/ship.js';
 import { registerServiceCommands } from '../src/cli/service.js';
 import { registerShipmentCommands } from '../src/cli/shipments.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerProviderCommands(program);
   registerWebhookCommands(program);
   registerShipCommand(program);
+  registerRatesCommand(program);
   registerShipmentCommands(program);
   registerPointCommands(program);
   registerOrderCommands(program);

@@ -133,6 +133,24 @@ export const CreateShipmentBody = Type.Object({
   ...updatableFields,
 });
 
+/** A shipment to quote: the creation body without its channel, or with the channels to ask. */
+const { shipping_channel_id: _channel, ...quotedFields } = CreateShipmentBody.properties;
+export const QuoteBody = Type.Object({
+  ...quotedFields,
+  shipping_channel_ids: Type.Optional(Type.Array(Text(), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'The channels to ask; default every active channel of the account' })),
+});
+
+export const QuoteSchema = Type.Object({
+  shipping_channel_id: Type.String(),
+  name: Type.String(),
+  provider: Type.String(),
+  price: Nullable(Type.Number()),
+  currency: Nullable(Type.String()),
+  price_source: Nullable(Type.String({ enum: ['price_list'] })),
+  cannot: Nullable(Type.String({ description: 'Why this channel cannot carry or price the shipment (null: it can, at price)' })),
+  errors: FieldErrorsSchema,
+});
+
 /** What a return may set differently from its shipment: by default its channel, label format and parcels. */
 export const ReturnShipmentBody = Type.Object({
   shipping_channel_id: Type.Optional({ ...Text(), description: "Default the shipment's; a channel of the same carrier" }),

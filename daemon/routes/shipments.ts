@@ -13,6 +13,7 @@ import {
   exportShipments, knownShipmentListVersion, listShipments, MAX_EXPORT_ROWS, shipmentListVersion, shipmentsCsv, type ShipmentFilters,
 } from '../../src/services/shipments/list.js';
 import { withStationSettings } from '../../src/services/station-settings.js';
+import { quoteShipment, type QuoteBody as QuoteInput } from '../../src/services/rates.js';
 import { isoTime } from '../../src/domain/clock.js';
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
@@ -21,8 +22,8 @@ import { attachment, listBody, pageOf, sendJson } from '../http/reply.js';
 import { VersionedCache } from '../http/versioned-cache.js';
 import { Envelope, errorResponses, IdParams, JsonOrFile, ListEnvelope, PageQuery } from '../http/schemas.js';
 import {
-  CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, ReturnShipmentBody, ShipmentDocumentSchema, ShipmentListItemSchema,
-  ShipmentSchema,
+  CreateShipmentBody, LabelPreviewSchema, LabelSchema, PatchShipmentBody, QuoteBody, QuoteSchema, ReturnShipmentBody, ShipmentDocumentSchema,
+  ShipmentListItemSchema, ShipmentSchema,
 } from './shipment-schemas.js';
 
 const tags = ['Shipments'];
@@ -105,6 +106,22 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       const wait = waitSeconds(request);
       const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
       return reply.code(201).send({ data, message: 'Shipment created' });
+    });
+
+    app.post('/v1/rates', {
+      config: { mergeValidation: true },
+      schema: {
+        tags, operationId: 'quoteShipment', body: QuoteBody,
+        summary: "Quote a shipment at every active channel (or those named): each channel's price from its price list, or why it cannot carry it",
+        response: { 200: Envelope(Type.Array(QuoteSchema)), ...errorResponses(400, 401, 403, 413, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const accountId = caller(request).account.id;
+      // a body the schema refused quotes nothing: its errors are the answer
+      request.fieldErrors.throwIfAny();
+      const body = await withStationSettings(ctx, accountId, request.body as QuoteInput & { station?: string });
+      const quotes = await quoteShipment(ctx, accountId, body, request.fieldErrors);
+      return reply.send({ data: quotes, message: `${quotes.filter((q) => q.price !== null).length} of ${quotes.length} channels priced the shipment` });
     });
 
     app.get('/v1/shipments', {

@@ -223,6 +223,20 @@ describe('packdesk ship and packdesk shipments against a real daemon and the PPL
     expect(again.stderr).toContain(`is itself the return of ${shipped.id}`);
   });
 
+  it('rates quotes the shipment at the station\'s channels: the price by the channel\'s price list, or why none', async () => {
+    const flags = shipFlags('RATES-1').filter((a, i, all) => a !== 'ship' && a !== '--reference' && all[i - 1] !== '--reference' && a !== '--channel' && all[i - 1] !== '--channel');
+    const none = await station.cliJson<{ shipping_channel_id: string; price: number | null; cannot: string | null }[]>(['rates', ...flags, '--json']);
+    expect(none.find((q) => q.shipping_channel_id === channelId)).toMatchObject({ price: null, cannot: 'the channel has no price list, and its carrier answers prices only at creation' });
+
+    const file = join(tmp, 'price-list.json');
+    writeFileSync(file, JSON.stringify({ currency: 'CZK', zones: [{ name: 'CZ', countries: ['CZ'] }], bands: [{ max_weight_kg: 5, prices: { CZ: 99 } }], extra_parcel: 10 }));
+    expect((await station.cli(['channels', 'update', channelId, '--price-list-json', file])).code).toBe(0);
+    const table = await station.cli(['rates', ...flags, '--channel', channelId]);
+    expect(table.code, table.stderr).toBe(0);
+    // two parcels: 99 + 99 + 10
+    expect(table.stdout).toMatch(new RegExp(`\\(${channelId}\\)[\\s│]+ppl[\\s│]+208\\.00 CZK`));
+  });
+
   it('ship rejects a malformed --parcel or --cod with exit 2 before calling the daemon', async () => {
     const parcel = await station.cli(shipFlags('BAD-1', ['--parcel', '2.5x30x20']));
     expect(parcel.code).toBe(2);

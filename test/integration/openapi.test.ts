@@ -41,6 +41,7 @@ export const ENDPOINTS = [
   'POST /v1/webhook-subscriptions/{id}/test',
   'POST /v1/webhook-subscriptions/{id}/logs/{log_id}/redeliver',
   'POST /v1/shipments',
+  'POST /v1/rates',
   'GET /v1/shipments',
   'GET /v1/shipments/{id}',
   'PATCH /v1/shipments/{id}',

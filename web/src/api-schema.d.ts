@@ -245,6 +245,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Quote a shipment at every active channel (or those named): each channel's price from its price list, or why it cannot carry it */
+        post: operations["quoteShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/shipments/export.csv": {
         parameters: {
             query?: never;
@@ -4718,6 +4735,280 @@ export interface operations {
             };
             /** @description Idempotency key reused with another request */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    quoteShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Read at this station: sender, pickup address, channel and label format the body leaves out come from its settings, and it prints on the station's printer when the station auto-prints and the body has no `print` */
+                    station?: string;
+                    /**
+                     * @description Required (or from the `station`'s settings)
+                     * @enum {string}
+                     */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    /**
+                     * @description For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203
+                     * @enum {integer}
+                     */
+                    label_dpi?: 203 | 300;
+                    /** @description Required (or from the `station`'s settings); company_name, or first_name and last_name (or name) */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    recipient_contact: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description Required (or from the `station`'s settings) */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    /** @description Required, unless a pickup_point the carrier's point API knows: then the point's address */
+                    destination_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    parcels: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    /** @description At most 2 decimals; ≤ 1,000,000,000 */
+                    cash_on_delivery_amount?: number | null;
+                    cash_on_delivery_currency?: string | null;
+                    /** @description YYYY-MM-DD, default today */
+                    shipping_date?: string;
+                    print?: {
+                        printer_id: string;
+                        /** @default 1 */
+                        copies?: number;
+                    } | null;
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
+                    reference_number?: string | null;
+                    label_comment?: string | null;
+                    /** @description ≤ 16 KiB as JSON */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description default true */
+                    enable_tracking?: boolean;
+                    /** @description The channels to ask; default every active channel of the account */
+                    shipping_channel_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            shipping_channel_id: string;
+                            name: string;
+                            provider: string;
+                            price: number | null;
+                            currency: string | null;
+                            /** @enum {string|null} */
+                            price_source: "price_list" | null;
+                            /** @description Why this channel cannot carry or price the shipment (null: it can, at price) */
+                            cannot: string | null;
+                            /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                            errors: {
+                                [key: string]: string[];
+                            };
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
