@@ -7,6 +7,8 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  /** A map's values (TypeBox's Record of string keys writes `{"^.*$": schema}`). */
+  patternProperties?: Record<string, JsonSchema>;
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
@@ -112,7 +114,8 @@ function numberValue(schema: JsonSchema): fc.Arbitrary<number> {
 function objectValue(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<unknown> {
   const properties = schema.properties ?? {};
   if (Object.keys(properties).length === 0 && schema.additionalProperties !== false) {
-    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+    const values = Object.values(schema.patternProperties ?? {})[0] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values ? arbitraryFromSchema(values, context) : fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
   }
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, property] of Object.entries(properties)) record[name] = arbitraryFromSchema(property, context, name);
