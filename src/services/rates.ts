@@ -50,8 +50,12 @@ export async function quoteShipment(ctx: ServiceContext, accountId: string, give
       if ('cannot' in priced) return { ...quote, cannot: priced.cannot };
       return { ...quote, price: priced.amountMinor / 100, currency: priced.currency, price_source: 'price_list', cannot: null };
     } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      return { ...quote, cannot: Object.entries(err.errors).map(([path, messages]) => `${path}: ${messages.join('; ')}`).join('; '), errors: err.errors };
+      if (err instanceof ValidationError) {
+        return { ...quote, cannot: Object.entries(err.errors).map(([path, messages]) => `${path}: ${messages.join('; ')}`).join('; '), errors: err.errors };
+      }
+      // a carrier asked on the way (its point API) that failed: this channel's answer, not the quote's
+      ctx.log.warn({ channel_id: channel.id, err: (err as Error).message }, 'a channel could not be quoted');
+      return { ...quote, cannot: `the channel could not be asked: ${(err as Error).message}` };
     }
   }));
   const rank = (q: Quote) => (q.price !== null ? 0 : Object.keys(q.errors).length === 0 ? 1 : 2);
