@@ -404,6 +404,33 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     expect(await api('GET', `/v1/shipments/${back.return_shipment_ids[0]}`)).toMatchObject({ return_of: first!.id, customs: { contents_type: 'return' } });
   });
 
+  it('compares the channels\' prices for the order in the form and ships with the one chosen from the table', async () => {
+    await page.setViewportSize(SIZES[0]!);
+    await api('PATCH', `/v1/shipping-channels/${channelId}`, {
+      price_list: { currency: 'CZK', zones: [{ name: 'CZ', countries: ['CZ'] }], bands: [{ max_weight_kg: 10, prices: { CZ: 89 } }] },
+    });
+    await queueOrder('Q-QUOTE');
+    await openShipScreen();
+    await scan('Q-QUOTE');
+    await expect.poll(focused, WAIT).toBe('parcels.0.weight_amount');
+    await page.selectOption('select[name="parcels.0.box"]', { label: 'Small box' });
+    await page.fill('[name="parcels.0.weight_amount"]', '2');
+    await page.click('button[name="quote"]');
+    const ppl = page.locator(`table.quotes tr[data-channel="${channelId}"]`);
+    await ppl.waitFor(WAIT);
+    expect(await ppl.locator('.price').textContent()).toBe('89.00 CZK');
+    expect(await ppl.getAttribute('class')).toBe('chosen');
+    const dhl = page.locator(`table.quotes tr[data-channel="${dhlChannelId}"]`);
+    expect(await dhl.locator('.hint').textContent()).toBe('the channel has no price list, and its carrier answers prices only at creation');
+    await dhl.locator('button[name="use_channel"]').click();
+    expect(await page.inputValue('select[name="shipping_channel_id"]')).toBe(dhlChannelId);
+    expect(await dhl.getAttribute('class')).toBe('chosen');
+    await page.keyboard.press('F9');
+    await page.locator('.result .created').waitFor(CARRIER);
+    const [shipment] = await shipmentsOf('Q-QUOTE');
+    expect(await api('GET', `/v1/shipments/${shipment!.id}`)).toMatchObject({ shipping_channel_id: dhlChannelId, price_source: 'carrier' });
+  });
+
   it('moves a sender this browser kept in localStorage to the account, once', async () => {
     const kept = { sender: { company_name: 'Newcomer s.r.o.', email_address: 'new@example.cz', phone_number: '+420601222333' }, origin: { street_name: 'Nová', house_number: '1', city_name: 'Praha', postal_code: '11000', country_code: 'CZ' } };
     const context = await browser.newContext();

@@ -21,6 +21,7 @@ export type Dispatch = DataOf<'/v1/dispatches/{id}', 'get'>;
 export type WaitingForDispatch = DataOf<'/v1/dispatches/waiting', 'get'> extends Array<infer W> ? W : never;
 export type PickupWindow = DataOf<'/v1/dispatches/pickup-windows', 'get'>['windows'][number];
 export type Provider = DataOf<'/v1/providers', 'get'> extends Array<infer P> ? P : never;
+export type Quote = DataOf<'/v1/rates', 'post'> extends Array<infer Q> ? Q : never;
 export type PickupPoint = DataOf<'/v1/pickup-points/{provider}/{id}', 'get'>;
 export type StationView = DataOf<'/v1/stations/{name}/settings', 'get'>;
 export type StationSettings = BodyOf<'/v1/station-settings', 'put'>;

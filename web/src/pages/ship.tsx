@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, data, errorText, type Shipment } from '../api';
+import { api, ApiError, data, errorText, type Quote, type Shipment } from '../api';
 import { useChannels, usePrinters, useProviders } from '../hooks';
 import { statusWord, t } from '../i18n';
 import { onLive } from '../live';
@@ -46,6 +46,8 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
   const [notice, setNotice] = useState('');
   const [shippedBefore, setShippedBefore] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  /** Every active channel's answer for the shipment as the form holds it (POST /v1/rates), once asked. */
+  const [quotes, setQuotes] = useState<Quote[] | null>(null);
   /** The field to focus once the change that reveals it is on the screen. */
   const [focus, setFocus] = useState<string | null>('reference_number');
   const idempotencyKey = useRef<string | null>(null);
@@ -88,6 +90,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
     setOutcome({ kind: 'idle' });
     setErrors({});
     setShippedBefore(null);
+    setQuotes(null);
     try {
       const orders = await data(api.GET('/v1/orders', { params: { query: { search: reference, status: 'awaiting', per_page: 100 } } }));
       const order = orders.find((o) => o.reference_number === reference);
@@ -191,6 +194,17 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
     }
   };
 
+  /** Asks every active channel for the shipment as the form holds it: price, or why a channel cannot carry it. */
+  const quote = async () => {
+    try {
+      const { shipping_channel_id: _channel, ...body } = createBody(settled(draft), stationName);
+      setQuotes(await data(api.POST('/v1/rates', { body })));
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.errors).length > 0) refused(err.errors);
+      else setNotice(errorText(err));
+    }
+  };
+
   // F9 and Ctrl+Enter ship from anywhere on the page
   const latestShip = useRef(ship);
   latestShip.current = ship;
@@ -260,6 +274,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
               <option value="pdf">PDF</option><option value="zpl">ZPL</option><option value="epl">EPL</option>
             </select>
           </Field>
+          {!readOnly && <button type="button" name="quote" onClick={() => void quote()}>{t('ship.quote')}</button>}
           {carrier?.returns && (
             <label class="check" data-field="return">
               <input type="checkbox" name="return" checked={draft.return} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, return: e.currentTarget.checked, order_changed: d.order_id !== null }))} />
@@ -272,6 +287,22 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
             </button>
           )}
         </div>
+        {quotes && (
+          <table class="quotes" aria-label={t('ship.quote')}>
+            <tbody>
+              {quotes.map((q) => (
+                <tr class={q.shipping_channel_id === shown.channel ? 'chosen' : undefined} data-channel={q.shipping_channel_id}>
+                  <td>{q.name}</td>
+                  <td class="price">{q.price === null ? '—' : `${q.price.toFixed(2)} ${q.currency}`}</td>
+                  <td class="hint">{q.cannot ?? ''}</td>
+                  <td>{Object.keys(q.errors).length === 0 && q.shipping_channel_id !== shown.channel && (
+                    <button type="button" name="use_channel" onClick={() => edit((d) => ({ ...d, channel: q.shipping_channel_id }))}>{t('ship.quoteUse')}</button>
+                  )}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </form>
       <ShipResult outcome={outcome} errors={errors} printers={printers} effective={effective} stationName={stationName} readOnly={readOnly} />
     </main>
