@@ -34,6 +34,18 @@ export function demoShipment(provider: ProviderDefinition, id: string, shippingD
 }
 
 /**
+ * The return of `s` as the carrier step hands it to an adapter (services/shipments/returns.ts): the customer sends,
+ * the warehouse receives, no COD and no point, a declaration of the same goods as a return, the outbound named.
+ */
+export function returnShipment(s: ShipmentForCarrier, outbound: Pick<CreatedAtCarrier, 'providerShipmentId' | 'parcels'>, id: string): ShipmentForCarrier {
+  return {
+    ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
+    customs: s.customs ? { ...s.customs, contentsType: 'return' } : null,
+    returnOf: { providerShipmentId: outbound.providerShipmentId, trackingNumbers: outbound.parcels.map((p) => p.trackingNumber) },
+  };
+}
+
+/**
  * A Czech e-shop's declaration of three goods (2 × 12.99 + 1 × 7.25 + 3 × 24.50 = 106.73 in `currency`, 2.3 kg) sold
  * DDP, as the carrier step hands it to an adapter.
  */

@@ -8,7 +8,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierParty, CreatedAtCarrier, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { carrierSchemaErrors } from '../helpers/json-schema.js';
@@ -60,9 +60,7 @@ describe('DHL Express returns: a shipment from the customer back to the warehous
   };
   /** Its return as packdesk hands it over: the parties swapped, the outbound's numbers in `returnOf`. */
   const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, extra: Partial<ShipmentForCarrier> = {}): ShipmentForCarrier => ({
-    ...s, id: `sh_dhl_ret_${++made}`, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-    customs: s.customs ? { ...s.customs, contentsType: 'return' } : null,
-    returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) }, ...extra,
+    ...returnShipment(s, created, `sh_dhl_ret_${++made}`), ...extra,
   });
   /** The emulated DHL's record of a waybill. */
   const recordOf = (awb: string) => emu.emulator('dhl').shipments().find((r) => r.shipmentTrackingNumber === awb);

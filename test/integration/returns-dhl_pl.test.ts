@@ -11,7 +11,7 @@ import { readSoapBody, soapHttpHeaders } from '../../src/carriers/soap.js';
 import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { soapOperation, xsdErrors } from '../helpers/xsd.js';
@@ -40,8 +40,7 @@ describe('DHL Parcel Poland returns: createShipmentReturn', () => {
   };
   /** Its return as packdesk hands it over: the parties swapped, the outbound's numbers in `returnOf`. */
   const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, extra: Partial<ShipmentForCarrier> = {}): ShipmentForCarrier => ({
-    ...s, id: `sh_dhlpl_ret_${++made}`, sender: s.recipient, recipient: s.sender,
-    returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) }, ...extra,
+    ...returnShipment(s, created, `sh_dhlpl_ret_${++made}`), ...extra,
   });
 
   withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));

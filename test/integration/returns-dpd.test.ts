@@ -2,10 +2,10 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CarrierContext, CarrierParty, CreatedAtCarrier, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { CarrierContext, CarrierParty, CustomsForCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { carrierSchemaErrors } from '../helpers/json-schema.js';
@@ -38,11 +38,6 @@ const ZURICH_CUSTOMER: CarrierParty = {
   street: 'Bahnhofstrasse', houseNumber: '45', apartmentNumber: null, city: 'Zürich', postalCode: '8001', countryCode: 'CH',
 };
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 describe('DPD returns: 2C Return (332) back to the warehouse, labelled and tracked like any parcel', () => {
   let emu: RunningEmulators;
@@ -72,7 +67,7 @@ describe('DPD returns: 2C Return (332) back to the warehouse, labelled and track
     expect(sent.product).toBe('327');
     await advanceEmulatedParcel(emu.url, 'dpd', sent.parcels[0]!.trackingNumber, 'delivered');
 
-    const created = await create(returnOf(outbound, sent, 'sh_dpd_ret_1'));
+    const created = await create(returnShipment(outbound, sent, 'sh_dpd_ret_1'));
     expect(created.product).toBe('332');
     const request = sentShipments().at(-1)!;
     expect(requestErrors(request), 'the request against DPD\'s published schema').toEqual([]);
@@ -107,7 +102,7 @@ describe('DPD returns: 2C Return (332) back to the warehouse, labelled and track
     };
     const outbound = { ...outboundShipment('sh_dpd_out_3'), recipient: ZURICH_CUSTOMER, customs };
     const sent = await create(outbound);
-    const back = { ...returnOf(outbound, sent, 'sh_dpd_ret_3'), customs: { ...customs, contentsType: 'return' as const } };
+    const back = { ...returnShipment(outbound, sent, 'sh_dpd_ret_3'), customs: { ...customs, contentsType: 'return' as const } };
     expect((await create(back)).product).toBe('332');
     const request = sentShipments().at(-1)!;
     expect(requestErrors(request)).toEqual([]);
@@ -128,13 +123,13 @@ describe('DPD returns: 2C Return (332) back to the warehouse, labelled and track
     const outbound = demoShipment(provider, 'sh_dpd_out_4', shippingDate);
     const sent = await create(outbound, czech);
     proxy.calls.length = 0;
-    const refused = await refusalOf(create(returnOf(outbound, sent, 'sh_dpd_ret_4'), czech));
+    const refused = await refusalOf(create(returnShipment(outbound, sent, 'sh_dpd_ret_4'), czech));
     expect(refused.errors).toEqual({
       shipping_channel_id: ['DPD\'s product tables give 2C Return (332) to no account of business unit 015: return with a channel of a business unit that has it'],
     });
     expect(proxy.calls, 'nothing sent to DPD').toEqual([]);
 
-    const body = provider.mappers.createRequest(returnOf(outbound, sent, 'sh_dpd_ret_4'), settings);
+    const body = provider.mappers.createRequest(returnShipment(outbound, sent, 'sh_dpd_ret_4'), settings);
     const answer = await postAsBusinessUnit('015', body);
     expect(answer.status).toBe(400);
     const errors = await answer.json();
@@ -149,12 +144,12 @@ describe('DPD returns: 2C Return (332) back to the warehouse, labelled and track
     const outbound = outboundShipment('sh_dpd_out_5');
     const sent = await create(outbound);
     proxy.calls.length = 0;
-    const withCod = { ...returnOf(outbound, sent, 'sh_dpd_ret_5'), cashOnDelivery: { amountMinor: 4_990, currency: 'EUR' } };
+    const withCod = { ...returnShipment(outbound, sent, 'sh_dpd_ret_5'), cashOnDelivery: { amountMinor: 4_990, currency: 'EUR' } };
     const refused = await refusalOf(create(withCod));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['DPD product 332 cannot carry cash on delivery; choose another product on the channel'] });
     expect(proxy.calls, 'nothing sent to DPD').toEqual([]);
 
-    const [plain] = provider.mappers.createRequest(returnOf(outbound, sent, 'sh_dpd_ret_5'), settings) as { parcel: object[] }[];
+    const [plain] = provider.mappers.createRequest(returnShipment(outbound, sent, 'sh_dpd_ret_5'), settings) as { parcel: object[] }[];
     const cod = { amount: { amount: 49.9, currency: 'EUR' }, collectType: 's0' };
     const answer = await postAsBusinessUnit('001', [{ ...plain, mpsCompleteDelivery: 's2', parcel: [{ ...plain!.parcel[0], cod }] }]);
     expect(answer.status).toBe(400);
@@ -166,7 +161,7 @@ describe('DPD returns: 2C Return (332) back to the warehouse, labelled and track
   it('returns a two-parcel shipment as one 332 shipment with ZPL labels, one that scans per parcel', async () => {
     const outbound = { ...outboundShipment('sh_dpd_out_2', 2), labelFormat: 'zpl' as const };
     const sent = await create(outbound);
-    const created = await create(returnOf(outbound, sent, 'sh_dpd_ret_2'));
+    const created = await create(returnShipment(outbound, sent, 'sh_dpd_ret_2'));
     expect(created.product).toBe('332');
     const request = sentShipments().at(-1)!;
     expect(requestErrors(request)).toEqual([]);

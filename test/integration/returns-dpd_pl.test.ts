@@ -12,7 +12,7 @@ import { readSoapBody, soapHttpHeaders, type XmlObject } from '../../src/carrier
 import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { soapOperation, xsdErrors } from '../helpers/xsd.js';
@@ -41,8 +41,7 @@ describe('DPD Poland returns: the return label of the outbound waybills', () => 
   };
   /** Its return as packdesk hands it over: the parties swapped, the outbound's numbers in `returnOf`. */
   const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, extra: Partial<ShipmentForCarrier> = {}): ShipmentForCarrier => ({
-    ...s, id: `sh_dpdpl_ret_${++made}`, sender: s.recipient, recipient: s.sender,
-    returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) }, ...extra,
+    ...returnShipment(s, created, `sh_dpdpl_ret_${++made}`), ...extra,
   });
   /** An operation element posted as DPD receives it; the answer's Body. */
   const posted = async (element: string) => {

@@ -3,10 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { glsPasswordDigest } from '../../src/carriers/gls/client.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -21,11 +21,6 @@ const adapter = provider.adapter;
 const ctx = { channelId: 'ch_gls_returns', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
 const PRINT_LABELS = '/gls/ParcelService.svc/json/PrintLabels';
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 describe('GLS returns: the Pick&ReturnService collects the parcel at the customer\'s and brings it to the warehouse', () => {
   let emu: RunningEmulators;
@@ -53,7 +48,7 @@ describe('GLS returns: the Pick&ReturnService collects the parcel at the custome
     expect(parcelsSent().at(-1)!.ServiceList).toEqual([]);
     await advanceEmulatedParcel(emu.url, 'gls', sent.parcels[0]!.trackingNumber, 'delivered');
 
-    const created = await create(returnOf(outbound, sent, 'sh_gls_ret_1'));
+    const created = await create(returnShipment(outbound, sent, 'sh_gls_ret_1'));
     expect(created.product).toBe('PickAndReturnService');
     const [outboundNumber] = sent.parcels.map((p) => p.trackingNumber);
     expect(parcelsSent().at(-1)).toEqual({
@@ -93,7 +88,7 @@ describe('GLS returns: the Pick&ReturnService collects the parcel at the custome
   it('is refused by GLS when the courier has no phone to call at the customer\'s, on the return\'s sender contact', async () => {
     const outbound = demoShipment(provider, 'sh_gls_out_3', shippingDate);
     const sent = await create(outbound);
-    const back = returnOf(outbound, sent, 'sh_gls_ret_3');
+    const back = returnShipment(outbound, sent, 'sh_gls_ret_3');
     const refused = await refusalOf(create({ ...back, sender: { ...back.sender, phone: '' } }));
     expect(refused.errors).toEqual({ 'sender_contact.phone_number': ['GLS: Parcel validation issue: PickupAddress.ContactPhone is required.'] });
     expect(parcelsSent().at(-1)).toMatchObject({ ServiceList: [{ Code: 'PRS' }], PickupAddress: { ContactPhone: '' } });
@@ -104,7 +99,7 @@ describe('GLS returns: the Pick&ReturnService collects the parcel at the custome
     const outbound = demoShipment(provider, 'sh_gls_out_4', shippingDate);
     const sent = await create(outbound);
     proxy.calls.length = 0;
-    const withCod = { ...returnOf(outbound, sent, 'sh_gls_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
+    const withCod = { ...returnShipment(outbound, sent, 'sh_gls_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
     const refused = await refusalOf(create(withCod));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['GLS product PickAndReturnService cannot carry cash on delivery; choose another product on the channel'] });
     expect(proxy.calls, 'nothing sent to GLS').toEqual([]);
@@ -133,7 +128,7 @@ describe('GLS returns: the Pick&ReturnService collects the parcel at the custome
   it('returns a two-parcel shipment as one PRS parcel of Count 2 with ZPL labels, one that scans per parcel', async () => {
     const outbound = { ...demoShipment(provider, 'sh_gls_out_2', shippingDate, 2), labelFormat: 'zpl' as const };
     const sent = await create(outbound);
-    const created = await create(returnOf(outbound, sent, 'sh_gls_ret_2'));
+    const created = await create(returnShipment(outbound, sent, 'sh_gls_ret_2'));
     expect(parcelsSent().at(-1)).toMatchObject({
       Count: 2, ServiceList: [{ Code: 'PRS' }], Content: `Return of GLS parcel ${sent.parcels.map((p) => p.trackingNumber).join(', ')} · REF-sh_gls_out_2`,
     });

@@ -12,7 +12,7 @@ import { readSoapBody, soapElement, soapHttpHeaders, SoapFault, xmlObject } from
 import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { soapOperation, xsdErrors } from '../helpers/xsd.js';
@@ -42,8 +42,7 @@ describe('GLS Poland returns: ShopReturn-Service', () => {
   };
   /** Its return as packdesk hands it over: the parties swapped, the outbound's numbers in `returnOf`. */
   const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, extra: Partial<ShipmentForCarrier> = {}): ShipmentForCarrier => ({
-    ...s, id: `sh_glspl_ret_${++made}`, sender: s.recipient, recipient: s.sender,
-    returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) }, ...extra,
+    ...returnShipment(s, created, `sh_glspl_ret_${++made}`), ...extra,
   });
 
   withCarrierBehindProxy(provider, (running) => ({ emu, proxy, settings } = running));

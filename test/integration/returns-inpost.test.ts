@@ -4,10 +4,10 @@ import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { inpostShipmentRequest } from '../../src/carriers/inpost/request.js';
 import { inpostSettings } from '../../src/carriers/inpost/settings.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, pointShipment, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, pointShipment, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -17,11 +17,6 @@ const CREATE_PATH = '/inpost/v1/organizations/1234/shipments';
 
 interface HeldShipment { shipmentId: string; reference: string; service: string; isReturn: boolean; sendingMethod: string; comments: string | null; cod: number | null; targetPoint: string | null }
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 /**
  * A customer sends an InPost parcel back: ShipX's shipment marked `is_return`, by courier (inpost_courier_standard)
@@ -55,7 +50,7 @@ describe('InPost returns: a ShipX shipment marked is_return, by courier to the w
     const sent = await create(outbound);
     await advanceEmulatedParcel(emu.url, 'inpost', sent.parcels[0]!.trackingNumber, 'delivered');
 
-    const created = await create(returnOf(outbound, sent, 'sh_inpost_ret_1'));
+    const created = await create(returnShipment(outbound, sent, 'sh_inpost_ret_1'));
     expect(created.product).toBe('inpost_courier_standard');
     const request = posts().at(-1)!;
     expect(request).toMatchObject({
@@ -85,7 +80,7 @@ describe('InPost returns: a ShipX shipment marked is_return, by courier to the w
   it('is refused by InPost when the customer sends from abroad (ShipX Poland), on the customer’s country', async () => {
     const outbound = demoShipment(provider, 'sh_inpost_out_4', shippingDate);
     const sent = await create(outbound);
-    const back = returnOf(outbound, sent, 'sh_inpost_ret_4');
+    const back = returnShipment(outbound, sent, 'sh_inpost_ret_4');
     const abroad = { ...back, sender: { ...back.sender, street: 'Hlavná', houseNumber: '1', city: 'Bratislava', postalCode: '811 01', countryCode: 'SK' } };
 
     const refused = await refusalOf(create(abroad));
@@ -98,7 +93,7 @@ describe('InPost returns: a ShipX shipment marked is_return, by courier to the w
     const outbound = demoShipment(provider, 'sh_inpost_out_5', shippingDate);
     const sent = await create(outbound);
     proxy.calls.length = 0;
-    const back = returnOf(outbound, sent, 'sh_inpost_ret_5');
+    const back = returnShipment(outbound, sent, 'sh_inpost_ret_5');
     const refused = await refusalOf(create({ ...back, cashOnDelivery: { amountMinor: 4990, currency: 'PLN' } }));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['InPost returns (is_return) take no cash on delivery'] });
     expect(proxy.calls, 'nothing sent to InPost').toEqual([]);
@@ -130,7 +125,7 @@ describe('InPost returns: a ShipX shipment marked is_return, by courier to the w
     const toLocker = pointShipment(provider, locker!, null, { id: 'sh_inpost_out_2', shippingDate });
     const sentToLocker = await create(toLocker);
     expect(posts().at(-1)).toMatchObject({ service: 'inpost_locker_standard', custom_attributes: { target_point: locker!.id } });
-    await create(returnOf(toLocker, sentToLocker, 'sh_inpost_ret_2'));
+    await create(returnShipment(toLocker, sentToLocker, 'sh_inpost_ret_2'));
     const lockerReturn = posts().at(-1)!;
     expect(lockerReturn).toMatchObject({ is_return: true, service: 'inpost_courier_standard', custom_attributes: { sending_method: 'pop' } });
     expect(lockerReturn.custom_attributes).not.toHaveProperty('target_point');
@@ -138,7 +133,7 @@ describe('InPost returns: a ShipX shipment marked is_return, by courier to the w
 
     const outbound = { ...demoShipment(provider, 'sh_inpost_out_3', shippingDate, 2), labelFormat: 'zpl' as const };
     const sent = await create(outbound);
-    const created = await create(returnOf(outbound, sent, 'sh_inpost_ret_3'));
+    const created = await create(returnShipment(outbound, sent, 'sh_inpost_ret_3'));
     expect(posts().at(-1)).toMatchObject({ is_return: true, parcels: [{ id: '1', weight: { amount: 1 } }, { id: '2', weight: { amount: 2 } }] });
     expect(created.parcels).toHaveLength(2);
     for (const p of created.parcels) expect(await decodeZplBarcodes(p.label.toString('utf8'))).toEqual([[p.trackingNumber]]);

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { OnedeliveryPoints } from '../../src/carriers/onedelivery/emulator-points.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -23,11 +23,6 @@ const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Prague' }).fo
 /** An open WEDO POINT of the emulator's, for an outbound that went to a place. */
 const openPlace = Array.from({ length: 100 }, (_, i) => new OnedeliveryPoints().get(`VM${String(i + 1).padStart(5, '0')}`)!).find((p) => p.open)!;
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 describe('One by Allegro returns: a return shipment (reverse_order) from the customer back to the warehouse, labelled and tracked', () => {
   let emu: RunningEmulators;
@@ -50,7 +45,7 @@ describe('One by Allegro returns: a return shipment (reverse_order) from the cus
     const sent = await create(outbound);
     await advanceEmulatedParcel(emu.url, 'onedelivery', sent.parcels[0]!.trackingNumber, 'delivered');
 
-    const back = { ...returnOf(outbound, sent, 'sh_one_ret_1'), labelComment: 'Vyzvednout po 16:00' };
+    const back = { ...returnShipment(outbound, sent, 'sh_one_ret_1'), labelComment: 'Vyzvednout po 16:00' };
     const created = await create(back);
     expect(created.providerShipmentId).not.toBe(sent.providerShipmentId);
     const request = sentPackages().at(-1)!;
@@ -82,7 +77,7 @@ describe('One by Allegro returns: a return shipment (reverse_order) from the cus
     const outbound = { ...demoShipment(provider, 'sh_one_out_2', today), pickupPoint: { id: openPlace.code, type: 'parcelshop' as const } };
     const sent = await adapter.createShipment(outbound, { ...settings, product: 'PUP' }, { ...ctx, progress: memoryProgress() });
     expect(sent.product).toBe('PUP');
-    const back = { ...returnOf(outbound, sent, 'sh_one_ret_2'), labelFormat: 'zpl' as const };
+    const back = { ...returnShipment(outbound, sent, 'sh_one_ret_2'), labelFormat: 'zpl' as const };
     const created = await adapter.createShipment(back, { ...settings, product: 'PUP' }, { ...ctx, progress: memoryProgress() });
     const request = sentPackages().at(-1)!;
     expect(request).not.toHaveProperty('product');
@@ -96,7 +91,7 @@ describe('One by Allegro returns: a return shipment (reverse_order) from the cus
   it('maps One’s refusal of a return onto the customer, who is One’s receiver', async () => {
     const outbound = demoShipment(provider, 'sh_one_out_3', today);
     const sent = await create(outbound);
-    const back = returnOf(outbound, sent, 'sh_one_ret_3');
+    const back = returnShipment(outbound, sent, 'sh_one_ret_3');
     const refused = await refusalOf(create({ ...back, sender: { ...back.sender, postalCode: '799 99' } }));
     expect(refused.errors).toEqual({ 'origin_address.postal_code': ['One by Allegro: postal code 79999 does not exist'] });
     expect(sentPackages().at(-1)).toMatchObject({ receiver: { postal_code: '79999' }, additional_service: { reverse_order: true } });
@@ -106,7 +101,7 @@ describe('One by Allegro returns: a return shipment (reverse_order) from the cus
     const outbound = demoShipment(provider, 'sh_one_out_4', today);
     const sent = await create(outbound);
     proxy.calls.length = 0;
-    const withCod = { ...returnOf(outbound, sent, 'sh_one_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
+    const withCod = { ...returnShipment(outbound, sent, 'sh_one_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
     const refused = await refusalOf(create(withCod));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['One by Allegro return shipments (reverse_order) carry no cash on delivery'] });
     expect(proxy.calls, 'nothing sent to One').toEqual([]);

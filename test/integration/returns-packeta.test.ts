@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { CLAIM_FIELDS, parseRefusal, readAnswer } from '../../src/carriers/packeta/response.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CarrierContext, CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { CarrierContext, ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 import { xsdErrors } from '../helpers/xsd.js';
@@ -23,11 +23,6 @@ const provider = findProvider('packeta')!;
 const XSD = fileURLToPath(new URL('../../src/carriers/packeta/fixtures/schema/create-request.xsd', import.meta.url));
 const ctx: CarrierContext = { channelId: 'ch_packeta_returns', log: pino({ level: 'silent' }), clock: systemClock, timeoutMs: 10_000 };
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 describe('Packeta returns: Claim Assistant packets from the customer back to the sender, labelled and tracked like any packet', () => {
   let emu: RunningEmulators;
@@ -53,7 +48,7 @@ describe('Packeta returns: Claim Assistant packets from the customer back to the
     await advanceEmulatedParcel(emu.url, 'packeta', out.parcels[0]!.trackingNumber, 'delivered');
     proxy.calls.length = 0;
 
-    const created = await create(returnOf(outbound, out, 'sh_packeta_ret_1'));
+    const created = await create(returnShipment(outbound, out, 'sh_packeta_ret_1'));
     expect(created.product).toBe('claim-assistant');
     expect(sent('createPacket')).toEqual([]);
     const [claim] = sent('createPacketClaim');
@@ -84,7 +79,7 @@ describe('Packeta returns: Claim Assistant packets from the customer back to the
     const outbound = { ...demoShipment(provider, 'sh_packeta_out_2', shippingDate, 2), labelFormat: 'zpl' as const };
     const out = await create(outbound);
     proxy.calls.length = 0;
-    const created = await create(returnOf(outbound, out, 'sh_packeta_ret_2'));
+    const created = await create(returnShipment(outbound, out, 'sh_packeta_ret_2'));
     const claims = sent('createPacketClaim');
     expect(claims).toHaveLength(2);
     for (const claim of claims) {
@@ -99,7 +94,7 @@ describe('Packeta returns: Claim Assistant packets from the customer back to the
   it('is refused by Packeta when the customer’s e-mail is not one, on the customer’s e-mail, and nothing is made', async () => {
     const outbound = demoShipment(provider, 'sh_packeta_out_3', shippingDate);
     const out = await create(outbound);
-    const back = returnOf(outbound, out, 'sh_packeta_ret_3');
+    const back = returnShipment(outbound, out, 'sh_packeta_ret_3');
     const refused = await refusalOf(create({ ...back, sender: { ...back.sender, email: 'rehor at example.cz' } }));
     expect(refused.errors).toEqual({ 'sender_contact.email_address': ['Packeta: Invalid e-mail address'] });
     expect(sent('createPacketClaim')).toHaveLength(1);
@@ -110,7 +105,7 @@ describe('Packeta returns: Claim Assistant packets from the customer back to the
     const outbound = demoShipment(provider, 'sh_packeta_out_4', shippingDate);
     const out = await create(outbound);
     proxy.calls.length = 0;
-    const withCod = { ...returnOf(outbound, out, 'sh_packeta_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
+    const withCod = { ...returnShipment(outbound, out, 'sh_packeta_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
     const refused = await refusalOf(create(withCod));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['Packeta\'s return packets (Claim Assistant) carry no cash on delivery'] });
     expect(proxy.calls, 'nothing sent to Packeta').toEqual([]);

@@ -2,10 +2,10 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import type { CreatedAtCarrier, ShipmentForCarrier } from '../../src/carriers/types.js';
+import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { demoShipment, memoryProgress, nextWorkingDay, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel, pplEmulatorControl } from '../helpers/shipments.js';
 import { carrierSchemaErrors } from '../helpers/json-schema.js';
@@ -17,11 +17,6 @@ const ctx = { channelId: 'ch_ppl_returns', log: pino({ level: 'silent' }), clock
 /** PPL's published schema of the `POST /shipment/batch` body (fixtures/schema/SOURCE.md). */
 const batchSchema = carrierSchemaErrors('ppl');
 
-/** The return of `s`, as the daemon hands it: the customer sends, the warehouse receives, the outbound named. */
-const returnOf = (s: ShipmentForCarrier, created: CreatedAtCarrier, id: string): ShipmentForCarrier => ({
-  ...s, id, sender: s.recipient, recipient: s.sender, cashOnDelivery: null, pickupPoint: null,
-  returnOf: { providerShipmentId: created.providerShipmentId, trackingNumbers: created.parcels.map((p) => p.trackingNumber) },
-});
 
 describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labelled and tracked like any parcel', () => {
   let emu: RunningEmulators;
@@ -45,7 +40,7 @@ describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labell
     expect(sent.product).toBe('PRIV');
     await advanceEmulatedParcel(emu.url, 'ppl', sent.parcels[0]!.trackingNumber, 'delivered');
 
-    const back = returnOf(outbound, sent, 'sh_ppl_ret_1');
+    const back = returnShipment(outbound, sent, 'sh_ppl_ret_1');
     const created = await create(back);
     expect(created.product).toBe('RETD');
     const request = batches().at(-1)!;
@@ -75,7 +70,7 @@ describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labell
   it('returns a two-parcel shipment as a RETD set with ZPL labels, one that scans per parcel', async () => {
     const outbound = { ...demoShipment(provider, 'sh_ppl_out_2', shippingDate, 2), labelFormat: 'zpl' as const };
     const sent = await create(outbound);
-    const created = await create(returnOf(outbound, sent, 'sh_ppl_ret_2'));
+    const created = await create(returnShipment(outbound, sent, 'sh_ppl_ret_2'));
     expect(created.product).toBe('RETD');
     const request = batches().at(-1)!;
     expect(request.shipments[0]).toMatchObject({
@@ -89,7 +84,7 @@ describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labell
   it('is refused by PPL when the customer returns from abroad (RETD is the Czech return), on the customer’s country', async () => {
     const outbound = demoShipment(provider, 'sh_ppl_out_3', shippingDate);
     const sent = await create(outbound);
-    const back = returnOf(outbound, sent, 'sh_ppl_ret_3');
+    const back = returnShipment(outbound, sent, 'sh_ppl_ret_3');
     const abroad = { ...back, sender: { ...back.sender, street: 'Hlavná', houseNumber: '1', city: 'Bratislava', postalCode: '81101', countryCode: 'SK' } };
     const refused = await refusalOf(create(abroad));
     expect(refused.errors).toEqual({ 'origin_address.country_code': ['PPL: Product RETD is only available within CZ; country SK is not allowed.'] });
@@ -101,7 +96,7 @@ describe('PPL returns: PPL Parcel Return CZ (RETD) back to the warehouse, labell
     const outbound = demoShipment(provider, 'sh_ppl_out_4', shippingDate);
     const sent = await create(outbound);
     proxy.calls.length = 0;
-    const withCod = { ...returnOf(outbound, sent, 'sh_ppl_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
+    const withCod = { ...returnShipment(outbound, sent, 'sh_ppl_ret_4'), cashOnDelivery: { amountMinor: 49_900, currency: 'CZK' } };
     const refused = await refusalOf(create(withCod));
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['PPL product RETD cannot carry cash on delivery; choose another product on the channel'] });
     expect(proxy.calls, 'nothing sent to PPL').toEqual([]);
