@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { localTime } from '../../src/carriers/local-time.js';
+import { findProvider } from '../../src/carriers/registry.js';
 import { CarrierRefusedError } from '../../src/carriers/errors.js';
 import type {
   CarrierContext, CarrierParty, CarrierProgress, ChannelSettings, CreatedAtCarrier, CustomsForCarrier, ParcelToTrack, PickupPoint, ProviderDefinition, ShipmentForCarrier,
@@ -31,6 +32,15 @@ export function demoShipment(provider: ProviderDefinition, id: string, shippingD
     parcels: Array.from({ length: parcels }, (_, i) => ({ parcelType: 'package', weightKg: 1 + i, lengthCm: 30, widthCm: 20, heightCm: 10 })),
     cashOnDelivery: null, labelComment: null, pickupPoint: null, customs: null, returnOf: null,
   };
+}
+
+/** A call straight to the One by Allegro emulator, with the demo account's HTTP Basic login as One's API takes it. */
+export function callOneEmulator(emulatorUrl: string, method: string, path: string, body?: unknown): Promise<Response> {
+  const { apiUser, apiKey } = findProvider('onedelivery')!.demo.settings as { apiUser: string; apiKey: string };
+  return fetch(`${emulatorUrl}/${path}`, {
+    method, headers: { authorization: `Basic ${Buffer.from(`${apiUser}:${apiKey}`).toString('base64')}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { findProvider } from '../../src/carriers/registry.js';
+import { callOneEmulator } from '../helpers/dispatch-adapter.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
 import { recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { parcelsOf } from '../helpers/shipments.js';
@@ -67,10 +68,7 @@ describe('cancel as a channel can do it: One by Allegro sending shipments for pr
     expect((await a.request('GET', `/v1/shipments/${shipment.id}`)).json().data.status).toBe('created');
 
     // One itself refuses to delete a package sent for processing, in its own error shape
-    const { apiUser, apiKey } = defaultSettings as { apiUser: string; apiKey: string };
-    const direct = await fetch(`${emu.urls.onedelivery}/package/${shipment.provider_shipment_id}`, {
-      method: 'DELETE', headers: { authorization: `Basic ${Buffer.from(`${apiUser}:${apiKey}`).toString('base64')}` },
-    });
+    const direct = await callOneEmulator(emu.urls.onedelivery!, 'DELETE', `package/${shipment.provider_shipment_id}`);
     expect(direct.status).toBe(403);
     expect(await direct.json()).toEqual({ message: 'Package already sent for processing', detail: [`order_number: ${shipment.provider_shipment_id} can no longer be deleted`] });
   });

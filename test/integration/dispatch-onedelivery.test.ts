@@ -6,7 +6,7 @@ import { parseBatch, parsePickup } from '../../src/carriers/onedelivery/response
 import { findProvider } from '../../src/carriers/registry.js';
 import type { CarrierProgress, DispatchedAtCarrier, DispatchForCarrier, PickupRequest, ShipmentToDispatch } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { demoShipment, memoryProgress, pdfText, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { callOneEmulator, demoShipment, memoryProgress, pdfText, toDispatch, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 
 /**
@@ -20,8 +20,6 @@ const dispatcher = provider.adapter.dispatch!;
 const DAY_MS = 86_400_000;
 /** A day in Prague, where One's dates are. */
 const pragueDay = (offsetDays: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Prague' }).format(new Date(Date.now() + offsetDays * DAY_MS));
-const { apiUser, apiKey } = provider.demo.settings as { apiUser: string; apiKey: string };
-const basic = `Basic ${Buffer.from(`${apiUser}:${apiKey}`).toString('base64')}`;
 
 interface HeldPackage { orderNumber: string; sentForProcessing: boolean; batch: string | null }
 
@@ -42,9 +40,7 @@ describe('end of the day at One by Allegro: the day\'s batch, its pickup protoco
     const res = await fetch(`${emu.url}/_emulator/onedelivery/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, ...extra }) });
     expect(res.status).toBe(200);
   };
-  const one = (method: string, path: string, body?: unknown) => fetch(`${emu.urls.onedelivery}/${path}`, {
-    method, headers: { authorization: basic, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
+  const one = (method: string, path: string, body?: unknown) => callOneEmulator(emu.urls.onedelivery!, method, path, body);
   const held = (of: ShipmentToDispatch[]) => {
     const all = emu.emulator('onedelivery').shipments() as unknown as HeldPackage[];
     return of.map((s) => all.find((p) => p.orderNumber === s.providerShipmentId)!);

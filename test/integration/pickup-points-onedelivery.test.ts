@@ -7,7 +7,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { callOneEmulator, demoShipment, memoryProgress, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -105,14 +105,9 @@ describe('One by Allegro WEDO POINT: product PUP with pup_branch, refusals on pi
     expect((tooLong as CarrierRefusedError).errors).toEqual({ pickup_point: ['a One by Allegro pickup place code has 1 to 10 characters (e.g. VM00075)'] });
     expect(proxy.calls, 'nothing sent to One').toEqual([]);
 
-    const { apiUser, apiKey } = provider.demo.settings as { apiUser: string; apiKey: string };
-    const raw = await fetch(`${emu.urls.onedelivery}/package`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${apiUser}:${apiKey}`).toString('base64')}` },
-      body: JSON.stringify({
-        receiver: { name: 'Řehoř', street: 'Údolní 5', city: 'Brno', postal_code: '60200', state: 'CZ', phone: '+420602333444' },
-        package_count: 1, weight: 1, value: 0, product: 'PUP',
-      }),
+    const raw = await callOneEmulator(emu.urls.onedelivery!, 'POST', 'package', {
+      receiver: { name: 'Řehoř', street: 'Údolní 5', city: 'Brno', postal_code: '60200', state: 'CZ', phone: '+420602333444' },
+      package_count: 1, weight: 1, value: 0, product: 'PUP',
     });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({ message: 'Invalid package data', detail: ['pup_branch: required for product PUP', 'pup_contact: required for product PUP'] });

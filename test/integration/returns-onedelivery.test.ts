@@ -6,7 +6,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import type { ShipmentForCarrier } from '../../src/carriers/types.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { decodePdfBarcodes, decodeZplBarcodes } from '../helpers/barcodes.js';
-import { demoShipment, memoryProgress, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
+import { callOneEmulator, demoShipment, memoryProgress, pdfText, refusalOf, returnShipment, trackedEvents, withCarrierBehindProxy } from '../helpers/dispatch-adapter.js';
 import type { RecordingProxy } from '../helpers/recording-proxy.js';
 import { advanceEmulatedParcel } from '../helpers/shipments.js';
 
@@ -106,14 +106,9 @@ describe('One by Allegro returns: a return shipment (reverse_order) from the cus
     expect(refused.errors).toEqual({ cash_on_delivery_amount: ['One by Allegro return shipments (reverse_order) carry no cash on delivery'] });
     expect(proxy.calls, 'nothing sent to One').toEqual([]);
 
-    const { apiUser, apiKey } = provider.demo.settings as { apiUser: string; apiKey: string };
-    const raw = await fetch(`${emu.urls.onedelivery}/package`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${apiUser}:${apiKey}`).toString('base64')}` },
-      body: JSON.stringify({
-        receiver: { name: 'Řehoř', street: 'Údolní 5', city: 'Brno', postal_code: '60200', state: 'CZ', phone: '+420602333444' },
-        package_count: 1, weight: 1, value: 0, additional_service: { reverse_order: true, cash_on_delivery: 499, exchange_order: true },
-      }),
+    const raw = await callOneEmulator(emu.urls.onedelivery!, 'POST', 'package', {
+      receiver: { name: 'Řehoř', street: 'Údolní 5', city: 'Brno', postal_code: '60200', state: 'CZ', phone: '+420602333444' },
+      package_count: 1, weight: 1, value: 0, additional_service: { reverse_order: true, cash_on_delivery: 499, exchange_order: true },
     });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({
