@@ -8,7 +8,11 @@ interface Props {
   readOnly: boolean;
 }
 
-const CONTENTS = ['sale', 'gift', 'sample', 'documents', 'return', 'other'] as const;
+/** The API's contents types, each with its word: the generated schema types hold the list to the API's enum. */
+const CONTENTS: Record<CustomsDraft['contents_type'], WordKey> = {
+  sale: 'customs.contents.sale', gift: 'customs.contents.gift', sample: 'customs.contents.sample',
+  documents: 'customs.contents.documents', return: 'customs.contents.return', other: 'customs.contents.other',
+};
 const MAX_ITEMS = 99;
 const COLUMNS: { key: keyof CustomsItemInput; word: WordKey; numeric?: true }[] = [
   { key: 'sku', word: 'customs.sku' }, { key: 'description', word: 'customs.description' }, { key: 'hs_code', word: 'customs.hsCode' },
@@ -48,8 +52,8 @@ export function CustomsCard({ customs, onChange, errors, readOnly }: Props) {
         <span class="hint">{t('customs.title')}</span>
         <label class="field" data-field="customs.contents_type">
           <span>{t('customs.contents')}</span>
-          <select name="customs.contents_type" value={customs.contents_type} disabled={readOnly} onChange={(e) => onChange({ ...customs, contents_type: e.currentTarget.value })}>
-            {CONTENTS.map((c) => <option value={c}>{t(`customs.contents.${c}`)}</option>)}
+          <select name="customs.contents_type" value={customs.contents_type} disabled={readOnly} onChange={(e) => onChange({ ...customs, contents_type: e.currentTarget.value as CustomsDraft['contents_type'] })}>
+            {Object.entries(CONTENTS).map(([c, word]) => <option value={c}>{t(word)}</option>)}
           </select>
         </label>
         <label class="field short" data-field="customs.incoterm">

@@ -33,7 +33,7 @@ export interface Draft {
 
 export interface CustomsItemInput { sku: string; description: string; hs_code: string; quantity: string; unit_value: string; unit_weight: string; origin_country: string }
 export interface CustomsDraft {
-  contents_type: string;
+  contents_type: CustomsRecord['contents_type'];
   incoterm: string;
   items: CustomsItemInput[];
   /** What the desk does not edit (invoice number, EORI, tax ids …), sent back as the record had it. */
@@ -155,7 +155,7 @@ function customsBody(draft: Settled) {
   if (!c) return null;
   const text = (v: string) => (v.trim() === '' ? undefined : v.trim());
   return {
-    ...c.kept, contents_type: c.contents_type as CustomsRecord['contents_type'], incoterm: text(c.incoterm)?.toUpperCase(),
+    ...c.kept, contents_type: c.contents_type, incoterm: text(c.incoterm)?.toUpperCase(),
     items: c.items.map((i) => ({
       sku: text(i.sku), description: i.description.trim(), hs_code: text(i.hs_code), quantity: readDecimal(i.quantity)!, unit_value: readDecimal(i.unit_value)!,
       unit_weight: readDecimal(i.unit_weight)!, origin_country: i.origin_country.trim().toUpperCase(),
