@@ -22,6 +22,7 @@ export const PriceListSchema = Type.Object({
   zones: Type.Array(Type.Object({
     name: PlainText({ minLength: 1, maxLength: 64 }),
     countries: Type.Array(Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2' }), { minItems: 1, maxItems: 250 }),
+    transit_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 60, description: "Working days on the way to the zone, quoted where the carrier gives none" }))),
   }, { additionalProperties: false }), { minItems: 1, maxItems: 50, description: 'Destination countries by zone; a country in no zone is not priced' }),
   bands: Type.Array(Type.Object({
     max_weight_kg: Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }),

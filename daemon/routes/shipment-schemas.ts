@@ -146,8 +146,12 @@ export const QuoteSchema = Type.Object({
   provider: Type.String(),
   price: Nullable(Type.Number()),
   currency: Nullable(Type.String()),
-  price_source: Nullable(Type.String({ enum: ['price_list'] })),
+  price_source: Nullable(Type.String({ enum: ['carrier', 'price_list'], description: "Where price came from: the carrier's rate API, or the channel's price_list" })),
+  transit_days: Nullable(Type.Integer({ description: "Working days on the way: the carrier's, else the price list zone's transit_days" })),
+  estimated_delivery: Nullable(Type.String({ description: "The carrier's estimated delivery (ISO 8601 date or date-time), where it gives one" })),
   cannot: Nullable(Type.String({ description: 'Why this channel cannot carry or price the shipment (null: it can, at price)' })),
+  failed: Type.Boolean({ description: "The carrier's rate API failed (5xx, timeout, refusal) and no price list priced the shipment: cannot says why" }),
+  carrier_error: Nullable(Type.String({ description: "Why the carrier's rate API did not answer, where the price list priced the shipment instead" })),
   errors: FieldErrorsSchema,
 });
 

@@ -112,7 +112,7 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       config: { mergeValidation: true },
       schema: {
         tags, operationId: 'quoteShipment', body: QuoteBody,
-        summary: "Quote a shipment at every active channel (or those named): each channel's price from its price list, or why it cannot carry it",
+        summary: "Quote a shipment at every active channel (or those named): each channel's price from its carrier's rate API or its price list, or why it cannot carry it",
         response: { 200: Envelope(Type.Array(QuoteSchema)), ...errorResponses(400, 401, 403, 413, 422, 429) },
       },
     }, async (request, reply) => {

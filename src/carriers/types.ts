@@ -326,6 +326,23 @@ export interface CarrierAdapter {
    * the user entered so far: the credentials, maybe not the later keys.
    */
   settingOptions?(key: string, settings: ChannelSettings, ctx: CarrierContext): Promise<SettingOption[] | undefined>;
+  /**
+   * The carrier's rate API: what the shipment would cost the channel's account, without creating it. Absent where the
+   * carrier answers prices only at creation, or none (the channel's price list prices it then).
+   */
+  rate?(shipment: ShipmentForCarrier, settings: ChannelSettings, ctx: CarrierContext): Promise<CarrierRate>;
+}
+
+/** A carrier's price for a shipment, and its transit time where it gives one. */
+export interface CarrierRate {
+  amountMinor: number;
+  currency: string;
+  /** Working days on the way, as the carrier counts them. */
+  transitDays?: number | null;
+  /** The carrier's estimated delivery, as it writes it (ISO 8601 date or date-time). */
+  estimatedDelivery?: string | null;
+  /** The carrier product priced. */
+  product?: string;
 }
 
 /** A parcel to track, with what the store kept of it at creation (nothing but the number for numbers shipped elsewhere). */

@@ -9,8 +9,8 @@ import { COUNTRY_CODES, CURRENCY_CODES } from './reference-data.js';
  */
 export interface PriceList {
   currency: string;
-  /** Zones by name, each a list of destination countries; a country in no zone is not served. */
-  zones: { name: string; countries: string[] }[];
+  /** Zones by name, each a list of destination countries (and the working days on the way, where the list names them); a country in no zone is not served. */
+  zones: { name: string; countries: string[]; transit_days?: number | null }[];
   /** Weight bands of a parcel, lightest first: a parcel costs the price of the first band it fits, in its zone. */
   bands: { max_weight_kg: number; prices: Record<string, number> }[];
   /** Cash on delivery: a fixed fee and a percentage of the amount collected (in the list's currency). */
@@ -35,7 +35,7 @@ export interface PricedShipment {
   shippingDate: string;
 }
 
-/** The checks the schema cannot make: known codes, zones that name each country once, bands that price every zone. */
+/** The checks the schema cannot make: known codes, zones that name each country once, whole transit days, bands that price every zone. */
 export function checkPriceList(list: PriceList | null | undefined, errors: FieldErrorCollector, path = 'price_list'): void {
   if (!list || typeof list !== 'object') return;
   if (typeof list.currency === 'string' && !CURRENCY_CODES.has(list.currency)) errors.add(`${path}.currency`, 'must be an ISO 4217 currency code (EUR, CZK, PLN …)');
@@ -44,6 +44,7 @@ export function checkPriceList(list: PriceList | null | undefined, errors: Field
   const zoneOf = new Map<string, string>();
   zones.forEach((zone, z) => {
     if (zones.findIndex((other) => other.name === zone.name) !== z) errors.add(`${path}.zones.${z}.name`, `names zone "${zone.name}" a second time`);
+    if (zone.transit_days != null && !(Number.isInteger(zone.transit_days) && zone.transit_days >= 0)) errors.add(`${path}.zones.${z}.transit_days`, 'must be a whole number of days, 0 or more');
     (Array.isArray(zone.countries) ? zone.countries : []).forEach((country, c) => {
       const at = `${path}.zones.${z}.countries.${c}`;
       if (!COUNTRY_CODES.has(country)) errors.add(at, 'must be an ISO 3166-1 alpha-2 country code');
@@ -64,6 +65,11 @@ export function checkPriceList(list: PriceList | null | undefined, errors: Field
       if (!zones.some((zone) => zone.name === name)) errors.add(`${path}.bands.${b}.prices.${name}`, 'is no zone of the list');
     }
   });
+}
+
+/** The working days on the way to a country by the list's zone for it; null where the list names none. */
+export function listTransitDays(list: PriceList, countryCode: string): number | null {
+  return list.zones.find((z) => z.countries.includes(countryCode))?.transit_days ?? null;
 }
 
 /** The shipment's price by the list: each parcel by its band in the destination's zone, then the surcharges. */

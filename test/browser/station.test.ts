@@ -421,7 +421,10 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     expect(await ppl.locator('.price').textContent()).toBe('89.00 CZK');
     expect(await ppl.getAttribute('class')).toBe('chosen');
     const dhl = page.locator(`table.quotes tr[data-channel="${dhlChannelId}"]`);
-    expect(await dhl.locator('.hint').textContent()).toBe('the channel has no price list, and its carrier answers prices only at creation');
+    // DHL Express answers its own price and transit (MyDHL POST /rates, the emulated account's tariff): 24.90 + 2 × 3.60 EUR, the next working day
+    expect(await dhl.locator('.price').textContent()).toBe('32.10 EUR');
+    expect(await dhl.locator('.transit').textContent()).toBe('1 d');
+    expect(await ppl.locator('.transit').textContent()).toBe('');
     await dhl.locator('button[name="use_channel"]').click();
     expect(await page.inputValue('select[name="shipping_channel_id"]')).toBe(dhlChannelId);
     expect(await dhl.getAttribute('class')).toBe('chosen');

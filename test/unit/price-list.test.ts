@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldErrorCollector } from '../../src/domain/errors.js';
-import { checkPriceList, listPrice, type PriceList } from '../../src/domain/price-list.js';
+import { checkPriceList, listPrice, listTransitDays, type PriceList } from '../../src/domain/price-list.js';
 
 /** A Czech warehouse's contract: home, neighbours, the rest of the EU; three bands; COD 25 CZK + 1 %; fuel 10 %; 20 CZK a further parcel. */
 const CONTRACT: PriceList = {
@@ -30,6 +30,16 @@ describe("a channel's price list", () => {
     expect(listPrice(CONTRACT, { ...shipment, countryCode: 'SK', cashOnDelivery: { amountMinor: 5000, currency: 'EUR' } }))
       .toEqual({ cannot: "the price list's COD percentage is in CZK, the amount collected in EUR" });
     expect(listPrice({ ...CONTRACT, cod: { fixed: 25 } }, { ...shipment, cashOnDelivery: { amountMinor: 5000, currency: 'EUR' } })).toEqual({ amountMinor: 9790 + 2500, currency: 'CZK' });
+  });
+
+  it("names a zone's transit days where the list gives them, for quotes whose carrier tells none", () => {
+    const timed = { ...CONTRACT, zones: [{ ...CONTRACT.zones[0]!, transit_days: 1 }, { ...CONTRACT.zones[1]!, transit_days: 2 }, CONTRACT.zones[2]!] };
+    expect([listTransitDays(timed, 'CZ'), listTransitDays(timed, 'SK'), listTransitDays(timed, 'FR'), listTransitDays(timed, 'US')]).toEqual([1, 2, null, null]);
+    const errors = new FieldErrorCollector();
+    checkPriceList({ ...timed, zones: [{ ...timed.zones[0]!, transit_days: 1.5 }, { ...timed.zones[1]!, transit_days: -1 }, timed.zones[2]!] }, errors);
+    expect(errors.errors).toEqual({
+      'price_list.zones.0.transit_days': ['must be a whole number of days, 0 or more'], 'price_list.zones.1.transit_days': ['must be a whole number of days, 0 or more'],
+    });
   });
 
   it('refuses codes it does not know, a country in two zones, bands out of order and prices for zones that are not there', () => {

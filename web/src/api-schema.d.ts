@@ -254,7 +254,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Quote a shipment at every active channel (or those named): each channel's price from its price list, or why it cannot carry it */
+        /** Quote a shipment at every active channel (or those named): each channel's price from its carrier's rate API or its price list, or why it cannot carry it */
         post: operations["quoteShipment"];
         delete?: never;
         options?: never;
@@ -2429,6 +2429,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -2581,6 +2583,8 @@ export interface operations {
                         zones: {
                             name: string;
                             countries: string[];
+                            /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                            transit_days?: number | null;
                         }[];
                         /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                         bands: {
@@ -2674,6 +2678,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -2908,6 +2914,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -3063,6 +3071,8 @@ export interface operations {
                         zones: {
                             name: string;
                             countries: string[];
+                            /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                            transit_days?: number | null;
                         }[];
                         /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                         bands: {
@@ -3156,6 +3166,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -3455,6 +3467,8 @@ export interface operations {
                         zones: {
                             name: string;
                             countries: string[];
+                            /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                            transit_days?: number | null;
                         }[];
                         /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                         bands: {
@@ -3548,6 +3562,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -3782,6 +3798,8 @@ export interface operations {
                                 zones: {
                                     name: string;
                                     countries: string[];
+                                    /** @description Working days on the way to the zone, quoted where the carrier gives none */
+                                    transit_days?: number | null;
                                 }[];
                                 /** @description Parcel weight bands, lightest first: a parcel costs the first band it fits */
                                 bands: {
@@ -4964,10 +4982,21 @@ export interface operations {
                             provider: string;
                             price: number | null;
                             currency: string | null;
-                            /** @enum {string|null} */
-                            price_source: "price_list" | null;
+                            /**
+                             * @description Where price came from: the carrier's rate API, or the channel's price_list
+                             * @enum {string|null}
+                             */
+                            price_source: "carrier" | "price_list" | null;
+                            /** @description Working days on the way: the carrier's, else the price list zone's transit_days */
+                            transit_days: number | null;
+                            /** @description The carrier's estimated delivery (ISO 8601 date or date-time), where it gives one */
+                            estimated_delivery: string | null;
                             /** @description Why this channel cannot carry or price the shipment (null: it can, at price) */
                             cannot: string | null;
+                            /** @description The carrier's rate API failed (5xx, timeout, refusal) and no price list priced the shipment: cannot says why */
+                            failed: boolean;
+                            /** @description Why the carrier's rate API did not answer, where the price list priced the shipment instead */
+                            carrier_error: string | null;
                             /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
                             errors: {
                                 [key: string]: string[];

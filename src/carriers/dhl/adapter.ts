@@ -6,8 +6,8 @@ import type {
 import { DhlClient } from './client.js';
 import { dhlDispatcher } from './dispatch.js';
 import { DHL_POINT_TYPES, pickupPointOf, SERVICE_POINT_ID, servicePointLookup, servicePointSearch } from './points.js';
-import { dhlShipmentRequest } from './request.js';
-import { dhlFieldPath, dhlReturnFieldPath, parseCreatedShipment, parseTrackedShipments } from './response.js';
+import { dhlRateRequest, dhlShipmentRequest } from './request.js';
+import { dhlFieldPath, dhlReturnFieldPath, parseCreatedShipment, parseRates, parseTrackedShipments } from './response.js';
 import { dhlSettings } from './settings.js';
 
 /** `GET /tracking` takes at most 200 waybill numbers and 200 piece numbers a call (MyDHL OpenAPI 3.1.1). */
@@ -92,6 +92,11 @@ export const dhlAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  // MyDHL `POST /rates` with the shipment's pieces, for the channel's account and product
+  async rate(s, settings, ctx) {
+    const parsed = dhlSettings.parse(settings);
+    return parseRates(await new DhlClient(parsed, ctx).rates(dhlRateRequest(s, parsed)), parsed.productCode);
+  },
   dispatch: dhlDispatcher,
   track,
   trackBatchSize: DHL_TRACK_BATCH,

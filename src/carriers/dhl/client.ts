@@ -4,9 +4,9 @@ import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../errors.j
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import { answeredPoints, type DhlServicePoint, type DhlServicePointsAnswer } from './points.js';
-import type { DhlPickupRequest, DhlShipmentRequest } from './request.js';
+import type { DhlPickupRequest, DhlRateRequest, DhlShipmentRequest } from './request.js';
 import {
-  dhlFieldPath, dhlPickupFieldPath, parseDhlProblem, type DhlCreatedBody, type DhlPickupCreated, type DhlProblem, type DhlTrackedShipment,
+  dhlFieldPath, dhlPickupFieldPath, parseDhlProblem, type DhlCreatedBody, type DhlPickupCreated, type DhlProblem, type DhlRatesBody, type DhlTrackedShipment,
 } from './response.js';
 import type { DhlSettings } from './settings.js';
 
@@ -78,6 +78,13 @@ export class DhlClient {
     const res = await this.send('POST', '/shipments', { json: request, headers: { 'message-reference': messageReference } });
     if (res.status !== 201) throw this.refused(res, fieldPath);
     return res.json<DhlCreatedBody>();
+  }
+
+  /** `POST /rates` (200): the shipment's prices and delivery estimate; a refusal lands on the shipment's fields. */
+  async rates(request: DhlRateRequest): Promise<DhlRatesBody> {
+    const res = await this.send('POST', '/rates', { json: request });
+    if (res.status !== 200) throw this.refused(res);
+    return res.json<DhlRatesBody>();
   }
 
   /** `POST /pickups` (201): DHL's dispatch confirmation number; a refusal lands on the dispatch's fields. */

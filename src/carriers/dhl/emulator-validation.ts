@@ -91,6 +91,8 @@ function validatorOf(schemaName: string): ValidateFunction {
 
 /** `POST /shipments`: supermodelIoLogisticsExpressCreateShipmentRequest. */
 export const schemaValidator = () => validatorOf('supermodelIoLogisticsExpressCreateShipmentRequest');
+/** `POST /rates`: supermodelIoLogisticsExpressRateRequest. */
+export const rateSchemaValidator = () => validatorOf('supermodelIoLogisticsExpressRateRequest');
 /** `POST /pickups`: supermodelIoLogisticsExpressPickupRequest. */
 export const pickupSchemaValidator = () => validatorOf('supermodelIoLogisticsExpressPickupRequest');
 
@@ -206,4 +208,44 @@ export function validateShipmentRequest(body: unknown, points: DhlPointLookup): 
   const request = body as SeenShipmentRequest;
   const messages = businessMessages(request, points);
   return messages.length > 0 ? { ok: false, status: 400, messages } : { ok: true, request };
+}
+
+/** The parts of a schema-valid rate request the emulator reads. */
+export interface SeenRateRequest {
+  plannedShippingDateAndTime: string;
+  productCode?: string;
+  accounts?: { typeCode: string; number: string }[];
+  valueAddedServices?: { serviceCode: string; value?: number; currency?: string }[];
+  customerDetails: { shipperDetails: { postalCode: string; countryCode: string }; receiverDetails: { postalCode: string; countryCode: string } };
+  unitOfMeasurement: string;
+  packages: { weight: number }[];
+}
+
+/**
+ * `POST /rates`: the schema (422), then the account (the OpenAPI's 400 example of /rates), the product, the places, the
+ * services and the pieces' weights, worded as the create request's checks.
+ */
+export function validateRateRequest(body: unknown): { ok: true; request: SeenRateRequest } | { ok: false; status: 400 | 422; messages: string[] } {
+  const validate = rateSchemaValidator();
+  if (!validate(body)) return { ok: false, status: 422, messages: [...new Set((validate.errors ?? []).map(schemaMessage))] };
+  const r = body as SeenRateRequest;
+  const shipper = r.accounts?.find((a) => a.typeCode === 'shipper');
+  if (shipper && !isKnownAccount(shipper.number)) return { ok: false, status: 400, messages: [UNKNOWN_ACCOUNT] };
+  const messages: string[] = [];
+  if (!shipper) messages.push('An account #/accounts with typeCode shipper is required.');
+  if (!SHIP_TIMESTAMP.test(r.plannedShippingDateAndTime)) messages.push("998: ShipTimeStamp is not well formatted.(Expected Sample Format : '2010-02-11T17:10:09 GMT+01:00')");
+  const product = r.productCode === undefined ? undefined : DHL_PRODUCTS[r.productCode];
+  if (r.productCode !== undefined && !product) {
+    messages.push(`The requested product #/productCode '${r.productCode}' is not available for this account, origin and destination. Please check the products available via the /products service.`);
+  }
+  for (const [key, place] of [['shipperDetails', r.customerDetails.shipperDetails], ['receiverDetails', r.customerDetails.receiverDetails]] as const) {
+    if (noSuchPlace(place.postalCode)) messages.push(`The postal code #/customerDetails/${key}/postalCode '${place.postalCode}' is not valid for countryCode ${place.countryCode}.`);
+  }
+  r.valueAddedServices?.forEach((v, i) => {
+    if (!OFFERED_SERVICES.has(v.serviceCode)) messages.push(`7008: The requested Special Service Code  #/valueAddedServices/${i}/serviceCode '${v.serviceCode}' is not available between this origin and destination. Please validate the products and services combination (via the /rates or /products service) or contact our customer service.`);
+  });
+  r.packages.forEach((p, i) => {
+    if (product && p.weight > product.maxPieceWeightKg) messages.push(`The weight #/packages/${i}/weight of ${p.weight} kg exceeds the maximum piece weight of ${product.maxPieceWeightKg} kg for product ${r.productCode}.`);
+  });
+  return messages.length > 0 ? { ok: false, status: 400, messages } : { ok: true, request: r };
 }

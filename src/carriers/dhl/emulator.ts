@@ -2,7 +2,8 @@
  * DHL Express's MyDHL API as a local server, following the MyDHL OpenAPI 3.1.1 (github.com/karrioapi/karrio,
  * modules/connectors/mydhl/vendors/dpdhl-express-api-3.1.1_swagger.yaml): HTTP Basic on every call, synchronous
  * `POST /shipments` with per-piece labels and a declared shipment's commercial invoice (emulator-customs.ts),
- * `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`, one-piece `GET /rates`, `POST /pickups`
+ * `GET /tracking`, `GET /shipments/{awb}/tracking`, `GET /address-validate`, `POST /rates` and one-piece `GET /rates`
+ * (emulator-rates.ts), `POST /pickups`
  * and `GET /servicepoints` (emulator-points.ts), whose Service Points a shipment's On Demand Delivery `servicepoint`
  * names. MyDHL has no shipment cancel.
  */
@@ -15,10 +16,11 @@ import { renderLabel } from '../emulator/labels.js';
 import { mod7CheckDigit, numberSequence } from '../emulator/numbers.js';
 import { EmulatedShipments } from '../emulator/shipments.js';
 import type { TrackingCode, TrackingCodeList } from '../codes.js';
-import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE, DHL_PRODUCTS, DHL_TRACKING } from './codes.js';
+import { DHL_COD_SERVICE, DHL_PAPERLESS_TRADE_SERVICE, DHL_TRACKING } from './codes.js';
 import { renderCommercialInvoice, wantsInvoice } from './emulator-customs.js';
 import { answerServicePoints, dhlPoints } from './emulator-points.js';
-import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
+import { emulatedCharges, ratesAnswer, unpricedRatesAnswer } from './emulator-rates.js';
+import { isKnownAccount, schemaValidator, UNKNOWN_ACCOUNT, validateRateRequest, validateShipmentRequest, type SeenShipmentRequest } from './emulator-validation.js';
 import { dhlPickupDesk, type EmulatedPickup } from './emulator-pickups.js';
 import { findTracked, readTrackingQuery, type DhlShipment } from './emulator-tracking.js';
 import { eventView, labelContent, trackedShipmentView } from './emulator-views.js';
@@ -83,15 +85,15 @@ export function createDhlEmulator({ code, clock }: EmulatorContext): ProviderEmu
     app.get<{ Querystring: Record<string, string | undefined> }>('/rates', async (request, reply) => {
       const missing = RATES_PARAMETERS.filter((name) => !request.query[name]);
       if (missing.length > 0) return problem(request, reply, 400, [`Missing mandatory parameters: ${missing.join(', ')}`]);
-      const { accountNumber, originCountryCode, weight, unitOfMeasurement } = request.query as Record<(typeof RATES_PARAMETERS)[number], string>;
-      if (!isKnownAccount(accountNumber)) return problem(request, reply, 400, [UNKNOWN_ACCOUNT]);
-      return {
-        products: Object.entries(DHL_PRODUCTS).map(([productCode, p]) => ({
-          productName: p.name.toUpperCase(), productCode, localProductCode: productCode, localProductCountryCode: originCountryCode,
-          isCustomerAgreement: false, weight: { volumetric: 0, provided: Number(weight), unitOfMeasurement }, totalPrice: [],
-        })),
-        warnings: ["Price can't be calculated"],
-      };
+      const query = request.query as Record<(typeof RATES_PARAMETERS)[number], string>;
+      if (!isKnownAccount(query.accountNumber)) return problem(request, reply, 400, [UNKNOWN_ACCOUNT]);
+      return unpricedRatesAnswer(query);
+    });
+
+    // Multi-piece rates: the account's prices by the emulator's tariff, the same as a creation's shipmentCharges.
+    app.post('/rates', async (request, reply) => {
+      const verdict = validateRateRequest(request.body);
+      return verdict.ok ? ratesAnswer(verdict.request) : problem(request, reply, verdict.status, verdict.messages);
     });
 
     app.post('/shipments', async (request, reply) => {
@@ -206,18 +208,4 @@ function problemBody(status: number, messages: readonly string[], instance: stri
 /** A pickup as the emulator's shipment records show it. */
 function pickupRecord(p: EmulatedPickup | undefined): Record<string, string> | null {
   return p ? { dispatchConfirmationNumber: p.dispatchConfirmationNumber, date: p.date, readyTime: p.readyTime, closeTime: p.closeTime } : null;
-}
-
-/**
- * The emulated account's charges (the emulator's own tariff: 24.90 EUR and 3.60 EUR a started kilogram), in the
- * billing currency (BILLC) and the origin's public-rate currency (PULCL), as MyDHL lists `shipmentCharges`.
- */
-function emulatedCharges(r: SeenShipmentRequest) {
-  const kilograms = r.content.packages.reduce((kg, p) => kg + Math.ceil(p.weight), 0);
-  const euros = Math.round((24.9 + 3.6 * kilograms) * 100) / 100;
-  const name = DHL_PRODUCTS[r.productCode]?.name.toUpperCase() ?? r.productCode;
-  return [
-    { currencyType: 'PULCL', priceCurrency: 'CZK', price: Math.round(euros * 25), serviceBreakdown: [{ name, price: Math.round(euros * 25) }] },
-    { currencyType: 'BILLC', priceCurrency: 'EUR', price: euros, serviceBreakdown: [{ name, price: euros }] },
-  ];
 }

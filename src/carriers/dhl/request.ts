@@ -199,10 +199,55 @@ function returnParts(s: ShipmentForCarrier, accountNumber: string) {
   };
 }
 
+/** Cash on delivery (KB, with its amount) and Paperless Trade, the value-added services a shipment asks for, created or rated. */
+function valueAddedServices(s: ShipmentForCarrier, settings: DhlSettings) {
+  const cod = s.cashOnDelivery;
+  return [
+    ...(cod ? [{ serviceCode: DHL_COD_SERVICE, value: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }] : []),
+    // Paperless Trade: DHL hands the invoice to customs electronically; only an account DHL enabled for it may ask.
+    ...(s.customs && settings.paperlessTrade ? [{ serviceCode: DHL_PAPERLESS_TRADE_SERVICE }] : []),
+  ];
+}
+
+/** MyDHL wants the origin's local time and offset; the offset is not known here, so noon UTC stands for the day. */
+function plannedShipping(s: ShipmentForCarrier): string {
+  return `${s.shippingDate}T12:00:00 GMT+00:00`;
+}
+
+/** A piece's weight and dimensions, as both the create and the rate requests take them. */
+function pieceMeasures(p: ShipmentForCarrier['parcels'][number]) {
+  return { weight: thousandths(p.weightKg), dimensions: { length: thousandths(p.lengthCm), width: thousandths(p.widthCm), height: thousandths(p.heightCm) } };
+}
+
+/**
+ * Our shipment → MyDHL API `POST /rates` body (supermodelIoLogisticsExpressRateRequest): the channel's account and
+ * product, every piece, the same value-added services as its creation (so the rate is what creation would charge), the
+ * declared value where it crosses a customs border, and the estimated delivery date asked for (QDDC: as DHL commits to it).
+ */
+export function dhlRateRequest(s: ShipmentForCarrier, settings: DhlSettings) {
+  const { customs } = s;
+  const services = valueAddedServices(s, settings);
+  const { postalAddress: shipper } = dhlParty(s.sender);
+  const { postalAddress: receiver } = dhlParty(s.recipient);
+  return {
+    customerDetails: { shipperDetails: shipper, receiverDetails: receiver },
+    accounts: [{ typeCode: 'shipper', number: settings.accountNumber }],
+    productCode: settings.productCode,
+    ...(services.length > 0 ? { valueAddedServices: services } : {}),
+    plannedShippingDateAndTime: plannedShipping(s),
+    unitOfMeasurement: 'metric',
+    isCustomsDeclarable: Boolean(customs),
+    ...(customs ? { monetaryAmount: [{ typeCode: 'declaredValue', value: exportDeclaration(customs).declaredValue, currency: customs.currency }] } : {}),
+    estimatedDeliveryDate: { isRequested: true, typeCode: 'QDDC' },
+    packages: s.parcels.map(pieceMeasures),
+  };
+}
+
+export type DhlRateRequest = ReturnType<typeof dhlRateRequest>;
+
 export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings) {
   const toPoint = servicePointDelivery(s);
   const output = LABEL_OUTPUT[s.labelFormat];
-  const cod = s.cashOnDelivery;
   const { customs } = s;
   const reference = s.reference ? s.reference.slice(0, MAX.referenceValue) : null;
   const back = returnParts(s, settings.accountNumber);
@@ -210,14 +255,9 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
   const [warehouse, customer] = s.returnOf ? [s.recipient, s.sender] : [s.sender, s.recipient];
   const warehouseNumbers = customs ? exporterNumbers(customs, warehouse.countryCode) : [];
   const customerNumbers = customs ? importerNumbers(customs, customer.countryCode) : [];
-  const services = [
-    ...(cod ? [{ serviceCode: DHL_COD_SERVICE, value: Number(formatMinorUnits(cod.amountMinor)), currency: cod.currency }] : []),
-    // Paperless Trade: DHL hands the invoice to customs electronically; only an account DHL enabled for it may ask.
-    ...(customs && settings.paperlessTrade ? [{ serviceCode: DHL_PAPERLESS_TRADE_SERVICE }] : []),
-  ];
+  const services = valueAddedServices(s, settings);
   return {
-    // MyDHL wants the origin's local time and offset; the offset is not known here, so noon UTC stands for the day.
-    plannedShippingDateAndTime: `${s.shippingDate}T12:00:00 GMT+00:00`,
+    plannedShippingDateAndTime: plannedShipping(s),
     pickup: { isRequested: false },
     productCode: settings.productCode,
     // DHL then answers the shipment's charges (shipmentCharges): the price packdesk keeps with it
@@ -243,8 +283,7 @@ export function dhlShipmentRequest(s: ShipmentForCarrier, settings: DhlSettings)
     content: {
       packages: s.parcels.map((p, i) => ({
         referenceNumber: i + 1,
-        weight: thousandths(p.weightKg),
-        dimensions: { length: thousandths(p.lengthCm), width: thousandths(p.widthCm), height: thousandths(p.heightCm) },
+        ...pieceMeasures(p),
         ...(reference ? { customerReferences: [{ value: reference, typeCode: 'CU' }] } : {}),
         ...(s.labelComment ? { labelDescription: s.labelComment.slice(0, MAX.labelDescription) } : {}),
       })),

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { statusOfCode } from '../codes.js';
 import { CarrierRefusedError } from '../errors.js';
-import type { CarrierDocument, TrackingEventFromCarrier, TrackResult } from '../types.js';
+import type { CarrierDocument, CarrierRate, TrackingEventFromCarrier, TrackResult } from '../types.js';
 import { DHL_TRACKING } from './codes.js';
 
 /** MyDHL API answers → our results. Pure. Shapes: the MyDHL OpenAPI 3.1.1 (vendored in fixtures/schema/). */
@@ -91,6 +91,41 @@ export function parseCreatedShipment(body: DhlCreatedBody, parcelCount: number):
   });
   const charge = billedCharge(body.shipmentCharges ?? []);
   return { shipmentTrackingNumber: awb, pieces, ...(documents.length > 0 ? { documents } : {}), ...(charge ? { charge } : {}) };
+}
+
+/** `POST /rates` 200 (supermodelIoLogisticsExpressRates): per product its prices and, asked for, its delivery estimate. */
+export interface DhlRatesBody {
+  products?: {
+    productCode?: string;
+    productName?: string;
+    totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[];
+    // the schema says number; created answers carry it as text, so both are read
+    deliveryCapabilities?: { estimatedDeliveryDateAndTime?: string; totalTransitDays?: number | string };
+  }[];
+  warnings?: string[];
+}
+
+/**
+ * The rate of the product asked for (else the first product DHL priced): its total in the account's billing currency
+ * (BILLC, as creation's charge), its transit days and estimated delivery. A product without a price is a refusal with
+ * DHL's warnings ("Price can't be calculated").
+ */
+export function parseRates(body: DhlRatesBody, productCode: string): CarrierRate {
+  const products = body.products ?? [];
+  const priced = (p: (typeof products)[number]) => billedCharge((p.totalPrice ?? []).filter((c) => typeof c.price === 'number' && c.priceCurrency));
+  const product = products.find((p) => p.productCode === productCode) ?? products.find((p) => priced(p));
+  const charge = product && priced(product);
+  if (!product || !charge) {
+    const why = body.warnings?.length ? body.warnings.join('; ') : `no price for product ${productCode}`;
+    throw new CarrierRefusedError(`DHL Express answered no price: ${why}`);
+  }
+  const days = product.deliveryCapabilities?.totalTransitDays;
+  return {
+    amountMinor: Math.round(charge.amount * 100), currency: charge.currency,
+    transitDays: days === undefined || days === '' || !Number.isFinite(Number(days)) ? null : Number(days),
+    estimatedDelivery: product.deliveryCapabilities?.estimatedDeliveryDateAndTime ?? null,
+    product: product.productCode ?? productCode,
+  };
 }
 
 /** The error answer of every MyDHL operation (supermodelIoLogisticsExpressErrorResponse). */

@@ -9,8 +9,8 @@ import type {
 import { INPOST_PAGE, InpostClient, InpostCredentialsRefused, InpostRefusedError } from './client.js';
 import { inpostDispatcher } from './dispatch.js';
 import { inpostPickupPoints } from './points.js';
-import { inpostShipmentRequest } from './request.js';
-import { isBought, parseCreated, parseTracking, type InpostShipment, type InpostTracking } from './response.js';
+import { inpostCalculateRequest, inpostShipmentRequest } from './request.js';
+import { isBought, parseCalculatedPrice, parseCreated, parseTracking, type InpostShipment, type InpostTracking } from './response.js';
 import { inpostSettings } from './settings.js';
 
 /** ShipX buys the label within about a second (sandbox); polled quickly at first. */
@@ -119,6 +119,14 @@ export const inpostAdapter: CarrierAdapter = {
   },
 
   createShipment,
+  // ShipX's price calculation of the shipment as creation would send it; ShipX tells no transit time
+  async rate(s, settings, ctx) {
+    const parsed = inpostSettings.parse(settings);
+    const request = inpostCalculateRequest(s, parsed);
+    const shipment = request.shipments[0]!;
+    const price = parseCalculatedPrice(await new InpostClient(parsed, ctx).calculatePrices(request), shipment.id);
+    return { ...price, product: shipment.service };
+  },
   track,
   trackBatchSize: INPOST_TRACK_BATCH,
   dispatch: inpostDispatcher,

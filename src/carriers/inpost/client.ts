@@ -6,9 +6,9 @@ import { CarrierCredentialsRefusedError, CarrierRefusedError, CarrierTransientEr
 import type { CarrierResponse } from '../http.js';
 import type { CarrierContext } from '../types.js';
 import type { InpostPoint } from './points.js';
-import type { InpostDispatchOrderRequest, InpostShipmentRequest } from './request.js';
+import type { InpostCalculateRequest, InpostDispatchOrderRequest, InpostShipmentRequest } from './request.js';
 import {
-  parseRefusal, type InpostDispatchOrder, type InpostError, type InpostPage, type InpostShipment, type InpostTracking,
+  parseRefusal, type InpostCalculatedPrice, type InpostDispatchOrder, type InpostError, type InpostPage, type InpostShipment, type InpostTracking,
 } from './response.js';
 import type { InpostSettings } from './settings.js';
 
@@ -83,6 +83,11 @@ export class InpostClient {
   /** `POST /v1/organizations/{id}/shipments`: answers the shipment at once, `created`; InPost buys its label asynchronously. */
   createShipment(request: InpostShipmentRequest): Promise<InpostShipment> {
     return this.json('POST', `${this.organization}/shipments`, { json: request });
+  }
+
+  /** `POST /v1/organizations/{id}/shipments/calculate` (18153505): each asked shipment's price, without creating it. */
+  calculatePrices(request: InpostCalculateRequest): Promise<InpostCalculatedPrice[]> {
+    return this.json('POST', `${this.organization}/shipments/calculate`, { json: request });
   }
 
   /** `GET /v1/shipments/{id}`; undefined when ShipX knows no such shipment of this organization. */

@@ -4,8 +4,8 @@
  * simplified mode (`created`, InPost's purchase under way, `confirmed` with the label bought from the next read on),
  * the organization's list (`created_at_gteq`, `sort_by`, paged), labels in PDF (A6 or normal), ZPL and EPL from
  * `confirmed` on, tracking by number, the cancel ShipX allows before the purchase only, the public point list,
- * dispatch orders with their printout, and returns (`is_return`) by courier to the organization. Refusals in ShipX's
- * shape `{status, error, message, details}`.
+ * dispatch orders with their printout, price calculation (emulator-prices.ts), and returns (`is_return`) by courier to
+ * the organization. Refusals in ShipX's shape `{status, error, message, details}`.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { LabelFormat } from '../../domain/labels.js';
@@ -18,6 +18,7 @@ import { EmulatedShipments, type EmulatedEvent, type EmulatedParcel, type Emulat
 import { renderTextDocument } from '../emulator/text-pdf.js';
 import { INPOST_LOCKER_SERVICE, INPOST_PRODUCTS, INPOST_TRACKING } from './codes.js';
 import { InpostPoints, pointView } from './emulator-points.js';
+import { calculatePrices } from './emulator-prices.js';
 import { checkDispatchOrder, checkShipment, type InpostEmulatedShipmentRequest } from './emulator-validation.js';
 
 type InpostShipment = EmulatedShipment<InpostEmulatedShipmentRequest>;
@@ -188,6 +189,12 @@ export function createInpostEmulator({ code, clock }: EmulatorContext): Provider
       });
       reads.set(id, 0);
       return reply.code(201).header('location', `${baseOf(request)}/v1/shipments/${id}`).send(shipmentView(s, baseOf(request)));
+    });
+
+    app.post('/v1/organizations/:organization/shipments/calculate', async (request, reply) => {
+      if (!organizationOf(request, reply)) return reply;
+      const answer = calculatePrices(request.body);
+      return answer.ok ? answer.prices : refusal(reply, 400, 'validation_failed', VALIDATION, answer.details);
     });
 
     app.get('/v1/organizations/:organization/shipments', async (request, reply) => {

@@ -214,3 +214,15 @@ export function inpostDispatchOrderRequest(dispatch: DispatchForCarrier): Inpost
     ...(pickup ? { comment: `${pickup.date} ${pickup.from}–${pickup.to}` } : {}),
   };
 }
+
+/**
+ * `POST /v1/organizations/{id}/shipments/calculate` (18153505 "Shipment price calculation"): the shipment as creation
+ * would send it, under an `id` the answer's price names (required where several are asked; one is asked here).
+ */
+export function inpostCalculateRequest(s: ShipmentForCarrier, settings: InpostSettings): InpostCalculateRequest {
+  return { shipments: [{ id: s.id, ...inpostShipmentRequest(s, settings) }] };
+}
+
+export interface InpostCalculateRequest {
+  shipments: (InpostShipmentRequest & { id: string })[];
+}

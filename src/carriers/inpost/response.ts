@@ -1,7 +1,8 @@
 import type { FieldErrors } from '../../domain/errors.js';
 import { nameOfCode, statusOfCode } from '../codes.js';
-import type { TrackingEventFromCarrier, TrackResult } from '../types.js';
-import { INPOST_TRACKING } from './codes.js';
+import { CarrierRefusedError } from '../errors.js';
+import type { CarrierRate, TrackingEventFromCarrier, TrackResult } from '../types.js';
+import { INPOST_CURRENCY, INPOST_TRACKING } from './codes.js';
 
 /**
  * InPost ShipX answers → our results. Pure. Shapes: michalbiarda/shipx-php-sdk `Model/Shipment`, `ParcelsSimple`,
@@ -170,4 +171,26 @@ export interface InpostDispatchOrder {
   status?: string;
   shipments?: { id?: number; tracking_number?: string | null }[];
   created_at?: string;
+}
+
+/** One shipment's prices from `shipments/calculate` (18153505): amounts in PLN as text, null where ShipX prices nothing. */
+export interface InpostCalculatedPrice {
+  id?: string;
+  calculated_charge_amount?: string | null;
+  fuel_charge_amount?: string | null;
+  cod_charge_amount?: string | null;
+  insurance_charge_amount?: string | null;
+}
+
+/**
+ * The shipment's total (`calculated_charge_amount`, fees included) in PLN. ShipX gives none to a postpaid (debit)
+ * organization ("Prices are not returned for postpaid (debit) customers"): a refusal saying so.
+ */
+export function parseCalculatedPrice(answer: InpostCalculatedPrice[], id: string): CarrierRate {
+  const price = (Array.isArray(answer) ? answer : []).find((p) => p.id === undefined || p.id === id);
+  const amount = Number(price?.calculated_charge_amount ?? Number.NaN);
+  if (!price || price.calculated_charge_amount == null || !Number.isFinite(amount)) {
+    throw new CarrierRefusedError('InPost calculated no price: ShipX prices shipments only for prepaid organizations, not postpaid (debit) ones');
+  }
+  return { amountMinor: Math.round(amount * 100), currency: INPOST_CURRENCY, transitDays: null, estimatedDelivery: null };
 }

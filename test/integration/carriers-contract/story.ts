@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../../src/carriers/emulator/server.js';
 import { listProviders } from '../../../src/carriers/registry.js';
-import type { ProviderDefinition } from '../../../src/carriers/types.js';
+import type { DemoStory, ProviderDefinition } from '../../../src/carriers/types.js';
+import type { PriceList } from '../../../src/domain/price-list.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../../src/domain/labels.js';
 import { decodeEplBarcodes, decodePdfBarcodes, decodePngBarcodes, decodeZplBarcodes } from '../../helpers/barcodes.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../../helpers/harness.js';
@@ -28,6 +29,20 @@ export const CONTRACT_PARTS = 4;
 
 const CONVERTED_GRAPHIC = { zpl: /\^GFA,\d+,\d+,\d+,:Z64:/, epl: /\nGW\d+,\d+,\d+,\d+,/ };
 
+/**
+ * The price list of a channel whose carrier answers no price: the demo's countries (its origin too, where a return
+ * goes), in the currency its COD shipments collect, so the COD percentage applies.
+ */
+function demoPriceList(shipment: DemoStory['shipment']): PriceList {
+  const countryOf = (address: unknown) => (address as { country_code: string }).country_code;
+  return {
+    currency: shipment.cash_on_delivery_currency as string,
+    zones: [{ name: 'home', countries: [...new Set([countryOf(shipment.destination_address), countryOf(shipment.origin_address)])] }],
+    bands: [{ max_weight_kg: 1, prices: { home: 80 } }, { max_weight_kg: 5, prices: { home: 110 } }],
+    cod: { fixed: 30, percent: 1 }, fuel_percent: 12.5, extra_parcel: 15,
+  };
+}
+
 /** Part `part` of CONTRACT_PARTS: every provider whose place in the registry is `part` modulo CONTRACT_PARTS. */
 export function shippingStories(part: number): void {
   const providers = listProviders().filter((_, i) => i % CONTRACT_PARTS === part - 1);
@@ -38,6 +53,8 @@ function story(code: string, provider: ProviderDefinition): void {
   const contract = provider.demo;
   // the currency goes only on COD shipments
   const { cash_on_delivery_currency: codCurrency, ...parties } = contract.shipment;
+  // where the carrier's creation answer has no price, the story's channels carry their own
+  const priceList = contract.price ? null : demoPriceList(contract.shipment);
   let d: TestDaemon;
   let emu: RunningEmulators;
   let a: TestAccount;
@@ -56,11 +73,20 @@ function story(code: string, provider: ProviderDefinition): void {
     shipping_channel_id: channel, label_format: 'pdf', reference_number: `${code.toUpperCase()}-1`,
     parcels: parcelsOf(1), ...parties, ...overrides,
   });
+  /** Every shipment the story creates has its price: from the carrier's creation answer, else from the channel's price list. */
+  const expectCreatedAndPriced = (s: { status: string; failure: unknown; total_price: unknown; currency: unknown; price_source: unknown }) => {
+    expect({ status: s.status, total_price: s.total_price, currency: s.currency, price_source: s.price_source }, JSON.stringify(s.failure)).toEqual({
+      status: 'created', total_price: expect.any(Number),
+      ...(contract.price ? { currency: contract.price.currency, price_source: 'carrier' } : { currency: priceList!.currency, price_source: 'price_list' }),
+    });
+  };
   const create = async (overrides: Record<string, unknown> = {}) => {
     const res = await a.request('POST', '/v1/shipments', body(overrides));
     expect(res.statusCode, res.body).toBe(201);
     await d.runJobs();
-    return get(res.json().data.id);
+    const s = await get(res.json().data.id);
+    expectCreatedAndPriced(s);
+    return s;
   };
   const numbersOf = (s: { parcels: { tracking_number: string }[] }) => s.parcels.map((p) => p.tracking_number);
   /** Hands shipments over in a dispatch and runs it until it is no longer pending (past any backoff); the dispatch then. */
@@ -80,9 +106,11 @@ function story(code: string, provider: ProviderDefinition): void {
     if (provider.adapter.dispatch?.capabilities.close) expect((await handOver([s.id])).status).toBe('dispatched');
     return s;
   };
-  /** A channel on the emulator with the demo settings (and `extra`), authorized at the carrier where a person must approve; its state once validated. */
+  /** A channel on the emulator with the demo settings (and `extra`) and the story's price list, authorized at the carrier where a person must approve; its state once validated. */
   const openChannel = async (name: string, extra: Record<string, unknown> = {}) => {
-    const res = await a.request('POST', '/v1/shipping-channels', { name, provider: code, settings: { ...contract.settings, ...extra, baseUrl: emu.urls[code] } });
+    const res = await a.request('POST', '/v1/shipping-channels', {
+      name, provider: code, settings: { ...contract.settings, ...extra, baseUrl: emu.urls[code] }, price_list: priceList,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const id: string = res.json().data.id;
     if (provider.userAuthorization) {
@@ -127,7 +155,6 @@ function story(code: string, provider: ProviderDefinition): void {
 
   it.each(LABEL_FORMATS.map((f) => [f]))('creates a 2-parcel COD shipment with %s labels (the carrier\'s or converted) whose barcodes and pictures decode to the tracking numbers in order', async (format) => {
     const s = await create({ label_format: format, parcels: parcelsOf(2), cash_on_delivery_amount: 1249.5, cash_on_delivery_currency: codCurrency, reference_number: `COD-${format}` });
-    expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect(s.product).toBe(contract.product.cod);
     const numbers = numbersOf(s);
     expect(new Set(numbers).size).toBe(2);
@@ -155,17 +182,16 @@ function story(code: string, provider: ProviderDefinition): void {
     const opened = await openChannel(`${provider.name} (sandboxMode ${sandboxMode})`, { sandboxMode });
     expect(opened.status, JSON.stringify(opened.validation_error)).toBe('active');
     const s = await create({ shipping_channel_id: opened.id, reference_number: `SANDBOX-${sandboxMode}` });
-    expect(s.status, JSON.stringify(s.failure)).toBe('created');
     const label = await a.request('GET', `/v1/shipments/${s.id}/label`);
     expect(label.statusCode, label.body).toBe(200);
     expect(await decodePdfBarcodes(Buffer.from(label.json().data.label.content, 'base64'))).toEqual(numbersOf(s).map((n: string) => [n]));
   });
 
-  it(`creates a plain shipment with the channel's product${contract.price ? ', priced as the carrier answers' : ''}`, async () => {
+  it(`creates a plain shipment with the channel's product, priced ${contract.price ? 'as the carrier answers' : "by the channel's price list"}`, async () => {
     const s = await create({ reference_number: 'PLAIN-1' });
-    expect(s.status, JSON.stringify(s.failure)).toBe('created');
     expect(s.product).toBe(contract.product.plain);
-    expect([s.total_price, s.currency, s.price_source]).toEqual(contract.price ? [contract.price.plain, contract.price.currency, 'carrier'] : [null, null, null]);
+    // by the list: one 1 kg parcel, the first band's 80 with 12.5 % fuel = 90
+    expect([s.total_price, s.currency, s.price_source]).toEqual(contract.price ? [contract.price.plain, contract.price.currency, 'carrier'] : [90, codCurrency, 'price_list']);
   });
 
   it.skipIf(provider.capabilities.trackingPerShipment)('tracks parcels to delivered and to returned by polling alone', async () => {
@@ -228,7 +254,7 @@ function story(code: string, provider: ProviderDefinition): void {
     expect(res.statusCode, res.body).toBe(201);
     await d.runJobs();
     const back = await get(res.json().data.id);
-    expect(back.status, JSON.stringify(back.failure)).toBe('created');
+    expectCreatedAndPriced(back);
     expect(back).toMatchObject({ return_of: outbound.id, cash_on_delivery_amount: null, sender_contact: outbound.recipient_contact, recipient_contact: outbound.sender_contact });
     const label = await a.request('GET', `/v1/shipments/${back.id}/label?download=1`);
     expect(await decodePdfBarcodes(label.rawPayload)).toEqual(numbersOf(back).map((n: string) => [n]));
@@ -248,15 +274,13 @@ function story(code: string, provider: ProviderDefinition): void {
       await d.runJobs();
       d.clock.advance(5 * HOUR); // past any backoff
     }
-    const s = await get(id);
-    expect(s.status, JSON.stringify(s.failure)).toBe('created');
+    expectCreatedAndPriced(await get(id));
     expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
   });
 
   const handsOver = provider.adapter.dispatch?.capabilities;
   it(`hands 3 shipments over at the end of the day through an error 500 (${handsOver && (handsOver.close || handsOver.protocol) ? "the carrier's close or protocol" : "packdesk's hand-over list"}), the document naming every parcel`, async () => {
     const day = [await create({ reference_number: 'DAY-1' }), await create({ reference_number: 'DAY-2', parcels: parcelsOf(2) }), await create({ reference_number: 'DAY-3' })];
-    expect(day.map((s) => s.status)).toEqual(['created', 'created', 'created']);
     await control('POST', 'faults', { mode: 'error500', count: 1 });
     const dispatched = await handOver(day.map((s) => s.id));
     expect(dispatched.status, JSON.stringify(dispatched.failure)).toBe('dispatched');
@@ -278,7 +302,7 @@ function story(code: string, provider: ProviderDefinition): void {
     const fix = await a.request('PATCH', `/v1/shipments/${id}`, contract.refusal.fix);
     expect(fix.statusCode, fix.body).toBe(200);
     await d.runJobs();
-    expect((await get(id)).status).toBe('created');
+    expectCreatedAndPriced(await get(id));
     expect((await held(id)).filter((r) => !r.cancelled)).toHaveLength(1);
   });
 }

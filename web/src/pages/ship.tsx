@@ -289,11 +289,17 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
         </div>
         {quotes && (
           <table class="quotes" aria-label={t('ship.quote')}>
+            <thead>
+              <tr><th>{t('ship.channel')}</th><th>{t('ship.quotePrice')}</th><th>{t('ship.quoteTransit')}</th><th /><th /></tr>
+            </thead>
             <tbody>
               {quotes.map((q) => (
                 <tr class={q.shipping_channel_id === shown.channel ? 'chosen' : undefined} data-channel={q.shipping_channel_id}>
                   <td>{q.name}</td>
                   <td class="price">{q.price === null ? '—' : `${q.price.toFixed(2)} ${q.currency}`}</td>
+                  <td class="transit" title={q.estimated_delivery ? t('ship.quoteDelivery', { date: q.estimated_delivery.slice(0, 10) }) : undefined}>
+                    {q.transit_days === null ? '' : t('ship.quoteDays', { n: q.transit_days })}
+                  </td>
                   <td class="hint">{q.cannot ?? ''}</td>
                   <td>{Object.keys(q.errors).length === 0 && q.shipping_channel_id !== shown.channel && (
                     <button type="button" name="use_channel" onClick={() => edit((d) => ({ ...d, channel: q.shipping_channel_id }))}>{t('ship.quoteUse')}</button>
