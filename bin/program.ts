@@ -16,6 +16,7 @@ import { registerPrinterCommands } from '../src/cli/printers.js';
 import { registerProviderCommands } from '../src/cli/providers.js';
 import { toCliError } from '../src/cli/run.js';
 import { registerRatesCommand } from '../src/cli/rates.js';
+import { registerRuleCommands } from '../src/cli/rules.js';
 import { registerShipCommand } from '../src/cli/ship.js';
 import { registerServiceCommands } from '../src/cli/service.js';
 import { registerShipmentCommands } from '../src/cli/shipments.js';
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerShipCommand(program);
   registerRatesCommand(program);
+  registerRuleCommands(program);
   registerShipmentCommands(program);
   registerPointCommands(program);
   registerOrderCommands(program);

@@ -27,6 +27,7 @@ import { providerRoutes } from './routes/providers.js';
 import { orderRoutes } from './routes/orders.js';
 import { shipmentRoutes } from './routes/shipments.js';
 import { trackingParcelRoutes } from './routes/tracking-parcels.js';
+import { shippingRuleRoutes } from './routes/shipping-rules.js';
 import { watchedFolderRoutes } from './routes/watched-folders.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -114,6 +115,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
   await app.register(printerRoutes(ctx));
   await app.register(printJobRoutes(ctx));
   await app.register(watchedFolderRoutes(ctx));
+  await app.register(shippingRuleRoutes(ctx));
   await app.register(importRoutes(ctx));
   await app.register(deskRoutes(ctx, origins));
   await app.register(deskStreamRoutes(ctx, options.desk));

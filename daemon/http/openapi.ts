@@ -18,6 +18,7 @@ export const API_TAGS = [
   { name: 'Webhook subscriptions', description: 'Signed event deliveries to your URLs, with a log of every delivery' },
   { name: 'Printers', description: 'Thermal (ZPL, EPL) and IPP printers that labels are printed on' },
   { name: 'Print jobs', description: 'Labels queued for a printer, and how printing went' },
+  { name: 'Shipping rules', description: 'Rules that choose the channel of a shipment or order that names none, tried in order' },
   { name: 'Watched folders', description: 'Folders whose order CSV files are imported as they arrive' },
   { name: 'Imports', description: 'Order CSV files turned into shipments: progress, the result of each order and the failed rows' },
   { name: 'Desk', description: 'The packing desk in a browser (http://127.0.0.1:7420/): sign-in with a session cookie, one-time sign-in links and live events' },

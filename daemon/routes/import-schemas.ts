@@ -24,7 +24,7 @@ export const WatchedFolderSchema = Type.Object({
   id: Type.String({ description: 'wf_…' }),
   station: Nullable(Type.String({ description: 'The station whose daemon watches the folder: the one it was added through or moved to (null: any daemon, a folder from before stations)' })),
   path: Type.String({ description: 'Absolute path on the daemon machine' }),
-  shipping_channel_id: Type.String(),
+  shipping_channel_id: Nullable(Type.String({ description: 'The channel of every order of the file that names none; without it, the account\'s shipping rules choose each order\'s channel' })),
   label_format: LabelFormat,
   printer_id: Nullable(Type.String({ description: 'Labels are printed here once they exist' })),
   mapping: Nullable(Mapping),
@@ -39,7 +39,7 @@ export const WatchedFolderSchema = Type.Object({
 
 export const CreateWatchedFolderBody = Type.Object({
   path: PlainText({ minLength: 1, maxLength: 4096 }),
-  shipping_channel_id: Type.String({ minLength: 1 }),
+  shipping_channel_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'The channel of every order of the file that names none; without it, the account\'s shipping rules choose each order\'s channel' }))),
   label_format: LabelFormat,
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   mapping: Type.Optional(Nullable(Mapping)),
@@ -49,7 +49,7 @@ export const CreateWatchedFolderBody = Type.Object({
 
 export const UpdateWatchedFolderBody = Type.Object({
   path: Type.Optional(PlainText({ minLength: 1, maxLength: 4096 })),
-  shipping_channel_id: Type.Optional(Type.String({ minLength: 1 })),
+  shipping_channel_id: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'null: the shipping rules choose each order\'s channel' }))),
   label_format: Type.Optional(LabelFormat),
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   mapping: Type.Optional(Nullable(Mapping)),
@@ -84,7 +84,7 @@ export const ImportSchema = Type.Object({
 export const UploadImportBody = Type.Object({
   file_name: PlainText({ minLength: 1, maxLength: 255 }),
   content_base64: Type.String({ minLength: 1, description: 'The file as it is (any of the accepted encodings), base64' }),
-  shipping_channel_id: Type.String({ minLength: 1 }),
+  shipping_channel_id: Type.Optional(Type.String({ minLength: 1, description: 'The channel of every order of the file that names none; without it, the account\'s shipping rules choose each order\'s channel' })),
   label_format: Type.Optional(Type.String({ enum: ['pdf', 'zpl', 'epl'], default: 'pdf' })),
   printer_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
   copies: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_COPIES, default: 1 })),

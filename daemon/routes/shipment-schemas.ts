@@ -205,6 +205,13 @@ export const ShipmentListItemSchema = Type.Object({
   ...Type.Partial(ShipmentDetailsSchema).properties,
 }, { description: 'The list item; the detail fields only with include=details' });
 
+/** The shipping rule that chose a shipment's channel (daemon/routes/shipping-rules.ts). */
+export const ChosenBySchema = Type.Object({
+  shipping_rule_id: Type.String({ description: 'rule_…' }),
+  name: Type.String(),
+  reason: Type.String({ description: 'Why that channel: the rule\'s channel, or the cheapest or fastest of its channels with the price' }),
+}, { description: 'The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station)' });
+
 export const ShipmentSchema = Type.Object({
   ...ShipmentSummarySchema.properties,
   label_format: Type.String({ enum: ['pdf', 'zpl', 'epl'] }),
@@ -224,6 +231,7 @@ export const ShipmentSchema = Type.Object({
   return: Type.Boolean({ description: 'Its return label is made with it, for the box' }),
   return_shipment_ids: Type.Array(Type.String(), { description: 'The shipments that return this one, oldest first' }),
   price_source: Nullable(Type.String({ enum: ['carrier', 'price_list'], description: "Where total_price came from: the carrier's creation answer, or the channel's price_list" })),
+  chosen_by: Nullable(ChosenBySchema),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),
   enable_tracking: Type.Boolean(),

@@ -14,6 +14,7 @@ import {
 } from '../../src/services/shipments/list.js';
 import { withStationSettings } from '../../src/services/station-settings.js';
 import { quoteShipment, type QuoteBody as QuoteInput } from '../../src/services/rates.js';
+import { withRoutedChannel } from '../../src/services/shipping-rules.js';
 import { isoTime } from '../../src/domain/clock.js';
 import { cancelShipment, deleteShipment, getShipment, MAX_WAIT_SECONDS, patchShipment, retryShipment } from '../../src/services/shipments/manage.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../src/services/shipments/records.js';
@@ -101,8 +102,8 @@ export function shipmentRoutes(ctx: ServiceContext): FastifyPluginAsyncTypebox {
       },
     }, async (request, reply) => {
       const accountId = caller(request).account.id;
-      const body = await withStationSettings(ctx, accountId, request.body as ShipmentBody & { station?: string });
-      const created = await createShipment(ctx, accountId, body, request.fieldErrors);
+      const { body, chosenBy } = await withRoutedChannel(ctx, accountId, request.body as ShipmentBody & { station?: string });
+      const created = await createShipment(ctx, accountId, body, request.fieldErrors, chosenBy);
       const wait = waitSeconds(request);
       const data = wait > 0 ? await getShipment(ctx, accountId, created.id, wait) : created;
       return reply.code(201).send({ data, message: 'Shipment created' });

@@ -1,7 +1,7 @@
 import type { Argument, Command, Option } from 'commander';
 
 /** The kinds of ids the daemon lists for completion. */
-export const ID_KINDS = ['channels', 'shipments', 'printers', 'orders', 'stations', 'dispatches'] as const;
+export const ID_KINDS = ['channels', 'shipments', 'printers', 'orders', 'stations', 'dispatches', 'rules'] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** What a value (an option's or a positional argument's) completes to. */

@@ -17,6 +17,7 @@ const LISTS: Record<IdKind, { path: string; filters?: Record<string, string>; id
   orders: { path: '/v1/orders', filters: { status: 'awaiting' } },
   stations: { path: '/v1/stations', idField: 'station' },
   dispatches: { path: '/v1/dispatches' },
+  rules: { path: '/v1/shipping-rules' },
 };
 
 interface Listed {
@@ -32,7 +33,7 @@ interface Listed {
 }
 
 /**
- * What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's name,
+ * What a shell shows beside an id: a channel's name and provider, a shipment's reference and status, a printer's or a rule's name,
  * an order's reference and recipient, whether a station is the daemon's own, a dispatch's status and channel.
  */
 function describeItem(kind: IdKind, item: Listed): string {

@@ -17,7 +17,7 @@ export function randomBase62(length: number): string {
 export const ID_PREFIXES = {
   account: 'acc', apiKey: 'key', channel: 'ch', shipment: 'sh', order: 'or', parcel: 'pcl', trackingParcel: 'tp',
   trackingUpdate: 'tpu', webhook: 'wh', event: 'evt', deliveryLog: 'whl', printer: 'prn', printJob: 'pj',
-  watchedFolder: 'wf', import: 'imp', job: 'job', deskSession: 'ds', daemon: 'dmn', dispatch: 'dp',
+  watchedFolder: 'wf', import: 'imp', job: 'job', deskSession: 'ds', daemon: 'dmn', dispatch: 'dp', shippingRule: 'rule',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,7 +7,8 @@ import { normaliseParties } from '../domain/parties.js';
 import { checkShipmentInput } from '../domain/shipment-input.js';
 import { orders } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
-import { withStationSettings } from './station-settings.js';
+import { importFolderOf } from './imports/records.js';
+import { withRoutedChannel } from './shipping-rules.js';
 import { recordEvent } from './events.js';
 import { bindIdempotentResource } from './idempotency.js';
 import { channelForShipment, createShipment, todayOf, type ShipmentBody } from './shipments/create.js';
@@ -167,11 +168,12 @@ export async function shipOrder(ctx: ServiceContext, accountId: string, id: stri
     if (row.status === 'shipped') return { shipment: await getShipment(ctx, accountId, row.shipmentId!), created: false };
     const { station, ...given } = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ShipOverrides;
     // the packer's values over the order's, over the station's settings
-    const body = { label_format: 'pdf', ...await withStationSettings(ctx, accountId, { ...row.draft, ...given, station }) } as unknown as ShipmentBody;
-    if (typeof body.shipping_channel_id !== 'string') errors.add('shipping_channel_id', 'is required: name the channel to ship with, here or on the order');
+    const routed = await withRoutedChannel(ctx, accountId, { ...row.draft, ...given, station }, { importFolderId: await importFolderOf(ctx, row.importId) });
+    const body = { label_format: 'pdf', ...routed.body } as unknown as ShipmentBody;
+    if (typeof body.shipping_channel_id !== 'string') errors.add('shipping_channel_id', 'is required: name the channel to ship with, here or on the order, or add a shipping rule that chooses one');
     if (!Array.isArray(body.parcels) || body.parcels.length === 0) errors.add('parcels', 'is required: the parcels, here or on the order (one with no measurements takes the channel\'s parcel_defaults)');
     errors.throwIfAny();
-    const shipment = await createShipment(ctx, accountId, body, errors);
+    const shipment = await createShipment(ctx, accountId, body, errors, routed.chosenBy);
     const now = ctx.clock.now();
     const fresh: OrderRow = { ...row, status: 'shipped', shipmentId: shipment.id, shippedAt: now, updatedAt: now };
     await ctx.db.update(orders).set({ status: 'shipped', shipmentId: shipment.id, shippedAt: now, updatedAt: now }).where(eq(orders.id, id)).run();

@@ -46,11 +46,15 @@ export function openDb(dataDir: string): SqliteStore {
   // takes effect only on an empty store, and must come before WAL mode writes the file's header
   client.pragma('auto_vacuum = INCREMENTAL');
   client.pragma('journal_mode = WAL');
-  client.pragma('foreign_keys = ON');
   client.pragma('busy_timeout = 5000');
   client.pragma('synchronous = NORMAL');
   client.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  // SQLite's way to rebuild a table: with foreign keys off, so dropping the old table sets no child row's key to null
+  client.pragma('foreign_keys = OFF');
   migrate(drizzle(client), { migrationsFolder: migrationsFolder('migrations') });
+  const broken = client.pragma('foreign_key_check') as unknown[];
+  if (broken.length > 0) throw new Error(`the store's migration left ${broken.length} rows whose foreign keys point nowhere`);
+  client.pragma('foreign_keys = ON');
   convertSmallStoreToIncrementalVacuum(client, path);
   return new SqliteStore(client);
 }

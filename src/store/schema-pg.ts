@@ -140,6 +140,18 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   uniqueIndex('idempotency_keys_rowid').on(t.rowid),
 ]);
 
+export const shippingRules = pgTable('shipping_rules', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  position: integer('position').notNull(),
+  name: text('name').notNull(),
+  active: integer('active').notNull().default(sql`1`),
+  conditions: text('conditions').notNull(),
+  action: text('action').notNull(),
+  createdAt: int64('created_at').notNull(),
+  updatedAt: int64('updated_at').notNull(),
+}, (t) => [index('shipping_rules_account_position').on(t.accountId, t.position)]);
+
 export const dispatches = pgTable('dispatches', {
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
@@ -241,6 +253,7 @@ export const shipments = pgTable('shipments', {
   totalPriceMinor: int64('total_price_minor'),
   priceSource: text('price_source', { enum: ['carrier', 'price_list'] }),
   currency: text('currency'),
+  chosenBy: text('chosen_by'),
   failure: text('failure'),
   attempts: int64('attempts').notNull(),
   nextAttemptAt: int64('next_attempt_at'),
@@ -426,7 +439,7 @@ export const watchedFolders = pgTable('watched_folders', {
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   path: text('path').notNull(),
-  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  channelId: text('channel_id').references(() => shippingChannels.id),
   labelFormat: text('label_format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
   printerId: text('printer_id').references(() => printers.id, { onDelete: 'set null' }),
   mapping: text('mapping'),

@@ -3,6 +3,7 @@ import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey 
 import type { LabelDpi } from '../domain/labels.js';
 import type { ParcelDefaults } from '../domain/parcel-defaults.js';
 import type { PriceList } from '../domain/price-list.js';
+import type { RuleAction, RuleConditions } from '../domain/shipping-rules.js';
 import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
 
 /** Times are Unix milliseconds (integers); the API renders them as ISO 8601 UTC. */
@@ -162,6 +163,22 @@ export const stationSettings = sqliteTable('station_settings', {
 }, (t) => [primaryKey({ columns: [t.accountId, t.station] })]);
 
 /**
+ * An account's shipping rules (`rule_`), tried in `position` order (1 first) for a shipment that names no channel:
+ * the first whose conditions hold and whose action finds a channel chooses it.
+ */
+export const shippingRules = sqliteTable('shipping_rules', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull().references(() => accounts.id),
+  position: integer('position').notNull(),
+  name: text('name').notNull(),
+  active: integer('active', { mode: 'boolean' }).notNull().default(sql`1`),
+  conditions: text('conditions', { mode: 'json' }).$type<RuleConditions>().notNull(),
+  action: text('action', { mode: 'json' }).$type<RuleAction>().notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+}, (t) => [index('shipping_rules_account_position').on(t.accountId, t.position)]);
+
+/**
  * The end-of-day hand-over of a channel's created shipments (`dp_`): at the carrier whatever it needs (close,
  * protocol, courier), as durable work with saved progress; then its document, the carrier's protocol or packdesk's list.
  */
@@ -281,6 +298,8 @@ export const shipments = sqliteTable('shipments', {
   /** Where total_price came from: `carrier` (its creation answer) or `price_list` (the channel's). */
   priceSource: text('price_source', { enum: ['carrier', 'price_list'] }),
   currency: text('currency'),
+  /** The shipping rule that chose its channel (`{shipping_rule_id, name, reason}`), or null: the channel was named. */
+  chosenBy: text('chosen_by', { mode: 'json' }),
   /** `{message, errors, attempts, at}` of the last failed carrier attempt, or null. */
   failure: text('failure', { mode: 'json' }),
   attempts: integer('attempts').notNull(),
@@ -488,7 +507,8 @@ export const watchedFolders = sqliteTable('watched_folders', {
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
   path: text('path').notNull(),
-  channelId: text('channel_id').notNull().references(() => shippingChannels.id),
+  /** null: each order's channel is chosen by the account's shipping rules. */
+  channelId: text('channel_id').references(() => shippingChannels.id),
   labelFormat: text('label_format', { enum: ['pdf', 'zpl', 'epl'] }).notNull(),
   printerId: text('printer_id').references(() => printers.id, { onDelete: 'set null' }),
   /** A preset name or a column mapping object, as JSON. */

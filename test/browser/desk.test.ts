@@ -340,7 +340,7 @@ describe('the packing desk in a browser', () => {
     await tablet.waitForSelector('header nav');
     expect(await tablet.locator('.banner').textContent()).toContain('jen pro čtení');
     expect(await tablet.locator('button[name="ship"]').count()).toBe(0);
-    expect(await tablet.locator('header nav a').allTextContents()).toEqual(['Odeslat', 'Zásilky', 'Konec dne', 'Stanoviště', 'Tiskárny', 'Importy']);
+    expect(await tablet.locator('header nav a').allTextContents()).toEqual(['Odeslat', 'Zásilky', 'Konec dne', 'Stanoviště', 'Tiskárny', 'Importy', 'Pravidla']);
     await tablet.screenshot({ path: join(SCREENSHOTS, 'read-only-cs-tablet.png'), fullPage: true });
     const again = await browser.newContext();
     const second = await again.newPage();

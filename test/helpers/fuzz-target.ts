@@ -64,6 +64,7 @@ async function seedResources(api: (method: string, path: string, body?: unknown)
   const trackingNumber = (shipment.parcels as { tracking_number: string | null }[])[0]?.tracking_number;
   await data('POST', '/v1/orders', { ...shipmentBody(channel.id), reference_number: `ORDER ${name}` });
   await data('POST', '/v1/dispatches', { shipping_channel_id: channel.id });
+  await data('POST', '/v1/shipping-rules', { name: `Rule ${name}`, conditions: { reference_pattern: 'RULE-*' }, action: { type: 'use_channel', shipping_channel_id: channel.id } });
   await data('PUT', `/v1/stations/desk-${name.replace(/\W+/g, '-')}/settings`, { shipping_channel_id: channel.id, printers: { pdf: printer.id }, auto_print: true });
   if (!trackingNumber) throw new Error(`the seeded shipment is ${String(shipment.status)}, without a tracking number`);
   const hook = await data('POST', '/v1/webhook-subscriptions', { name: `Hooks ${name}`, url: 'http://127.0.0.1:9/hooks', events: ['*'] });

@@ -228,6 +228,7 @@ describe('packdesk completion', () => {
       expect(zsh).toContain("    'shipments list|--channel') printf '%s\\n' ids:channels ;;");
       expect(zsh).toContain("    'shipments show|0') printf '%s\\n' ids:shipments ;;");
       expect(zsh).toContain("    'stations set|0') printf '%s\\n' ids:stations ;;");
+      expect(zsh).toContain("    'rules move|0') printf '%s\\n' ids:rules ;;");
       expect(zsh).toContain("    'stations set|--clear') printf '%s\\n' 'words:sender_contact origin_address shipping_channel_id label_format printers printers.pdf printers.zpl printers.epl copies auto_print box_presets' ;;");
       expect(zsh).toContain('packdesk completion ids ${1#ids:} --describe');
     });

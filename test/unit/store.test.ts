@@ -1,8 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDb } from '../../src/store/db.js';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { DB_FILE, migrationsFolder, openDb } from '../../src/store/db.js';
 import { accounts } from '../../src/store/schema.js';
 import { SecretBox } from '../../src/store/secrets.js';
 
@@ -24,6 +27,33 @@ describe('the store', () => {
     const journal = JSON.parse(readFileSync(new URL('../../src/store/migrations/meta/_journal.json', import.meta.url), 'utf8'));
     expect(again.client.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual({ n: journal.entries.length });
     await again.close();
+  });
+
+  it("upgrades a store whose tables are rebuilt without losing the rows that point at them (watched folders' imports)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'packdesk-store-'));
+    // the store as release 0030 left it: its migrations up to that one
+    const older = join(mkdtempSync(join(tmpdir(), 'packdesk-migrations-')), 'migrations');
+    cpSync(migrationsFolder('migrations'), older, { recursive: true });
+    const journalPath = join(older, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === '0030_channel_price_list') + 1);
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const client = new Database(join(dir, DB_FILE));
+    client.pragma('foreign_keys = ON');
+    migrate(drizzle(client), { migrationsFolder: older });
+    client.exec(`INSERT INTO accounts (id, name, plan, created_at) VALUES ('acc_1', 'Shop', 'free', 0);
+      INSERT INTO shipping_channels (id, account_id, name, provider, status, settings_enc, created_at, updated_at) VALUES ('ch_1', 'acc_1', 'PPL', 'ppl', 'active', 'x', 0, 0);
+      INSERT INTO watched_folders (id, account_id, path, channel_id, label_format, status, created_at, updated_at) VALUES ('wf_1', 'acc_1', '/srv/orders', 'ch_1', 'pdf', 'active', 0, 0);
+      INSERT INTO imports (id, account_id, watched_folder_id, file_name, sha256, rows, shipments_created, failed_rows, status, created_at, updated_at)
+        VALUES ('imp_1', 'acc_1', 'wf_1', 'orders.csv', 'h', 1, 1, 0, 'done', 0, 0);`);
+    client.close();
+
+    const store = openDb(dir);
+    expect(store.client.prepare("SELECT watched_folder_id FROM imports WHERE id = 'imp_1'").get()).toEqual({ watched_folder_id: 'wf_1' });
+    // the rebuilt table takes a folder whose orders' channels the shipping rules choose
+    store.client.prepare("INSERT INTO watched_folders (id, account_id, path, label_format, status, created_at, updated_at) VALUES ('wf_2', 'acc_1', '/srv/b2b', 'pdf', 'active', 0, 0)").run();
+    expect(store.client.pragma('foreign_keys', { simple: true })).toBe(1);
+    await store.close();
   });
 
   it("counts a SQLite store's writes, through drizzle and plain statements, and not its reads", async () => {

@@ -931,6 +931,60 @@ export interface paths {
         patch: operations["updateWatchedFolder"];
         trace?: never;
     };
+    "/v1/shipping-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the shipping rules in the order they are tried */
+        get: operations["listShippingRules"];
+        put?: never;
+        /** Add a shipping rule (last, or at `position`) */
+        post: operations["createShippingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping-rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the rules would do with a shipment body: the channel, the rule, and each rule tried (nothing is created) */
+        post: operations["testShippingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shipping-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a shipping rule */
+        get: operations["getShippingRule"];
+        put?: never;
+        post?: never;
+        /** Delete a shipping rule (the rules after it move up one; shipments it chose keep their chosen_by) */
+        delete: operations["deleteShippingRule"];
+        options?: never;
+        head?: never;
+        /** Change a shipping rule; `position` moves it (the rules between move by one) */
+        patch: operations["updateShippingRule"];
+        trace?: never;
+    };
     "/v1/imports": {
         parameters: {
             query?: never;
@@ -4642,6 +4696,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5401,6 +5463,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -5843,6 +5913,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6410,6 +6488,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -6738,6 +6824,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -7096,6 +7190,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -7424,6 +7526,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -9672,6 +9782,14 @@ export interface operations {
                              * @enum {string|null}
                              */
                             price_source: "carrier" | "price_list" | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
@@ -15381,7 +15499,8 @@ export interface operations {
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
-                            shipping_channel_id: string;
+                            /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                            shipping_channel_id: string | null;
                             /** @enum {string} */
                             label_format: "pdf" | "zpl" | "epl";
                             /** @description Labels are printed here once they exist */
@@ -15491,7 +15610,8 @@ export interface operations {
             content: {
                 "application/json": {
                     path: string;
-                    shipping_channel_id: string;
+                    /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                    shipping_channel_id?: string | null;
                     /** @enum {string} */
                     label_format: "pdf" | "zpl" | "epl";
                     printer_id?: string | null;
@@ -15527,7 +15647,8 @@ export interface operations {
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
-                            shipping_channel_id: string;
+                            /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                            shipping_channel_id: string | null;
                             /** @enum {string} */
                             label_format: "pdf" | "zpl" | "epl";
                             /** @description Labels are printed here once they exist */
@@ -15697,7 +15818,8 @@ export interface operations {
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
-                            shipping_channel_id: string;
+                            /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                            shipping_channel_id: string | null;
                             /** @enum {string} */
                             label_format: "pdf" | "zpl" | "epl";
                             /** @description Labels are printed here once they exist */
@@ -15890,7 +16012,8 @@ export interface operations {
             content: {
                 "application/json": {
                     path?: string;
-                    shipping_channel_id?: string;
+                    /** @description null: the shipping rules choose each order's channel */
+                    shipping_channel_id?: string | null;
                     /** @enum {string} */
                     label_format?: "pdf" | "zpl" | "epl";
                     printer_id?: string | null;
@@ -15924,7 +16047,8 @@ export interface operations {
                             station: string | null;
                             /** @description Absolute path on the daemon machine */
                             path: string;
-                            shipping_channel_id: string;
+                            /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                            shipping_channel_id: string | null;
                             /** @enum {string} */
                             label_format: "pdf" | "zpl" | "epl";
                             /** @description Labels are printed here once they exist */
@@ -15946,6 +16070,1175 @@ export interface operations {
                                 done: string;
                                 failed: string;
                                 out: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listShippingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description rule_… */
+                            id: string;
+                            position: number;
+                            name: string;
+                            active: boolean;
+                            /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                            conditions: {
+                                destination_countries?: string[];
+                                /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                                destination_postal_code_prefixes?: string[];
+                                /** @description From min to max kg, the parcels together, both included; either may be left open */
+                                weight_kg?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max parcels, both included; either may be left open */
+                                parcel_count?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                                longest_side_cm?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: with cash on delivery only; false: without only */
+                                cash_on_delivery?: boolean;
+                                /** @description From min to max in the COD currency, both included; either may be left open */
+                                cash_on_delivery_amount?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                                order_value?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: to a pickup point or locker only; false: to a door only */
+                                pickup_point?: boolean;
+                                /** @description `*` any run of characters, `?` one; case ignored */
+                                reference_pattern?: string;
+                                /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                /** @description The watched folders its file came from */
+                                import_folder_ids?: string[];
+                            };
+                            action: {
+                                /** @enum {string} */
+                                type: "use_channel";
+                                shipping_channel_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "cheapest" | "fastest";
+                                shipping_channel_ids: string[];
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description 1 is tried first; the rules from there on move down one */
+                    position?: number;
+                    /** @description An inactive rule is kept and skipped */
+                    active?: boolean;
+                    /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                    conditions?: {
+                        destination_countries?: string[];
+                        /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                        destination_postal_code_prefixes?: string[];
+                        /** @description From min to max kg, the parcels together, both included; either may be left open */
+                        weight_kg?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max parcels, both included; either may be left open */
+                        parcel_count?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                        longest_side_cm?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description true: with cash on delivery only; false: without only */
+                        cash_on_delivery?: boolean;
+                        /** @description From min to max in the COD currency, both included; either may be left open */
+                        cash_on_delivery_amount?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                        order_value?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description true: to a pickup point or locker only; false: to a door only */
+                        pickup_point?: boolean;
+                        /** @description `*` any run of characters, `?` one; case ignored */
+                        reference_pattern?: string;
+                        /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description The watched folders its file came from */
+                        import_folder_ids?: string[];
+                    };
+                    action: {
+                        /** @enum {string} */
+                        type: "use_channel";
+                        shipping_channel_id: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "cheapest" | "fastest";
+                        shipping_channel_ids: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description rule_… */
+                            id: string;
+                            position: number;
+                            name: string;
+                            active: boolean;
+                            /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                            conditions: {
+                                destination_countries?: string[];
+                                /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                                destination_postal_code_prefixes?: string[];
+                                /** @description From min to max kg, the parcels together, both included; either may be left open */
+                                weight_kg?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max parcels, both included; either may be left open */
+                                parcel_count?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                                longest_side_cm?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: with cash on delivery only; false: without only */
+                                cash_on_delivery?: boolean;
+                                /** @description From min to max in the COD currency, both included; either may be left open */
+                                cash_on_delivery_amount?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                                order_value?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: to a pickup point or locker only; false: to a door only */
+                                pickup_point?: boolean;
+                                /** @description `*` any run of characters, `?` one; case ignored */
+                                reference_pattern?: string;
+                                /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                /** @description The watched folders its file came from */
+                                import_folder_ids?: string[];
+                            };
+                            action: {
+                                /** @enum {string} */
+                                type: "use_channel";
+                                shipping_channel_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "cheapest" | "fastest";
+                                shipping_channel_ids: string[];
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Idempotency key reused with another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Read at this station: sender, pickup address, channel and label format the body leaves out come from its settings, and it prints on the station's printer when the station auto-prints and the body has no `print` */
+                    station?: string;
+                    /**
+                     * @description Required (or from the `station`'s settings)
+                     * @enum {string}
+                     */
+                    label_format?: "pdf" | "zpl" | "epl";
+                    /**
+                     * @description For a label packdesk converts to ZPL or EPL: default the dpi of the `print` printer, else 203
+                     * @enum {integer}
+                     */
+                    label_dpi?: 203 | 300;
+                    /** @description Required (or from the `station`'s settings); company_name, or first_name and last_name (or name) */
+                    sender_contact?: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description company_name, or first_name and last_name (or name), is required */
+                    recipient_contact: {
+                        company_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description A full name ("Ing. Jan Novák"), split into first_name and last_name when both are empty */
+                        name?: string;
+                        email_address: string;
+                        /** @description As written for the address's country ("777 888 999") or international; stored in E.164 */
+                        phone_number: string;
+                    };
+                    /** @description Required (or from the `station`'s settings) */
+                    origin_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    /** @description Required, unless a pickup_point the carrier's point API knows: then the point's address */
+                    destination_address?: {
+                        /** @description With the house number when house_number is empty ("Vinohradská 1234/56", "ul. Marszałkowska 10/5") */
+                        street_name: string;
+                        /** @description Empty: read from street_name by the country's convention */
+                        house_number?: string;
+                        apartment_number?: string;
+                        city_name: string;
+                        /** @description Checked for the country and stored in the carriers' form ("602 00" → "60200", "00590" → "00-590") */
+                        postal_code: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        country_code: string;
+                    };
+                    parcels: {
+                        /** @default package */
+                        parcel_type?: string;
+                        /** @description In weight_unit; > 0 and ≤ 1,000,000 */
+                        weight_amount?: number;
+                        /**
+                         * @default KG
+                         * @enum {string}
+                         */
+                        weight_unit?: "KG" | "G" | "LB";
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        length_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        width_dimension?: number;
+                        /** @description In dimension_unit; > 0 and ≤ 100,000 */
+                        height_dimension?: number;
+                        /**
+                         * @default CM
+                         * @enum {string}
+                         */
+                        dimension_unit?: "CM" | "MM" | "M" | "IN";
+                    }[];
+                    /** @description At most 2 decimals; ≤ 1,000,000,000 */
+                    cash_on_delivery_amount?: number | null;
+                    cash_on_delivery_currency?: string | null;
+                    /** @description YYYY-MM-DD, default today */
+                    shipping_date?: string;
+                    print?: {
+                        printer_id: string;
+                        /** @default 1 */
+                        copies?: number;
+                    } | null;
+                    /** @description Deliver to this pickup point or locker of the channel's carrier: its point product is chosen */
+                    pickup_point?: {
+                        /** @description The carrier's id of the point (GET /v1/pickup-points finds it; e-shops' checkouts give it) */
+                        provider_point_id: string;
+                        /**
+                         * @description Checked against the point where the carrier's point API knows it
+                         * @enum {string|null}
+                         */
+                        type?: "parcelshop" | "locker" | "post_office" | null;
+                    } | null;
+                    /** @description Required where the route crosses a customs border (EU → US, GB, CH, NO, the Canary Islands …); kept and not sent where it does not */
+                    customs?: {
+                        /** @enum {string} */
+                        contents_type: "sale" | "gift" | "sample" | "documents" | "return" | "other";
+                        /** @description Incoterms 2020; default DAP (the recipient pays duties and taxes) */
+                        incoterm?: string;
+                        invoice_number?: string;
+                        /** @description YYYY-MM-DD; default the shipping date */
+                        invoice_date?: string;
+                        /** @description Default the currency of the origin country */
+                        currency?: string;
+                        exporter_eori?: string;
+                        exporter_vat_number?: string;
+                        importer_tax_id?: string;
+                        items: {
+                            description: string;
+                            /** @description The HS code, 6 to 10 digits (spaces and dots as written are fine: 8471 30 00); required but for documents */
+                            hs_code?: string;
+                            quantity: number;
+                            /** @description In the declaration's currency; at most 2 decimals */
+                            unit_value: number;
+                            /** @description kg */
+                            unit_weight: number;
+                            /** @description ISO 3166-1 alpha-2: where the goods were made */
+                            origin_country: string;
+                            sku?: string;
+                        }[];
+                    } | null;
+                    /** @description Make its return label too, for the box: once the carrier has this shipment, its return (return_shipment_ids) is created with the carrier's return product. Default false; the channel's carrier must make returns (GET /v1/providers) */
+                    return?: boolean;
+                    reference_number?: string | null;
+                    label_comment?: string | null;
+                    /** @description ≤ 16 KiB as JSON */
+                    metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description default true */
+                    enable_tracking?: boolean;
+                    /** @description Try it as an order of this watched folder's files */
+                    import_folder_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The channel the shipment would ship with; null: none (a creation would be refused on shipping_channel_id) */
+                            shipping_channel_id: string | null;
+                            /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
+                            chosen_by: {
+                                /** @description rule_… */
+                                shipping_rule_id: string;
+                                name: string;
+                                /** @description Why that channel: the rule's channel, or the cheapest or fastest of its channels with the price */
+                                reason: string;
+                            } | null;
+                            /**
+                             * @description station: no rule chose, and the station's channel stands
+                             * @enum {string|null}
+                             */
+                            fallback: "station" | null;
+                            /** @description The active rules tried, in order, up to the one that chose */
+                            rules: {
+                                shipping_rule_id: string;
+                                position: number;
+                                name: string;
+                                chose: boolean;
+                                /** @description Why it chose, or why it did not (the first condition that fails, or why its action found no channel) */
+                                reason: string;
+                            }[];
+                            /** @description The quotes of the cheapest or fastest rule that chose */
+                            quotes: {
+                                shipping_channel_id: string;
+                                name: string;
+                                provider: string;
+                                price: number | null;
+                                currency: string | null;
+                                /**
+                                 * @description Where price came from: the carrier's rate API, or the channel's price_list
+                                 * @enum {string|null}
+                                 */
+                                price_source: "carrier" | "price_list" | null;
+                                /** @description Working days on the way: the carrier's, else the price list zone's transit_days */
+                                transit_days: number | null;
+                                /** @description The carrier's estimated delivery (ISO 8601 date or date-time), where it gives one */
+                                estimated_delivery: string | null;
+                                /** @description Why this channel cannot carry or price the shipment (null: it can, at price) */
+                                cannot: string | null;
+                                /** @description The carrier's rate API failed (5xx, timeout, refusal) and no price list priced the shipment: cannot says why */
+                                failed: boolean;
+                                /** @description Why the carrier's rate API did not answer, where the price list priced the shipment instead */
+                                carrier_error: string | null;
+                                /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                                errors: {
+                                    [key: string]: string[];
+                                };
+                            }[] | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid request format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Validation errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description rule_… */
+                            id: string;
+                            position: number;
+                            name: string;
+                            active: boolean;
+                            /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                            conditions: {
+                                destination_countries?: string[];
+                                /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                                destination_postal_code_prefixes?: string[];
+                                /** @description From min to max kg, the parcels together, both included; either may be left open */
+                                weight_kg?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max parcels, both included; either may be left open */
+                                parcel_count?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                                longest_side_cm?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: with cash on delivery only; false: without only */
+                                cash_on_delivery?: boolean;
+                                /** @description From min to max in the COD currency, both included; either may be left open */
+                                cash_on_delivery_amount?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                                order_value?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: to a pickup point or locker only; false: to a door only */
+                                pickup_point?: boolean;
+                                /** @description `*` any run of characters, `?` one; case ignored */
+                                reference_pattern?: string;
+                                /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                /** @description The watched folders its file came from */
+                                import_folder_ids?: string[];
+                            };
+                            action: {
+                                /** @enum {string} */
+                                type: "use_channel";
+                                shipping_channel_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "cheapest" | "fastest";
+                                shipping_channel_ids: string[];
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC, e.g. 2026-11-20T09:15:02Z
+                             */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid or missing API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Field path (dots and indexes, e.g. parcels.0.weight_amount) → messages */
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateShippingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description 1 is tried first; the rules from there on move down one */
+                    position?: number;
+                    /** @description An inactive rule is kept and skipped */
+                    active?: boolean;
+                    /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                    conditions?: {
+                        destination_countries?: string[];
+                        /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                        destination_postal_code_prefixes?: string[];
+                        /** @description From min to max kg, the parcels together, both included; either may be left open */
+                        weight_kg?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max parcels, both included; either may be left open */
+                        parcel_count?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                        longest_side_cm?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description true: with cash on delivery only; false: without only */
+                        cash_on_delivery?: boolean;
+                        /** @description From min to max in the COD currency, both included; either may be left open */
+                        cash_on_delivery_amount?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                        order_value?: {
+                            min?: number | null;
+                            max?: number | null;
+                        };
+                        /** @description true: to a pickup point or locker only; false: to a door only */
+                        pickup_point?: boolean;
+                        /** @description `*` any run of characters, `?` one; case ignored */
+                        reference_pattern?: string;
+                        /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description The watched folders its file came from */
+                        import_folder_ids?: string[];
+                    };
+                    action?: {
+                        /** @enum {string} */
+                        type: "use_channel";
+                        shipping_channel_id: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "cheapest" | "fastest";
+                        shipping_channel_ids: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description rule_… */
+                            id: string;
+                            position: number;
+                            name: string;
+                            active: boolean;
+                            /** @description Every condition given must hold; none: the rule holds for every shipment (a default, placed last) */
+                            conditions: {
+                                destination_countries?: string[];
+                                /** @description A region: destination postal codes starting with one of these (spaces and dashes ignored) */
+                                destination_postal_code_prefixes?: string[];
+                                /** @description From min to max kg, the parcels together, both included; either may be left open */
+                                weight_kg?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max parcels, both included; either may be left open */
+                                parcel_count?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max cm, the longest side of any parcel, both included; either may be left open */
+                                longest_side_cm?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: with cash on delivery only; false: without only */
+                                cash_on_delivery?: boolean;
+                                /** @description From min to max in the COD currency, both included; either may be left open */
+                                cash_on_delivery_amount?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description From min to max of the customs items (quantity × unit value), both included; either may be left open */
+                                order_value?: {
+                                    min?: number | null;
+                                    max?: number | null;
+                                };
+                                /** @description true: to a pickup point or locker only; false: to a door only */
+                                pickup_point?: boolean;
+                                /** @description `*` any run of characters, `?` one; case ignored */
+                                reference_pattern?: string;
+                                /** @description Metadata values by key (an order's tags, its shop …), as patterns */
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                                /** @description The watched folders its file came from */
+                                import_folder_ids?: string[];
+                            };
+                            action: {
+                                /** @enum {string} */
+                                type: "use_channel";
+                                shipping_channel_id: string;
+                            } | {
+                                /** @enum {string} */
+                                type: "cheapest" | "fastest";
+                                shipping_channel_ids: string[];
                             };
                             /**
                              * Format: date-time
@@ -16218,7 +17511,8 @@ export interface operations {
                     file_name: string;
                     /** @description The file as it is (any of the accepted encodings), base64 */
                     content_base64: string;
-                    shipping_channel_id: string;
+                    /** @description The channel of every order of the file that names none; without it, the account's shipping rules choose each order's channel */
+                    shipping_channel_id?: string;
                     /**
                      * @default pdf
                      * @enum {string}

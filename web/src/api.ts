@@ -31,6 +31,8 @@ export type LabelFormat = Shipment['label_format'];
 export type CreateShipmentBody = BodyOf<'/v1/shipments', 'post'>;
 export type PatchShipmentBody = BodyOf<'/v1/shipments/{id}', 'patch'>;
 export type ShipOrderBody = BodyOf<'/v1/orders/{id}/ship', 'post'>;
+export type ShippingRule = DataOf<'/v1/shipping-rules', 'get'> extends Array<infer R> ? R : never;
+export type ShippingRuleBody = BodyOf<'/v1/shipping-rules', 'post'>;
 
 /** A refused request, with the field paths of the error envelope (`parcels.0.weight_amount` → messages). */
 export class ApiError extends Error {

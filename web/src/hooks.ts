@@ -23,6 +23,13 @@ export function useChannels(onlyActive = false): Channel[] {
   return channels;
 }
 
+/** Whether the account has an active shipping rule: then a shipment may leave its channel to the rules. */
+export function useHasRules(): boolean {
+  const [has, setHas] = useState(false);
+  useEffect(() => void data(api.GET('/v1/shipping-rules')).then((rules) => setHas(rules.some((r) => r.active))).catch(() => undefined), []);
+  return has;
+}
+
 /** The carriers as GET /v1/providers describes them: what each offers (courier pickup, points). */
 export function useProviders(): Provider[] {
   const [providers, setProviders] = useState<Provider[]>([]);

@@ -6,6 +6,7 @@ import { reachable, startLive, stopLive } from './live';
 import { EndOfDay } from './pages/end-of-day';
 import { Imports } from './pages/imports';
 import { Printers } from './pages/printers';
+import { RulesPage } from './pages/rules';
 import { ShipScreen } from './pages/ship';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
@@ -15,7 +16,7 @@ import { useSignal } from './signal';
 import { loadStation, moveBrowserSender } from './station';
 import './desk.css';
 
-/** The route is the part after `#`: `/ship`, `/shipments`, `/shipments/sh_…`, `/end-of-day`, `/station`, `/printers`, `/imports`. */
+/** The route is the part after `#`: `/ship`, `/shipments`, `/shipments/sh_…`, `/end-of-day`, `/station`, `/printers`, `/imports`, `/rules`. */
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.slice(1) || '/ship');
   useEffect(() => {
@@ -34,6 +35,7 @@ function Page({ route, session }: { route: string; session: DeskSession }) {
   if (route === '/station') return <StationPage readOnly={readOnly} stationName={session.station} />;
   if (route === '/printers') return <Printers readOnly={readOnly} />;
   if (route === '/imports') return <Imports />;
+  if (route === '/rules') return <RulesPage readOnly={readOnly} />;
   if (route === '/end-of-day') return <EndOfDay readOnly={readOnly} />;
   return <ShipScreen readOnly={readOnly} stationName={session.station} />;
 }
@@ -82,12 +84,12 @@ function Desk() {
     return <a href={`#${to}`} class={here ? 'active' : ''} aria-current={here ? 'page' : undefined}>{t(key)}</a>;
   };
   // the ship screen fits the window: its columns scroll inside, the page never does
-  const fitted = !/^\/(shipments|end-of-day|station|printers|imports)/.test(route);
+  const fitted = !/^\/(shipments|end-of-day|station|printers|imports|rules)/.test(route);
   return (
     <div class={fitted ? 'desk fitted' : 'desk'}>
       <header>
         <strong class="brand">packdesk</strong>
-        <nav>{link('/ship', 'nav.ship')}{link('/shipments', 'nav.shipments')}{link('/end-of-day', 'nav.endOfDay')}{link('/station', 'nav.station')}{link('/printers', 'nav.printers')}{link('/imports', 'nav.imports')}</nav>
+        <nav>{link('/ship', 'nav.ship')}{link('/shipments', 'nav.shipments')}{link('/end-of-day', 'nav.endOfDay')}{link('/station', 'nav.station')}{link('/printers', 'nav.printers')}{link('/imports', 'nav.imports')}{link('/rules', 'nav.rules')}</nav>
         <span class="account">{session.account.name}</span>
         <span class="station-name" title={t('nav.station')}>{session.station}</span>
         <select aria-label="Language" value={language.get()} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>

@@ -19,7 +19,7 @@ const UNREAD_ENCODING: TextEncodingOf = { encoding: 'utf-8', bom: false };
 function folderSettings(folder: WatchedFolderRow): ImportSettings {
   return {
     defaults: {
-      shipping_channel_id: folder.channelId, label_format: folder.labelFormat,
+      shipping_channel_id: folder.channelId ?? undefined, label_format: folder.labelFormat,
       print: folder.printerId ? { printer_id: folder.printerId, copies: 1 } : null,
     },
     mapping: folder.mapping as ImportSettings['mapping'],

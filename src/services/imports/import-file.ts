@@ -12,6 +12,7 @@ import { MAX_PARCELS } from '../../domain/shipment-input.js';
 import type { ServiceContext } from '../context.js';
 import { createOrder, type OrderDraft } from '../orders.js';
 import { createShipment, validateCreation, type ShipmentBody } from '../shipments/create.js';
+import { withRoutedChannel } from '../shipping-rules.js';
 import { loadShipmentRow } from '../shipments/records.js';
 import { CarrierOutcomes } from './carrier-outcomes.js';
 import { beginImportRun, endImportRun, importSource, MAX_IMPORT_RUNS, setImportProgress, updateImportRow, type ImportRow } from './records.js';
@@ -146,7 +147,11 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
   }
   const errors = new FieldErrorCollector();
   errors.merge(deps.checkShape(order.body));
-  const body = order.body as unknown as ShipmentBody;
+  // an order that names no channel, from a file whose settings name none, ships by the account's shipping rules
+  const routed = target === 'shipments' && order.problems.length === 0 && errors.empty
+    ? await withRoutedChannel(ctx, row.accountId, order.body as unknown as ShipmentBody, { importFolderId: row.watchedFolderId })
+    : { body: order.body as unknown as ShipmentBody, chosenBy: null };
+  const body = routed.body;
   try {
     if (order.problems.length > 0) {
       await validateCreation(ctx, row.accountId, body, errors);
@@ -161,7 +166,7 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
         await imported({ shipment: null, order: queued.id });
         return { kind: 'order', orderId: queued.id, earlierImportId: null };
       }
-      const shipment = await createShipment(ctx, row.accountId, body, errors);
+      const shipment = await createShipment(ctx, row.accountId, body, errors, routed.chosenBy);
       await imported({ shipment: shipment.id, order: null });
       return { kind: 'shipment', shipmentId: shipment.id, earlierImportId: null, fresh: true };
     });

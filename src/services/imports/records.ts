@@ -125,6 +125,11 @@ export function loadImportRow(ctx: ServiceContext, id: string): Promise<ImportRo
   return ctx.db.select().from(imports).where(eq(imports.id, id)).get();
 }
 
+/** The watched folder an import read its file from; null for an upload or no import. */
+export async function importFolderOf(ctx: ServiceContext, importId: string | null): Promise<string | null> {
+  return importId === null ? null : (await loadImportRow(ctx, importId))?.watchedFolderId ?? null;
+}
+
 export async function getImportRow(ctx: ServiceContext, accountId: string, id: string): Promise<ImportRow> {
   return owned(await loadImportRow(ctx, id), accountId, 'Import', id);
 }

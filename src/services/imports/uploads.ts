@@ -64,13 +64,13 @@ export async function startUploadedImport(ctx: ServiceContext, accountId: string
     }
   }
   const labelFormat = input.label_format ?? 'pdf';
-  await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
+  if (input.shipping_channel_id !== undefined) await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
   await checkPrinter(ctx, accountId, input.printer_id, labelFormat, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
   const settings: ImportSettings = {
     defaults: {
-      shipping_channel_id: input.shipping_channel_id!, label_format: labelFormat,
+      shipping_channel_id: input.shipping_channel_id, label_format: labelFormat,
       print: input.printer_id ? { printer_id: input.printer_id, copies: input.copies ?? 1 } : null,
     },
     mapping,

@@ -69,7 +69,8 @@ export async function listWatchedFolders(ctx: ServiceContext, accountId: string,
 
 export interface WatchedFolderInput {
   path?: string;
-  shipping_channel_id?: string;
+  /** null or left out: the shipping rules choose each order's channel. */
+  shipping_channel_id?: string | null;
   label_format?: string;
   printer_id?: string | null;
   mapping?: unknown;
@@ -120,14 +121,14 @@ export function prepareWatchedFolder(ctx: ServiceContext, folder: WatchedFolderR
 
 export async function createWatchedFolder(ctx: ServiceContext, accountId: string, input: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const realPath = await checkPath(ctx, accountId, input.path, errors);
-  await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
+  if (input.shipping_channel_id != null) await checkChannel(ctx, accountId, input.shipping_channel_id, errors);
   await checkPrinter(ctx, accountId, input.printer_id, input.label_format, errors);
   const mapping = checkMapping(input.mapping, errors);
   errors.throwIfAny();
   await makeLayout(realPath!, errors);
   const now = ctx.clock.now();
   const row: WatchedFolderRow = {
-    id: ctx.ids('watchedFolder'), accountId, station: ctx.station, path: resolve(input.path!), channelId: input.shipping_channel_id!, labelFormat: input.label_format as LabelFormat,
+    id: ctx.ids('watchedFolder'), accountId, station: ctx.station, path: resolve(input.path!), channelId: input.shipping_channel_id ?? null, labelFormat: input.label_format as LabelFormat,
     printerId: input.printer_id ?? null, mapping, target: input.target ?? 'shipments', status: (input.status as WatchedFolderStatus | undefined) ?? 'active', createdAt: now, updatedAt: now,
   };
   await ctx.store.transaction(async () => {
@@ -141,7 +142,7 @@ export async function createWatchedFolder(ctx: ServiceContext, accountId: string
 /** Changes what is given; what a change affects is checked again (a new label format against the printer). */
 export async function updateWatchedFolder(ctx: ServiceContext, accountId: string, id: string, patch: WatchedFolderInput, errors = new FieldErrorCollector()): Promise<WatchedFolderView> {
   const row = await getWatchedFolderRow(ctx, accountId, id);
-  const channelId = patch.shipping_channel_id ?? row.channelId;
+  const channelId = patch.shipping_channel_id === undefined ? row.channelId : patch.shipping_channel_id;
   const labelFormat = patch.label_format ?? row.labelFormat;
   const printerId = patch.printer_id === undefined ? row.printerId : patch.printer_id;
   const moving = movesHere(ctx, row, patch.station, errors);
@@ -149,7 +150,7 @@ export async function updateWatchedFolder(ctx: ServiceContext, accountId: string
   // a folder moved to this station is a directory of this machine: its place is checked (and laid out) here
   const placed = moving || (patch.path !== undefined && !(typeof patch.path === 'string' && isAbsolute(patch.path) && resolve(patch.path) === row.path));
   const realPath = placed ? await checkPath(ctx, accountId, path, errors, id) : undefined;
-  if (patch.shipping_channel_id !== undefined) await checkChannel(ctx, accountId, channelId, errors);
+  if (patch.shipping_channel_id != null) await checkChannel(ctx, accountId, channelId, errors);
   if (patch.printer_id !== undefined || patch.label_format !== undefined) await checkPrinter(ctx, accountId, printerId, labelFormat, errors);
   const mapping = patch.mapping === undefined ? (row.mapping as MappingSetting | null) : checkMapping(patch.mapping, errors);
   errors.throwIfAny();

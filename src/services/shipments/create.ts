@@ -8,6 +8,7 @@ import { checkParcelMeasures, withParcelDefaults, type ParcelDefaults } from '..
 import { normaliseParties } from '../../domain/parties.js';
 import { COUNTRY_CODES } from '../../domain/reference-data.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
+import type { ChosenBy } from '../../domain/shipping-rules.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
 import { toKilograms, WEIGHT_UNITS, type WeightUnit } from '../../domain/units.js';
 import { findProvider } from '../../carriers/registry.js';
@@ -98,7 +99,9 @@ const STATION_FIELDS = ['shipping_channel_id', 'label_format', 'sender_contact',
  * ValidationError listing every problem, else gives the channel and the input as it is stored.
  */
 export async function validateCreation(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors: FieldErrorCollector) {
-  for (const key of STATION_FIELDS) if (given[key] === undefined) errors.add(key, "is required (or name a station whose settings give it: station)");
+  for (const key of STATION_FIELDS) {
+    if (given[key] === undefined) errors.add(key, `is required (or name a station whose settings give it: station${key === 'shipping_channel_id' ? '; or add a shipping rule that chooses it' : ''})`);
+  }
   const found = await channelForShipment(ctx, accountId, given.shipping_channel_id, errors);
   const parcels = Array.isArray(given.parcels) ? withParcelDefaults(given.parcels, found?.channel.parcelDefaults) : given.parcels;
   const point = given.pickup_point && found ? await resolveShipmentPoint(ctx, found.channel, given.pickup_point, given.cash_on_delivery_amount != null, errors) : undefined;
@@ -182,9 +185,10 @@ export type ValidShipment = Awaited<ReturnType<typeof validateCreation>>;
 
 /**
  * Stores the shipment as `pending`, its parcels, its creation job and its event, in one transaction (or in the caller's).
- * `returnOf`: the shipment it returns to its sender (services/shipments/returns.ts).
+ * `returnOf`: the shipment it returns to its sender (services/shipments/returns.ts); `chosenBy`: the shipping rule
+ * that chose its channel (services/shipping-rules.ts).
  */
-export async function insertShipment(ctx: ServiceContext, accountId: string, { provider, body }: ValidShipment, returnOf: string | null) {
+export async function insertShipment(ctx: ServiceContext, accountId: string, { provider, body }: ValidShipment, { returnOf = null, chosenBy = null }: { returnOf?: string | null; chosenBy?: ChosenBy | null } = {}) {
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
   return ctx.store.transaction(async () => {
@@ -193,7 +197,7 @@ export async function insertShipment(ctx: ServiceContext, accountId: string, { p
       referenceNumber: body.reference_number ?? null, providerShipmentId: null, product: null,
       metadata: body.metadata ?? null, labelComment: body.label_comment ?? null, enableTracking: body.enable_tracking ?? true,
       totalPriceMinor: null, currency: null, priceSource: null, failure: null, attempts: 0, nextAttemptAt: now, carrierProgress: null, printedAt: null, dispatchId: null,
-      cancelledAt: null, returnOf, createdAt: now, updatedAt: now,
+      cancelledAt: null, returnOf, chosenBy, createdAt: now, updatedAt: now,
     };
     await ctx.db.insert(shipments).values(row).run();
     const rows = parcelRows(ctx, id, body.parcels);
@@ -207,6 +211,6 @@ export async function insertShipment(ctx: ServiceContext, accountId: string, { p
   });
 }
 
-export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector()) {
-  return insertShipment(ctx, accountId, await validateCreation(ctx, accountId, given, errors), null);
+export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector(), chosenBy: ChosenBy | null = null) {
+  return insertShipment(ctx, accountId, await validateCreation(ctx, accountId, given, errors), { chosenBy });
 }

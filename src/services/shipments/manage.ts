@@ -83,6 +83,8 @@ export async function patchShipment(ctx: ServiceContext, accountId: string, id: 
   if (correcting) {
     const { provider, body } = await validateCreation(ctx, accountId, merged, errors);
     Object.assign(update, await creationColumns(ctx, body, provider.code), { failure: null, nextAttemptAt: now, carrierProgress: null });
+    // a channel named by hand is no longer the rule's choice
+    if (body.shipping_channel_id !== row.channelId) update.chosenBy = null;
   } else if (patch.metadata !== undefined) {
     // the metadata size rule still applies to a plain update
     validateMetadataOnly(patch.metadata, errors);

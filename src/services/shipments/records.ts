@@ -2,6 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { isoTime, isoTimeOrNull } from '../../domain/clock.js';
 import { fromMinorUnits } from '../../domain/money.js';
 import type { CustomsInput } from '../../domain/customs.js';
+import type { ChosenBy } from '../../domain/shipping-rules.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import type { Db } from '../../store/store.js';
@@ -134,6 +135,7 @@ export async function presentShipment(ctx: ServiceContext, row: ShipmentRow, loa
     return: row.withReturn,
     return_shipment_ids: await returnShipmentIds(ctx, row.id),
     price_source: row.priceSource,
+    chosen_by: (row.chosenBy as ChosenBy | null) ?? null,
     metadata: (row.metadata as Record<string, unknown> | null) ?? null,
     label_comment: row.labelComment,
     enable_tracking: row.enableTracking,

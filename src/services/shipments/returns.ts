@@ -25,7 +25,7 @@ export async function createReturnShipment(ctx: ServiceContext, accountId: strin
   const outbound = await getShipmentRow(ctx, accountId, id);
   if (outbound.returnOf !== null) throw new ConflictError(`Shipment ${id} is itself the return of ${outbound.returnOf}: it has no return of its own.`);
   if (!RETURNABLE.has(outbound.status)) throw new ConflictError(`Shipment ${id} is ${outbound.status}: a return is made of a shipment the carrier has (created, shipped or delivered).`);
-  return insertShipment(ctx, accountId, await validReturn(ctx, outbound, given, errors), outbound.id);
+  return insertShipment(ctx, accountId, await validReturn(ctx, outbound, given, errors), { returnOf: outbound.id });
 }
 
 async function validReturn(ctx: ServiceContext, outbound: ShipmentRow, given: ReturnOverrides, errors: FieldErrorCollector): Promise<ValidShipment> {
@@ -68,7 +68,7 @@ export async function boxedReturn(ctx: ServiceContext, outbound: ShipmentRow): P
 
 /** Stores a boxed return (inside the outbound's creation transaction), unless the shipment has one already. */
 export async function storeBoxedReturn(ctx: ServiceContext, outbound: ShipmentRow, valid: ValidShipment): Promise<void> {
-  if ((await returnShipmentIds(ctx, outbound.id)).length === 0) await insertShipment(ctx, outbound.accountId, valid, outbound.id);
+  if ((await returnShipmentIds(ctx, outbound.id)).length === 0) await insertShipment(ctx, outbound.accountId, valid, { returnOf: outbound.id });
 }
 
 /** What the carrier step tells the adapter of the shipment a return returns: its carrier's numbers. */

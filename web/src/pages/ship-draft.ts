@@ -41,6 +41,10 @@ export interface CustomsDraft {
 }
 type CustomsRecord = NonNullable<Order['customs']>;
 
+/** The draft's channel when the account's shipping rules choose it (the body then names none). */
+export const BY_RULES = 'rules';
+const channelOf = (draft: Settled) => (draft.channel === BY_RULES ? undefined : draft.channel);
+
 /** A draft whose channel and label format are settled (the station's filled in). */
 export type Settled = Draft & { label_format: LabelFormat };
 
@@ -176,7 +180,7 @@ const recipientBody = (draft: Settled) => ({
 /** A new shipment at `station`: the daemon adds the station's sender, pickup address and auto-print. */
 export function createBody(draft: Settled, station: string): CreateShipmentBody {
   return {
-    station, shipping_channel_id: draft.channel, label_format: draft.label_format, reference_number: draft.reference_number.trim() || null,
+    station, shipping_channel_id: channelOf(draft), label_format: draft.label_format, reference_number: draft.reference_number.trim() || null,
     ...recipientBody(draft), parcels: parcelsBody(draft),
   };
 }
@@ -184,12 +188,12 @@ export function createBody(draft: Settled, station: string): CreateShipmentBody 
 export const orderChangeBody = recipientBody;
 
 export function shipOrderBody(draft: Settled, station: string): ShipOrderBody {
-  return { station, parcels: parcelsBody(draft), shipping_channel_id: draft.channel, label_format: draft.label_format };
+  return { station, parcels: parcelsBody(draft), shipping_channel_id: channelOf(draft), label_format: draft.label_format };
 }
 
 /** The corrected creation fields of a refused shipment. */
 export function correctionBody(draft: Settled): PatchShipmentBody {
-  return { shipping_channel_id: draft.channel, label_format: draft.label_format, ...recipientBody(draft), parcels: parcelsBody(draft) };
+  return { shipping_channel_id: channelOf(draft), label_format: draft.label_format, ...recipientBody(draft), parcels: parcelsBody(draft) };
 }
 
 /** The fields a field path names open the recipient card. */

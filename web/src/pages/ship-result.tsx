@@ -65,6 +65,7 @@ export function ShipResult({ outcome, errors, printers, effective, stationName, 
           {s.status === 'pending'
             ? <p class="progress" role="status">{t('ship.pending')}</p>
             : <p class="created" role="status">{t('ship.created', { numbers: s.parcels.map((p) => p.tracking_number).join(', ') })}</p>}
+          {s.chosen_by && <p class="hint" data-name="chosen-by">{t('shipment.chosenBy', { name: s.chosen_by.name, reason: s.chosen_by.reason })}</p>}
           {s.has_label && (
             <>
               <PrintStatus shipment={s} printers={printers} />

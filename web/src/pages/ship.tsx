@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, data, errorText, type Quote, type Shipment } from '../api';
-import { useChannels, usePrinters, useProviders } from '../hooks';
+import { useChannels, useHasRules, usePrinters, useProviders } from '../hooks';
 import { statusWord, t } from '../i18n';
 import { onLive } from '../live';
 import { useSignal } from '../signal';
@@ -11,7 +11,7 @@ import { Field } from './parts';
 import { PickupPointCard } from './pickup-point';
 import { RecipientCard, type Recipient } from './recipient-card';
 import {
-  correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, emptyCustoms, newDraft, orderChangeBody, RECIPIENT_PATHS, rememberItems, shipOrderBody,
+  BY_RULES, correctionBody, createBody, draftOfEarlier, draftOfOrder, draftOfRefused, emptyCustoms, newDraft, orderChangeBody, RECIPIENT_PATHS, rememberItems, shipOrderBody,
   type Draft, type Settled,
 } from './ship-draft';
 import { isRefused, ShipResult, type Outcome } from './ship-result';
@@ -38,6 +38,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
   const view = useSignal(station);
   const effective = view?.effective ?? null;
   const channels = useChannels(true);
+  const hasRules = useHasRules();
   const printers = usePrinters();
   const providers = useProviders();
   const [draft, setDraft] = useState<Draft>(() => storedDraft() ?? newDraft(''));
@@ -74,7 +75,8 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
 
   const channelIds = channels.map((c) => c.id);
   const settled = (d: Draft): Settled => ({
-    ...d, channel: d.channel || effective?.shipping_channel_id || channelIds[0] || '', label_format: d.label_format || effective?.label_format || 'pdf',
+    // with shipping rules, a shipment that names no channel goes by them (the station's channel stands where none chooses)
+    ...d, channel: d.channel || (hasRules ? BY_RULES : effective?.shipping_channel_id || channelIds[0] || ''), label_format: d.label_format || effective?.label_format || 'pdf',
   });
   const edit = (change: (d: Draft) => Draft) => {
     idempotencyKey.current = null; // a changed form is a new request
@@ -266,6 +268,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
         <div class="row options">
           <Field label="ship.channel" path="shipping_channel_id" errors={errors}>
             <select name="shipping_channel_id" value={shown.channel} disabled={readOnly} onChange={(e) => edit((d) => ({ ...d, channel: e.currentTarget.value }))}>
+              {hasRules && <option value={BY_RULES}>{t('ship.byRules')}</option>}
               {channels.map((c) => <option value={c.id}>{c.name} ({c.provider})</option>)}
             </select>
           </Field>

@@ -79,6 +79,7 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
       <p><a href="#/shipments">← {t('shipment.back')}</a></p>
       <h1>{shipment.reference_number ?? shipment.id} <Chip status={shipment.needs_attention ? 'needs_attention' : shipment.status} /></h1>
       <p>{shipment.recipient_contact.company_name ?? `${shipment.recipient_contact.first_name ?? ''} ${shipment.recipient_contact.last_name ?? ''}`}, {shipment.destination_address.street_name} {shipment.destination_address.house_number}, {shipment.destination_address.postal_code} {shipment.destination_address.city_name}</p>
+      {shipment.chosen_by && <p class="hint" data-name="chosen-by">{t('shipment.chosenBy', { name: shipment.chosen_by.name, reason: shipment.chosen_by.reason })}</p>}
       {point && (
         <section class="card pickup-point" aria-label={t('points.title')}>
           <span class="hint">{t('points.title')}</span>
