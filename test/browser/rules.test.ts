@@ -135,6 +135,9 @@ describe('shipping rules on the desk: add them, order them, and see which one ch
     expect(await page.inputValue('select[name="shipping_channel_id"]')).toBe('rules');
     expect(await page.locator('select[name="shipping_channel_id"] option:checked').textContent()).toBe('By the shipping rules');
     await page.fill('[name="parcels.0.weight_amount"]', '24');
+    // compared, the channel the rules would choose is the one marked
+    await page.click('button[name="quote"]');
+    await expect.poll(() => page.locator('table.quotes tr.chosen').getAttribute('data-channel'), WAIT).toBe(channels.heavy);
     await page.press('[name="parcels.0.weight_amount"]', 'Enter');
     const chosenBy = page.locator('.result [data-name="chosen-by"]');
     await chosenBy.waitFor(WAIT);

@@ -49,6 +49,8 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
   /** Every active channel's answer for the shipment as the form holds it (POST /v1/rates), once asked. */
   const [quotes, setQuotes] = useState<Quote[] | null>(null);
+  /** The channel the shipping rules would choose for the compared shipment, where the form leaves it to them. */
+  const [rulesChoice, setRulesChoice] = useState<string | null>(null);
   /** The field to focus once the change that reveals it is on the screen. */
   const [focus, setFocus] = useState<string | null>('reference_number');
   const idempotencyKey = useRef<string | null>(null);
@@ -199,8 +201,15 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
   /** Asks every active channel for the shipment as the form holds it: price, or why a channel cannot carry it. */
   const quote = async () => {
     try {
-      const { shipping_channel_id: _channel, ...body } = createBody(settled(draft), stationName);
-      setQuotes(await data(api.POST('/v1/rates', { body })));
+      const asked = settled(draft);
+      const { shipping_channel_id: _channel, ...body } = createBody(asked, stationName);
+      // left to the rules, the quotes mark the channel the rules would choose
+      const [answered, byRules] = await Promise.all([
+        data(api.POST('/v1/rates', { body })),
+        asked.channel === BY_RULES ? data(api.POST('/v1/shipping-rules/test', { body })) : null,
+      ]);
+      setQuotes(answered);
+      setRulesChoice(byRules?.shipping_channel_id ?? null);
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.errors).length > 0) refused(err.errors);
       else setNotice(errorText(err));
@@ -297,7 +306,7 @@ export function ShipScreen({ readOnly, stationName }: { readOnly: boolean; stati
             </thead>
             <tbody>
               {quotes.map((q) => (
-                <tr class={q.shipping_channel_id === shown.channel ? 'chosen' : undefined} data-channel={q.shipping_channel_id}>
+                <tr class={q.shipping_channel_id === (shown.channel === BY_RULES ? rulesChoice : shown.channel) ? 'chosen' : undefined} data-channel={q.shipping_channel_id}>
                   <td>{q.name}</td>
                   <td class="price">{q.price === null ? '—' : `${q.price.toFixed(2)} ${q.currency}`}</td>
                   <td class="transit" title={q.estimated_delivery ? t('ship.quoteDelivery', { date: q.estimated_delivery.slice(0, 10) }) : undefined}>
