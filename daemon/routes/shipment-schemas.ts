@@ -230,7 +230,7 @@ export const ShipmentSchema = Type.Object({
   return_of: Nullable(Type.String({ description: 'The shipment this one returns to its sender (POST /v1/shipments/{id}/return)' })),
   return: Type.Boolean({ description: 'Its return label is made with it, for the box' }),
   return_shipment_ids: Type.Array(Type.String(), { description: 'The shipments that return this one, oldest first' }),
-  price_source: Nullable(Type.String({ enum: ['carrier', 'price_list'], description: "Where total_price came from: the carrier's creation answer, or the channel's price_list" })),
+  price_source: Nullable(Type.String({ enum: ['carrier', 'quote', 'price_list'], description: "Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list" })),
   chosen_by: Nullable(ChosenBySchema),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),

@@ -483,8 +483,11 @@ export interface DemoStory {
   product: { plain: string; cod: string };
   /** Creation fields the carrier refuses, the field path the refusal lands on, and the fields that fix it. */
   refusal: { patch: Record<string, unknown>; path: string; fix: Record<string, unknown> };
-  /** What the carrier's creation answer charges for the plain 1 kg shipment, where it answers a price. */
-  price?: { plain: number; currency: string };
+  /**
+   * What the carrier charges for the plain 1 kg shipment, where it answers a price: in its creation answer (`carrier`,
+   * the default) or its rate API asked once the shipment is created (`quote`).
+   */
+  price?: { plain: number; currency: string; source?: 'carrier' | 'quote' };
   /** Settings over `settings` of a channel that makes returns, where the demo's account cannot (DPD's Czech business unit has no return product). */
   returnSettings?: Record<string, string | number | boolean>;
 }

@@ -251,7 +251,7 @@ export const shipments = pgTable('shipments', {
   enableTracking: integer('enable_tracking').notNull(),
   printRequest: text('print_request'),
   totalPriceMinor: int64('total_price_minor'),
-  priceSource: text('price_source', { enum: ['carrier', 'price_list'] }),
+  priceSource: text('price_source', { enum: ['carrier', 'quote', 'price_list'] }),
   currency: text('currency'),
   chosenBy: text('chosen_by'),
   failure: text('failure'),

@@ -295,8 +295,8 @@ export const shipments = sqliteTable('shipments', {
   enableTracking: integer('enable_tracking', { mode: 'boolean' }).notNull(),
   printRequest: text('print_request', { mode: 'json' }),
   totalPriceMinor: integer('total_price_minor'),
-  /** Where total_price came from: `carrier` (its creation answer) or `price_list` (the channel's). */
-  priceSource: text('price_source', { enum: ['carrier', 'price_list'] }),
+  /** Where total_price came from: `carrier` (its creation answer), `quote` (its rate API, asked once created) or `price_list` (the channel's). */
+  priceSource: text('price_source', { enum: ['carrier', 'quote', 'price_list'] }),
   currency: text('currency'),
   /** The shipping rule that chose its channel (`{shipping_rule_id, name, reason}`), or null: the channel was named. */
   chosenBy: text('chosen_by', { mode: 'json' }),

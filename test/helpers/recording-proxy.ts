@@ -19,7 +19,8 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function recordingProxy(target: string, options: { bodies?: boolean } = {}): Promise<RecordingProxy> {
+/** `failing`: calls whose path it matches get a 500 from the proxy and never reach the carrier (an outage of one operation). */
+export async function recordingProxy(target: string, options: { bodies?: boolean; failing?: RegExp } = {}): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const calls: RecordedCall[] = [];
   const server = createServer((req, res) => {
@@ -31,6 +32,10 @@ export async function recordingProxy(target: string, options: { bodies?: boolean
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => { call.body = Buffer.concat(chunks).toString('utf8'); });
+    }
+    if (options.failing?.test(call.path)) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal_server_error"}');
+      return;
     }
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -4692,10 +4692,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -5459,10 +5459,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -5909,10 +5909,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -6484,10 +6484,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -6820,10 +6820,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -7186,10 +7186,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -7522,10 +7522,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */
@@ -9778,10 +9778,10 @@ export interface operations {
                             /** @description The shipments that return this one, oldest first */
                             return_shipment_ids: string[];
                             /**
-                             * @description Where total_price came from: the carrier's creation answer, or the channel's price_list
+                             * @description Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list
                              * @enum {string|null}
                              */
-                            price_source: "carrier" | "price_list" | null;
+                            price_source: "carrier" | "quote" | "price_list" | null;
                             /** @description The shipping rule that chose the channel; null: the channel was named (by the body, the order, the import or the station) */
                             chosen_by: {
                                 /** @description rule_… */

@@ -1,4 +1,4 @@
-import type { CarrierMappers, ProviderDefinition } from '../types.js';
+import type { CarrierMappers, DemoStory, ProviderDefinition } from '../types.js';
 import { inpostAdapter } from './adapter.js';
 import { INPOST_BASE_URLS } from './client.js';
 import { INPOST_PRODUCTS, INPOST_TRACKING } from './codes.js';
@@ -46,6 +46,7 @@ export const provider: ProviderDefinition = {
   trackingCodes: INPOST_TRACKING,
   products: INPOST_PRODUCTS,
   mappers,
-  demo,
+  // JSON widens the price's source to a string
+  demo: demo as DemoStory,
   emulator: () => import('./emulator.js').then((m) => m.createInpostEmulator),
 };

@@ -4,7 +4,7 @@ import { isoTime } from '../../domain/clock.js';
 import { hsCodeDigits, type CustomsInput } from '../../domain/customs.js';
 import { toMinorUnits } from '../../domain/money.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
-import { listPrice, type PriceList } from '../../domain/price-list.js';
+import { listPrice } from '../../domain/price-list.js';
 import { usualCurrency } from '../../domain/reference-data.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
@@ -97,11 +97,23 @@ export async function customsDocuments(forCarrier: ShipmentForCarrier, created: 
 }
 
 type ShipmentPrice = Pick<ShipmentRow, 'totalPriceMinor' | 'currency' | 'priceSource'>;
+type ChannelRow = typeof shippingChannels.$inferSelect;
 
-/** The carrier's price where its answer has one, else the channel's price list's, else none (and why, in the log). */
-function shipmentPrice(ctx: ServiceContext, s: ShipmentForCarrier, created: CreatedAtCarrier, list: PriceList | null): ShipmentPrice {
+/** The carrier's price where its answer has one, else its rate API's, else the channel's price list's, else none (and why, in the log). */
+async function shipmentPrice(ctx: ServiceContext, channel: ChannelRow, s: ShipmentForCarrier, created: CreatedAtCarrier): Promise<ShipmentPrice> {
   if (created.totalPrice) return { totalPriceMinor: created.totalPrice.amountMinor, currency: created.totalPrice.currency, priceSource: 'carrier' };
+  const { rate } = findProvider(channel.provider)!.adapter;
+  if (rate) {
+    // the shipment is made: a rate API that fails leaves it to the price list, never to a retry
+    try {
+      const quoted = await rate(s, ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel));
+      return { totalPriceMinor: quoted.amountMinor, currency: quoted.currency, priceSource: 'quote' };
+    } catch (err) {
+      ctx.log.warn({ shipment_id: s.id, err: (err as Error).message }, "the carrier's rate API did not price the created shipment");
+    }
+  }
   const none = { totalPriceMinor: null, currency: null, priceSource: null };
+  const list = channel.priceList;
   if (!list) return none;
   const priced = listPrice(list, {
     countryCode: s.recipient.countryCode, parcelWeightsKg: s.parcels.map((p) => p.weightKg), cashOnDelivery: s.cashOnDelivery, shippingDate: s.shippingDate,
@@ -232,7 +244,7 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     }
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
     const documents = await customsDocuments(forCarrier, created, findProvider(row.provider)!.name);
-    await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row), shipmentPrice(ctx, forCarrier, created, channel.priceList));
+    await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row), await shipmentPrice(ctx, channel, forCarrier, created));
     notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {
