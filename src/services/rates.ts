@@ -61,7 +61,8 @@ export async function quoteShipment(ctx: ServiceContext, accountId: string, give
   const { shipping_channel_ids: _named, ...body } = given;
   const quotes = await Promise.all(channels.map((channel) => quoteAtChannel(ctx, accountId, channel, body)));
   const rank = (q: Quote) => (q.price !== null ? 0 : Object.keys(q.errors).length === 0 ? 1 : 2);
-  return quotes.sort((a, b) => rank(a) - rank(b) || (a.price ?? 0) - (b.price ?? 0));
+  // prices of different currencies are not compared (packdesk keeps no exchange rates): the cheapest first within each
+  return quotes.sort((a, b) => rank(a) - rank(b) || (a.currency ?? '').localeCompare(b.currency ?? '') || (a.price ?? 0) - (b.price ?? 0));
 }
 
 /** One channel's answer: the creation's checks, then its carrier's rate, else (or when the carrier fails) its price list. */

@@ -140,11 +140,17 @@ export interface RuleChoice {
 
 const priced = (q: Quote) => q.price !== null && q.cannot === null;
 
-/** The quote a cheapest or fastest rule picks: the lowest price, or the fewest transit days (then the price). */
-function pick(type: 'cheapest' | 'fastest', quotes: Quote[]): Quote | undefined {
+/**
+ * The quote a cheapest or fastest rule picks: the lowest price, or the fewest transit days (then the price); or why
+ * none. Prices are compared in one currency only: packdesk keeps no exchange rates.
+ */
+function pick(type: 'cheapest' | 'fastest', quotes: Quote[], asked: number): { best: Quote } | { none: string } {
   const candidates = quotes.filter(priced).filter((q) => type === 'cheapest' || q.transit_days != null);
+  if (candidates.length === 0) return { none: `none of its ${asked} channels answered a price${type === 'fastest' ? ' and a transit time' : ''} for it` };
+  const currencies = [...new Set(candidates.map((q) => q.currency))];
+  if (currencies.length > 1) return { none: `its channels price it in different currencies (${currencies.join(', ')}), and packdesk keeps no exchange rates` };
   const key = (q: Quote) => (type === 'fastest' ? [q.transit_days!, q.price!] : [q.price!, 0]);
-  return candidates.sort((a, b) => key(a)[0]! - key(b)[0]! || key(a)[1]! - key(b)[1]!)[0];
+  return { best: candidates.sort((a, b) => key(a)[0]! - key(b)[0]! || key(a)[1]! - key(b)[1]!)[0]! };
 }
 
 /**
@@ -179,11 +185,12 @@ export async function chooseChannel(ctx: ServiceContext, accountId: string, give
     const active = await ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
       .where(and(inArray(shippingChannels.id, action.shipping_channel_ids), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt))).all();
     const quotes = active.length === 0 ? [] : await quoteShipment(ctx, accountId, { ...body as Omit<ShipmentBody, 'shipping_channel_id'>, shipping_channel_ids: active.map((c) => c.id) }, new FieldErrorCollector());
-    const best = pick(action.type, quotes);
-    if (!best) {
-      trial(false, `none of its ${action.shipping_channel_ids.length} channels ${action.type === 'fastest' ? 'answered a price and a transit time' : 'answered a price'} for it`);
+    const picked = pick(action.type, quotes, action.shipping_channel_ids.length);
+    if ('none' in picked) {
+      trial(false, picked.none);
       continue;
     }
+    const { best } = picked;
     const reason = action.type === 'cheapest'
       ? `the cheapest of ${quotes.filter(priced).length} priced channels: ${best.name} at ${best.price} ${best.currency}`
       : `the fastest of ${quotes.filter(priced).length} priced channels: ${best.name} in ${best.transit_days} days at ${best.price} ${best.currency}`;

@@ -150,6 +150,14 @@ describe('shipping rules', () => {
     expect(east.json().data.rules[1]).toMatchObject({ name: 'Western Slovakia', chose: false, reason: 'its postal code 040 01 starts with none of 8, 9' });
     expect(east.json().data.chosen_by.name).toBe('Default');
 
+    // a channel that prices in euros cannot be compared with one in crowns: the rule passes, saying why
+    await a.request('PATCH', `/v1/shipping-channels/${channels.slovakia}`, { price_list: { ...priceList(6), currency: 'EUR' } });
+    const mixed = await a.request('POST', '/v1/shipping-rules/test', body);
+    expect(mixed.json().data.rules[1]).toMatchObject({
+      name: 'Western Slovakia', chose: false, reason: 'its channels price it in different currencies (EUR, CZK), and packdesk keeps no exchange rates',
+    });
+    await a.request('PATCH', `/v1/shipping-channels/${channels.slovakia}`, { price_list: priceList(160) });
+
     const off = await a.request('PATCH', `/v1/shipping-rules/${cheapest.id}`, { active: false });
     expect(off.json().data.active).toBe(false);
     const skipped = await a.request('POST', '/v1/shipping-rules/test', body);
