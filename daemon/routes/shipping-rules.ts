@@ -16,7 +16,7 @@ const Pattern = PlainText({ minLength: 1, maxLength: 100, description: '`*` any 
 
 function Range(unit: string) {
   const end = Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e9 })));
-  return Type.Object({ min: end, max: end }, { additionalProperties: false, minProperties: 1, description: `From min to max ${unit}, both included; either may be left open` });
+  return Type.Object({ min: end, max: end }, { additionalProperties: false, description: `From min to max ${unit}, both included; either may be left open` });
 }
 
 const Conditions = Type.Object({
@@ -57,7 +57,7 @@ const optional = <T extends Record<string, TSchema>>(fields: T) => Object.fromEn
 const CreateRuleBody = Type.Object({
   ...optional(ruleFields), name: ruleFields.name, action: ruleFields.action,
 }, { additionalProperties: false });
-const UpdateRuleBody = Type.Object(optional(ruleFields), { additionalProperties: false, minProperties: 1 });
+const UpdateRuleBody = Type.Object(optional(ruleFields), { additionalProperties: false });
 
 const RuleSchema = Type.Object({
   id: Type.String({ description: 'rule_…' }),

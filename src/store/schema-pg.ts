@@ -143,7 +143,7 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
 export const shippingRules = pgTable('shipping_rules', {
   id: text('id').primaryKey(),
   accountId: text('account_id').notNull().references(() => accounts.id),
-  position: integer('position').notNull(),
+  position: int64('position').notNull(),
   name: text('name').notNull(),
   active: integer('active').notNull().default(sql`1`),
   conditions: text('conditions').notNull(),

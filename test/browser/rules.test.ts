@@ -145,4 +145,19 @@ describe('shipping rules on the desk: add them, order them, and see which one ch
     const [shipped] = await api('GET', '/v1/shipments?search=RULES-2') as unknown as { id: string }[];
     expect(await api('GET', `/v1/shipments/${shipped!.id}`)).toMatchObject({ shipping_channel_id: channels.heavy, chosen_by: { name: 'Heavy' } });
   }, 60_000);
+
+  it("keeps the header with the Rules link on one line on a 1024 px tablet, in each of the desk's languages", async () => {
+    await page.setViewportSize({ width: 1024, height: 600 });
+    for (const language of ['en', 'cs', 'pl']) {
+      await page.selectOption('header select[aria-label="Language"]', language);
+      const navTop = async (href: string) => (await page.locator(`header nav a[href="${href}"]`).boundingBox())!.y;
+      const signOut = (await page.locator('header button').last().boundingBox())!;
+      expect([await navTop('#/rules'), signOut.y < 30], language).toEqual([await navTop('#/ship'), true]);
+      // the link is whole: the account's name, not the links, gives way
+      const rules = (await page.locator('header nav a[href="#/rules"]').boundingBox())!;
+      expect(rules.x + rules.width, language).toBeLessThanOrEqual((await page.locator('header .account').boundingBox())!.x);
+      await page.screenshot({ path: join(SCREENSHOTS, `header-1024-${language}.png`), clip: { x: 0, y: 0, width: 1024, height: 60 } });
+    }
+    await page.selectOption('header select[aria-label="Language"]', 'en');
+  });
 });

@@ -99,14 +99,18 @@ describe('the PostgreSQL store schema', () => {
 const SQLITE_MIGRATIONS = new URL('../../src/store/migrations/', import.meta.url);
 const PG_MIGRATIONS = new URL('../../src/store/migrations-pg/', import.meta.url);
 
-/** The tables, indexes and triggers a folder of migrations leaves behind, replayed in order. */
+/** The tables, indexes and triggers a folder of migrations leaves behind, replayed in order (a table rebuilt under a new name renamed too). */
 function objects(folder: URL, quote: string): string[] {
   const left = new Set<string>();
-  const statement = new RegExp(`(CREATE|DROP) (?:UNIQUE |VIRTUAL )?(TABLE|INDEX|TRIGGER) ${quote}([^${quote}]+)${quote}`, 'g');
+  const name = `${quote}([^${quote}]+)${quote}`;
+  const statement = new RegExp(`(CREATE|DROP) (?:UNIQUE |VIRTUAL )?(TABLE|INDEX|TRIGGER) ${name}|ALTER TABLE ${name} RENAME TO ${name}`, 'g');
   for (const file of readdirSync(folder).filter((f) => f.endsWith('.sql')).sort()) {
-    for (const [, verb, kind, name] of readFileSync(new URL(file, folder), 'utf8').matchAll(statement)) {
-      if (verb === 'CREATE') left.add(`${kind} ${name}`);
-      else left.delete(`${kind} ${name}`);
+    for (const [, verb, kind, object, renamed, to] of readFileSync(new URL(file, folder), 'utf8').matchAll(statement)) {
+      if (renamed) {
+        left.delete(`TABLE ${renamed}`);
+        left.add(`TABLE ${to}`);
+      } else if (verb === 'CREATE') left.add(`${kind} ${object}`);
+      else left.delete(`${kind} ${object}`);
     }
   }
   return [...left].sort();

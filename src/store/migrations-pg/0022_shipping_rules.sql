@@ -1,7 +1,7 @@
 CREATE TABLE "shipping_rules" (
 	"id" text PRIMARY KEY NOT NULL,
 	"account_id" text NOT NULL,
-	"position" integer NOT NULL,
+	"position" bigint NOT NULL,
 	"name" text NOT NULL,
 	"active" integer DEFAULT 1 NOT NULL,
 	"conditions" text NOT NULL,
