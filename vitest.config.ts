@@ -105,6 +105,7 @@ const ON_POSTGRES = [
   'test/integration/returns.test.ts',
   'test/integration/setting-options.test.ts',
   'test/integration/shipments-ppl.test.ts',
+  'test/integration/shared-store-wait.test.ts',
   'test/integration/shipping-rules.test.ts',
   'test/integration/station-settings.test.ts',
   'test/integration/tracking.test.ts',

@@ -15,6 +15,7 @@ import { convertLabelOffThread, LabelFormatError, mergeLabels, renderCommercialI
 import { labels, parcels, shipmentDocuments, shipments, shippingChannels } from '../../store/schema.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
+import { announce } from '../notices.js';
 import { recordEvent } from '../events.js';
 import { backoffDelay, type JobOutcome, type LaneReport } from '../jobs.js';
 import { queuePrintOnCreate } from '../printing/print-jobs.js';
@@ -125,8 +126,9 @@ async function shipmentPrice(ctx: ServiceContext, channel: ChannelRow, s: Shipme
   return { totalPriceMinor: priced.amountMinor, currency: priced.currency, priceSource: 'price_list' };
 }
 
+/** Wakes what waits for the shipment's carrier step (`Prefer: wait`, an import): on this daemon and, on a shared store, on every daemon. */
 function notify(ctx: ServiceContext, shipmentId: string): void {
-  ctx.notices.emit(`shipment:${shipmentId}`);
+  announce(ctx, `shipment:${shipmentId}`);
 }
 
 async function recordCreated(
