@@ -155,8 +155,8 @@ function pick(type: 'cheapest' | 'fastest', quotes: Quote[], asked: number): { b
 
 /**
  * Holds a body (everything but its channel settled) to the account's active rules in order: the first whose
- * conditions hold and whose action finds an active channel that can carry it chooses. A rule that holds but finds
- * none is passed over, saying why.
+ * conditions hold and whose action finds a channel chooses (its channel while active; the cheapest or fastest of its
+ * active channels that quote the shipment a price). A rule that holds but finds none is passed over, saying why.
  */
 export async function chooseChannel(ctx: ServiceContext, accountId: string, given: Partial<ShipmentBody>, source: RuleSource = {}): Promise<RuleChoice> {
   // the channel a station gave is what stands where no rule chooses: the quotes of a rule ask the rule's own
@@ -183,7 +183,7 @@ export async function chooseChannel(ctx: ServiceContext, accountId: string, give
       return { chosen: { shippingChannelId: channel.id, by: { shipping_rule_id: rule.id, name: rule.name, reason } }, trials, quotes: null };
     }
     const active = await ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
-      .where(and(inArray(shippingChannels.id, action.shipping_channel_ids), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt))).all();
+      .where(and(eq(shippingChannels.accountId, accountId), inArray(shippingChannels.id, action.shipping_channel_ids), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt))).all();
     const quotes = active.length === 0 ? [] : await quoteShipment(ctx, accountId, { ...body as Omit<ShipmentBody, 'shipping_channel_id'>, shipping_channel_ids: active.map((c) => c.id) }, new FieldErrorCollector());
     const picked = pick(action.type, quotes, action.shipping_channel_ids.length);
     if ('none' in picked) {
