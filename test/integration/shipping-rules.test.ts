@@ -154,7 +154,7 @@ describe('shipping rules', () => {
     await a.request('PATCH', `/v1/shipping-channels/${channels.slovakia}`, { price_list: { ...priceList(6), currency: 'EUR' } });
     const mixed = await a.request('POST', '/v1/shipping-rules/test', body);
     expect(mixed.json().data.rules[1]).toMatchObject({
-      name: 'Western Slovakia', chose: false, reason: 'its channels price it in different currencies (EUR, CZK), and packdesk keeps no exchange rates',
+      name: 'Western Slovakia', chose: false, reason: 'its channels price it in different currencies (CZK, EUR), and packdesk keeps no exchange rates',
     });
     await a.request('PATCH', `/v1/shipping-channels/${channels.slovakia}`, { price_list: priceList(160) });
 
