@@ -10,7 +10,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { findProvider } from '../../src/carriers/registry.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, signedInDesk } from '../helpers/browser.js';
 import { decodePdfBarcodes } from '../helpers/barcodes.js';
 import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
 import { ippSkipReason, startIppPrinter, type IppPrinter } from '../helpers/ipp-server.js';
@@ -50,13 +50,7 @@ describe.skipIf(Boolean(noIpp))(noIpp ? `the end of the day on the desk (skipped
     expect(created.status).toBe('created');
     return created.parcels.map((p) => p.tracking_number);
   };
-  const signIn = async (as: string, viewer: Browser) => {
-    const context = await viewer.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
-    const opened = await context.newPage();
-    await opened.goto(String((await api('POST', '/v1/desk/login-links', undefined, as)).url));
-    await opened.waitForSelector('header nav');
-    return opened;
-  };
+  const signIn = async (as: string, viewer: Browser) => signedInDesk(viewer, String((await api('POST', '/v1/desk/login-links', undefined, as)).url));
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });

@@ -9,7 +9,7 @@ import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, signedInDesk } from '../helpers/browser.js';
 
 const WAIT = { timeout: 15_000 };
 const SCREENSHOTS = fileURLToPath(new URL('../.generated/desk-screenshots/', import.meta.url));
@@ -78,10 +78,7 @@ describe('pickup points on the desk: the packer finds a ParcelShop by postal cod
       shipping_channel_id: channelId,
     });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
-    page = await context.newPage();
-    await page.goto(String((await api<{ url: string }>('POST', '/v1/desk/login-links')).url));
-    await page.waitForSelector('header nav');
+    page = await signedInDesk(browser, String((await api<{ url: string }>('POST', '/v1/desk/login-links')).url));
   }, 60_000);
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { startDaemon, type RunningDaemon } from '../../daemon/main.js';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, signedInDesk } from '../helpers/browser.js';
 import { shipmentBody } from '../helpers/shipments.js';
 
 const WAIT = { timeout: 15_000 };
@@ -49,11 +49,8 @@ describe('shipping rules on the desk: add them, order them, and see which one ch
       })).id as string;
     }
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-GB' });
-    page = await context.newPage();
+    page = await signedInDesk(browser, String((await api('POST', '/v1/desk/login-links')).url));
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(String((await api('POST', '/v1/desk/login-links')).url));
-    await page.waitForSelector('header nav');
   }, 60_000);
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { findProvider } from '../../src/carriers/registry.js';
 import { createAccount, createApiKey } from '../../src/services/accounts.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { decodeZplBarcodes } from '../helpers/barcodes.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, signedInDesk } from '../helpers/browser.js';
 import { startZebra, type ZebraPrinter } from '../helpers/zebra.js';
 
 const WAIT = { timeout: 15_000 };
@@ -115,11 +115,8 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
       box_presets: [{ name: 'Small box', length_dimension: 30, width_dimension: 20, height_dimension: 10 }, { name: 'Big box', length_dimension: 60, width_dimension: 40, height_dimension: 40 }],
     });
     browser = await launchChromium();
-    const desk = await browser.newContext({ viewport: SIZES[0], locale: 'en-GB' });
-    page = await desk.newPage();
+    page = await signedInDesk(browser, String((await api('POST', '/v1/desk/login-links')).url), { viewport: SIZES[0], locale: 'en-GB' });
     page.on('dialog', (dialog) => void dialog.dismiss());
-    await page.goto(String((await api('POST', '/v1/desk/login-links')).url));
-    await page.waitForSelector('header nav');
   }, 60_000);
 
   afterAll(async () => {
@@ -340,16 +337,13 @@ describe('the packing desk as a station: scan, weigh, ship and print on one scre
     await page.click('button[name="save"]');
     await expect.poll(async () => ((await api('GET', `/v1/stations/${STATION}/settings`)) as { settings: Json }).settings.copies ?? null, WAIT).toBeNull();
 
-    const reader = await browser.newContext({ locale: 'cs-CZ', viewport: SIZES[1] });
-    const readOnly = await reader.newPage();
-    await readOnly.goto(String((await api('POST', '/v1/desk/login-links', undefined, readOnlyKey)).url));
-    await readOnly.waitForSelector('header nav');
+    const readOnly = await signedInDesk(browser, String((await api('POST', '/v1/desk/login-links', undefined, readOnlyKey)).url), { locale: 'cs-CZ', viewport: SIZES[1] });
     await readOnly.goto(url('/#/station'));
     await readOnly.locator('form.settings').waitFor(WAIT);
     expect(await readOnly.locator('form.settings fieldset:not([disabled])').count()).toBe(0);
     expect(await readOnly.locator('button[name="save"]').count()).toBe(0);
     expect(await readOnly.locator('h1').textContent()).toBe(`Stanoviště ${STATION}`);
-    await reader.close();
+    await readOnly.context().close();
   });
 
   it('asks for the customs items where the route crosses a border, fills an item from its SKU the next time, and makes a return label on the shipment\'s page', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
@@ -11,4 +11,12 @@ const CHROMIUM = process.env.PACKDESK_CHROMIUM ?? '/usr/bin/chromium';
 export async function launchChromium(): Promise<Browser> {
   expect(existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (apt-get install chromium)`).toBe(true);
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** The desk in a browser context of its own, signed in through a one-time login link (POST /v1/desk/login-links). */
+export async function signedInDesk(browser: Browser, loginUrl: string, options: BrowserContextOptions = { viewport: { width: 1280, height: 720 }, locale: 'en-GB' }): Promise<Page> {
+  const page = await (await browser.newContext(options)).newPage();
+  await page.goto(loginUrl);
+  await page.waitForSelector('header nav');
+  return page;
 }
