@@ -1,16 +1,12 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { FieldErrorCollector, ValidationError, type FieldErrors } from '../domain/errors.js';
-import { toMinorUnits } from '../domain/money.js';
-import { listPrice, listTransitDays } from '../domain/price-list.js';
-import { toKilograms, type WeightUnit } from '../domain/units.js';
-import { CarrierCredentialsRefusedError, CarrierRefusedError } from '../carriers/errors.js';
-import type { CarrierRate, ShipmentForCarrier } from '../carriers/types.js';
+import { listTransitDays } from '../domain/price-list.js';
+import type { ShipmentForCarrier } from '../carriers/types.js';
 import { shippingChannels } from '../store/schema.js';
-import { channelSettings } from './channel-records.js';
-import { carrierContext } from './channels.js';
 import type { ServiceContext } from './context.js';
 import { shipmentForCarrier } from './shipments/carrier-step.js';
-import { creationColumns, parcelRows, todayOf, validateCreation, type ShipmentBody, type ValidShipment } from './shipments/create.js';
+import { creationColumns, parcelRows, validateCreation, type ShipmentBody, type ValidShipment } from './shipments/create.js';
+import { carrierRate, listPriceOf } from './shipments/pricing.js';
 import type { ShipmentRow } from './shipments/records.js';
 
 /** A shipment body to quote: no channel, or the channels to ask. */
@@ -82,7 +78,8 @@ async function quoteAtChannel(ctx: ServiceContext, accountId: string, channel: C
   }
   const country = valid.body.destination_address.country_code;
   const listTransit = channel.priceList ? listTransitDays(channel.priceList, country) : null;
-  const asked = valid.provider.adapter.rate ? await carrierRate(ctx, channel, valid) : null;
+  const shipment = await quotedShipment(ctx, valid);
+  const asked = valid.provider.adapter.rate ? await carrierRate(ctx, channel, shipment) : null;
   if (asked && 'refused' in asked) return { ...quote, cannot: cannotCarry(asked.refused), errors: asked.refused };
   if (asked && 'rate' in asked) {
     const { rate } = asked;
@@ -92,7 +89,7 @@ async function quoteAtChannel(ctx: ServiceContext, accountId: string, channel: C
     };
   }
   const carrierError = asked ? `${valid.provider.name} did not answer a price: ${asked.error}` : null;
-  const listed = channel.priceList ? listPrice(channel.priceList, pricedShipment(ctx, valid.body)) : null;
+  const listed = channel.priceList ? listPriceOf(channel.priceList, shipment) : null;
   if (listed && !('cannot' in listed)) {
     return { ...quote, price: listed.amountMinor / 100, currency: listed.currency, price_source: 'price_list', transit_days: listTransit, carrier_error: carrierError };
   }
@@ -105,33 +102,8 @@ function cannotCarry(errors: FieldErrors): string {
   return Object.entries(errors).map(([path, messages]) => `${path}: ${messages.join('; ')}`).join('; ');
 }
 
-/**
- * The carrier's rate for the shipment; its refusal of the shipment's fields (the route, a parcel), as a creation's
- * would be; or why it gave no price (5xx, timeout, credentials, no price), logged without the channel's secrets.
- */
-async function carrierRate(ctx: ServiceContext, channel: ChannelRow, valid: ValidShipment): Promise<{ rate: CarrierRate } | { refused: FieldErrors } | { error: string }> {
-  try {
-    return { rate: await valid.provider.adapter.rate!(await quotedShipment(ctx, valid), channelSettings(ctx, channel), carrierContext(ctx, channel)) };
-  } catch (err) {
-    const onFields = err instanceof CarrierRefusedError && !(err instanceof CarrierCredentialsRefusedError) && Object.keys(err.errors).length > 0;
-    if (onFields) return { refused: (err as CarrierRefusedError).errors };
-    ctx.log.warn({ channel_id: channel.id, err: (err as Error).message }, "a channel's carrier did not answer a price");
-    return { error: (err as Error).message };
-  }
-}
-
 /** The shipment as the adapter would get it at creation, stored nowhere. */
 async function quotedShipment(ctx: ServiceContext, { provider, body }: ValidShipment): Promise<ShipmentForCarrier> {
   const row = { ...(await creationColumns(ctx, body, provider.code)), id: 'quote', referenceNumber: body.reference_number ?? null, labelComment: body.label_comment ?? null };
   return shipmentForCarrier(row as ShipmentRow, parcelRows(ctx, row.id, body.parcels));
-}
-
-/** What a price list reads of a validated creation body. */
-function pricedShipment(ctx: ServiceContext, body: ShipmentBody) {
-  return {
-    countryCode: body.destination_address.country_code,
-    parcelWeightsKg: body.parcels.map((p) => toKilograms(p.weight_amount!, (p.weight_unit ?? 'KG') as WeightUnit)),
-    cashOnDelivery: body.cash_on_delivery_amount == null ? null : { amountMinor: toMinorUnits(body.cash_on_delivery_amount)!, currency: body.cash_on_delivery_currency ?? '' },
-    shippingDate: body.shipping_date ?? todayOf(ctx),
-  };
 }

@@ -4,7 +4,6 @@ import { isoTime } from '../../domain/clock.js';
 import { hsCodeDigits, type CustomsInput } from '../../domain/customs.js';
 import { toMinorUnits } from '../../domain/money.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
-import { listPrice } from '../../domain/price-list.js';
 import { usualCurrency } from '../../domain/reference-data.js';
 import type { Address, Contact } from '../../domain/shipment-input.js';
 import { toCentimetres, toKilograms, type DimensionUnit, type WeightUnit } from '../../domain/units.js';
@@ -22,6 +21,7 @@ import { queuePrintOnCreate } from '../printing/print-jobs.js';
 import { trackShipmentParcels } from '../tracking/shipment-parcels.js';
 import { loadParcels, loadShipmentRow, presentShipment, type ParcelRow, type ShipmentFailure, type ShipmentRow } from './records.js';
 import { routeCrossesCustoms, type ValidShipment } from './create.js';
+import { carrierRate, listPriceOf } from './pricing.js';
 import { boxedReturn, returnedShipment, storeBoxedReturn } from './returns.js';
 import { indexShipmentForSearch } from './search.js';
 
@@ -103,22 +103,12 @@ type ChannelRow = typeof shippingChannels.$inferSelect;
 /** The carrier's price where its answer has one, else its rate API's, else the channel's price list's, else none (and why, in the log). */
 async function shipmentPrice(ctx: ServiceContext, channel: ChannelRow, s: ShipmentForCarrier, created: CreatedAtCarrier): Promise<ShipmentPrice> {
   if (created.totalPrice) return { totalPriceMinor: created.totalPrice.amountMinor, currency: created.totalPrice.currency, priceSource: 'carrier' };
-  const { rate } = findProvider(channel.provider)!.adapter;
-  if (rate) {
-    // the shipment is made: a rate API that fails leaves it to the price list, never to a retry
-    try {
-      const quoted = await rate(s, ctx.secrets.openJson(channel.settingsEnc), carrierContext(ctx, channel));
-      return { totalPriceMinor: quoted.amountMinor, currency: quoted.currency, priceSource: 'quote' };
-    } catch (err) {
-      ctx.log.warn({ shipment_id: s.id, err: (err as Error).message }, "the carrier's rate API did not price the created shipment");
-    }
-  }
+  // the shipment is made: a rate API that does not price it leaves it to the price list, never to a retry
+  const asked = findProvider(channel.provider)!.adapter.rate ? await carrierRate(ctx, channel, s) : null;
+  if (asked && 'rate' in asked) return { totalPriceMinor: asked.rate.amountMinor, currency: asked.rate.currency, priceSource: 'quote' };
   const none = { totalPriceMinor: null, currency: null, priceSource: null };
-  const list = channel.priceList;
-  if (!list) return none;
-  const priced = listPrice(list, {
-    countryCode: s.recipient.countryCode, parcelWeightsKg: s.parcels.map((p) => p.weightKg), cashOnDelivery: s.cashOnDelivery, shippingDate: s.shippingDate,
-  });
+  if (!channel.priceList) return none;
+  const priced = listPriceOf(channel.priceList, s);
   if ('cannot' in priced) {
     ctx.log.warn({ shipment_id: s.id, reason: priced.cannot }, "the channel's price list does not price the shipment");
     return none;
