@@ -1,6 +1,6 @@
 import type { FieldErrorCollector } from './errors.js';
 import { COUNTRY_CODES } from './reference-data.js';
-import { toCentimetres, toKilograms, DIMENSION_UNITS, WEIGHT_UNITS, type DimensionUnit, type WeightUnit } from './units.js';
+import { toCentimetres, totalKilograms, DIMENSION_UNITS, type DimensionUnit } from './units.js';
 
 /** A range of a measure; either end may be open. Both ends are included. */
 export interface Range { min?: number | null; max?: number | null }
@@ -86,7 +86,6 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** The facts of a body as given: values the body lacks or gives in an unknown unit are unknown (null), not zero. */
 export function ruleFacts(body: FactsBody, importFolderId: string | null = null): RuleFacts {
   const parcels = Array.isArray(body.parcels) ? body.parcels : [];
-  const weights = parcels.map((p) => (finite(p.weight_amount) && String(p.weight_unit ?? 'KG') in WEIGHT_UNITS ? toKilograms(p.weight_amount, String(p.weight_unit ?? 'KG') as WeightUnit) : null));
   const sides = parcels.flatMap((p) => [p.length_dimension, p.width_dimension, p.height_dimension].map((side) => (
     finite(side) && String(p.dimension_unit ?? 'CM') in DIMENSION_UNITS ? toCentimetres(side, String(p.dimension_unit ?? 'CM') as DimensionUnit) : null)));
   const items = Array.isArray(body.customs?.items) ? body.customs.items : [];
@@ -95,7 +94,7 @@ export function ruleFacts(body: FactsBody, importFolderId: string | null = null)
   return {
     countryCode: text(body.destination_address?.country_code),
     postalCode: text(body.destination_address?.postal_code),
-    weightKg: known(weights) ? weights.reduce((a, b) => a + b, 0) : null,
+    weightKg: totalKilograms(parcels),
     parcelCount: parcels.length,
     longestSideCm: known(sides) ? Math.max(...sides) : null,
     cod: finite(body.cash_on_delivery_amount) ? { amount: body.cash_on_delivery_amount, currency: text(body.cash_on_delivery_currency) } : null,

@@ -10,7 +10,7 @@ import { COUNTRY_CODES } from '../../domain/reference-data.js';
 import type { StoredPickupPoint } from '../../domain/pickup-points.js';
 import type { ChosenBy } from '../../domain/shipping-rules.js';
 import { checkShipmentInput, type Address, type Contact, type CreationCapabilities } from '../../domain/shipment-input.js';
-import { toKilograms, WEIGHT_UNITS, type WeightUnit } from '../../domain/units.js';
+import { totalKilograms } from '../../domain/units.js';
 import { findProvider } from '../../carriers/registry.js';
 import type { ProviderDefinition } from '../../carriers/types.js';
 import { parcels, shipments, shippingChannels } from '../../store/schema.js';
@@ -136,9 +136,7 @@ function checkRouteCustoms(body: ShipmentBody, provider: ProviderDefinition | un
   }
   if (body.customs) {
     // the items are held to the parcels' weight only where every parcel has a weight in a known unit
-    const weighed = Array.isArray(body.parcels) && body.parcels.every((p) => typeof p.weight_amount === 'number' && (p.weight_unit ?? 'KG') in WEIGHT_UNITS);
-    const weightKg = weighed ? body.parcels.reduce((kg, p) => kg + toKilograms(p.weight_amount!, (p.weight_unit ?? 'KG') as WeightUnit), 0) : Infinity;
-    checkCustoms(body.customs, weightKg, errors, 'customs');
+    checkCustoms(body.customs, totalKilograms(body.parcels) ?? Infinity, errors, 'customs');
   }
 }
 
