@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { PICKUP_POINT_TYPES } from '../../src/carriers/types.js';
 import { CUSTOMS_CONTENTS_TYPES, CUSTOMS_DOCUMENT_TYPES } from '../../src/domain/customs.js';
+import { PRICE_SOURCES } from '../../src/domain/price-list.js';
 import { FieldErrorsSchema, FreeObject, LabelDpiSchema, Nullable, PlainText, Timestamp } from '../http/schemas.js';
 
 /** JSON schemas of shipments: the creation input, the record and the list item. */
@@ -230,7 +231,7 @@ export const ShipmentSchema = Type.Object({
   return_of: Nullable(Type.String({ description: 'The shipment this one returns to its sender (POST /v1/shipments/{id}/return)' })),
   return: Type.Boolean({ description: 'Its return label is made with it, for the box' }),
   return_shipment_ids: Type.Array(Type.String(), { description: 'The shipments that return this one, oldest first' }),
-  price_source: Nullable(Type.String({ enum: ['carrier', 'quote', 'price_list'], description: "Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list" })),
+  price_source: Nullable(Type.String({ enum: [...PRICE_SOURCES], description: "Where total_price came from: the carrier's creation answer, its rate API asked once the shipment was created (quote), or the channel's price_list" })),
   chosen_by: Nullable(ChosenBySchema),
   metadata: Nullable(FreeObject),
   label_comment: Nullable(Type.String()),

@@ -23,6 +23,9 @@ export interface PriceList {
   valid_from?: string | null;
 }
 
+/** Where a shipment's price comes from: the carrier's creation answer, its rate API (asked once created), the channel's price list. */
+export const PRICE_SOURCES = ['carrier', 'quote', 'price_list'] as const;
+
 /** What the price list says of one shipment: its price in minor units, or why it cannot price it. */
 export type ListPrice = { amountMinor: number; currency: string } | { cannot: string };
 

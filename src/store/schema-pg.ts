@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, text, integer, bigint, doublePrecision, customType, index, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import type { LabelDpi } from '../domain/labels.js';
 import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
+import { PRICE_SOURCES } from '../domain/price-list.js';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -251,7 +252,7 @@ export const shipments = pgTable('shipments', {
   enableTracking: integer('enable_tracking').notNull(),
   printRequest: text('print_request'),
   totalPriceMinor: int64('total_price_minor'),
-  priceSource: text('price_source', { enum: ['carrier', 'quote', 'price_list'] }),
+  priceSource: text('price_source', { enum: PRICE_SOURCES }),
   currency: text('currency'),
   chosenBy: text('chosen_by'),
   failure: text('failure'),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, real, blob, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import type { LabelDpi } from '../domain/labels.js';
 import type { ParcelDefaults } from '../domain/parcel-defaults.js';
-import type { PriceList } from '../domain/price-list.js';
+import { PRICE_SOURCES, type PriceList } from '../domain/price-list.js';
 import type { RuleAction, RuleConditions } from '../domain/shipping-rules.js';
 import { CUSTOMS_DOCUMENT_TYPES } from '../domain/customs.js';
 
@@ -296,7 +296,7 @@ export const shipments = sqliteTable('shipments', {
   printRequest: text('print_request', { mode: 'json' }),
   totalPriceMinor: integer('total_price_minor'),
   /** Where total_price came from: `carrier` (its creation answer), `quote` (its rate API, asked once created) or `price_list` (the channel's). */
-  priceSource: text('price_source', { enum: ['carrier', 'quote', 'price_list'] }),
+  priceSource: text('price_source', { enum: PRICE_SOURCES }),
   currency: text('currency'),
   /** The shipping rule that chose its channel (`{shipping_rule_id, name, reason}`), or null: the channel was named. */
   chosenBy: text('chosen_by', { mode: 'json' }),
