@@ -76,9 +76,10 @@ async function shift(ctx: ServiceContext, accountId: string, from: number, to: n
 export async function createShippingRule(ctx: ServiceContext, accountId: string, input: ShippingRuleInput, errors = new FieldErrorCollector()) {
   return ctx.store.transaction(async () => {
     const count = (await accountRules(ctx, accountId)).length;
-    if (count >= MAX_SHIPPING_RULES) throw new ConflictError(`The account has ${MAX_SHIPPING_RULES} shipping rules, the most it may keep: delete one first.`);
+    // a body that is wrong is answered as such first, whatever the count
     await checkRule(ctx, accountId, input, count + 1, errors);
     errors.throwIfAny();
+    if (count >= MAX_SHIPPING_RULES) throw new ConflictError(`The account has ${MAX_SHIPPING_RULES} shipping rules, the most it may keep: delete one first.`);
     const position = input.position ?? count + 1;
     await shift(ctx, accountId, position, count + 1, 1);
     const now = ctx.clock.now();

@@ -216,4 +216,16 @@ describe('shipping rules', () => {
       expect([s.shipping_channel_id, s.chosen_by.name]).toEqual([channels.wholesale, 'B2B folder']);
     }
   });
+
+  it('keeps at most 200 rules for an account: the 201st is refused with 409, and position 201 is out of range', async () => {
+    const shop = await d.account('Rule collector');
+    const own = await pplChannel(shop, station.emu.urls.ppl!);
+    const rule = (name: string, extra: Record<string, unknown> = {}) => shop.request('POST', '/v1/shipping-rules', { name, action: { type: 'use_channel', shipping_channel_id: own }, ...extra });
+    for (let i = 1; i <= 200; i++) expect((await rule(`Rule ${i}`)).statusCode).toBe(201);
+    const over = await rule('Rule 201');
+    expect([over.statusCode, over.json().message]).toEqual([409, 'The account has 200 shipping rules, the most it may keep: delete one first.']);
+    expect((await rule('At 201', { position: 201 })).statusCode).toBe(422);
+    expect((await shop.request('GET', '/v1/shipping-rules')).json().data).toHaveLength(200);
+  });
 });
+
