@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { FieldErrorCollector, ValidationError, type FieldErrors } from '../domain/errors.js';
 import { listTransitDays } from '../domain/price-list.js';
 import type { ShipmentForCarrier } from '../carriers/types.js';
@@ -45,9 +45,7 @@ type ChannelRow = typeof shippingChannels.$inferSelect;
  * the quote's. Cheapest first, then the unpriced, then those that cannot carry it.
  */
 export async function quoteShipment(ctx: ServiceContext, accountId: string, given: QuoteBody, errors: FieldErrorCollector): Promise<Quote[]> {
-  const active = await ctx.db.select().from(shippingChannels)
-    .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt)))
-    .orderBy(asc(shippingChannels.createdAt)).all();
+  const active = await activeChannels(ctx, accountId);
   const named = given.shipping_channel_ids;
   named?.forEach((id, i) => {
     if (!active.some((c) => c.id === id)) errors.add(`shipping_channel_ids.${i}`, 'is not an active shipping channel of this account');
@@ -55,6 +53,18 @@ export async function quoteShipment(ctx: ServiceContext, accountId: string, give
   errors.throwIfAny();
   const channels = named ? active.filter((c) => named.includes(c.id)) : active;
   const { shipping_channel_ids: _named, ...body } = given;
+  return quoteAtChannels(ctx, accountId, channels, body);
+}
+
+/** The account's active channels, oldest first; those of `ids` only, where given. */
+export function activeChannels(ctx: ServiceContext, accountId: string, ids?: string[]): Promise<ChannelRow[]> {
+  return ctx.db.select().from(shippingChannels)
+    .where(and(eq(shippingChannels.accountId, accountId), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt), ids ? inArray(shippingChannels.id, ids) : undefined))
+    .orderBy(asc(shippingChannels.createdAt)).all();
+}
+
+/** The quotes of these channels side by side, ranked. */
+export async function quoteAtChannels(ctx: ServiceContext, accountId: string, channels: ChannelRow[], body: Omit<QuoteBody, 'shipping_channel_ids'>): Promise<Quote[]> {
   const quotes = await Promise.all(channels.map((channel) => quoteAtChannel(ctx, accountId, channel, body)));
   const rank = (q: Quote) => (q.price !== null ? 0 : Object.keys(q.errors).length === 0 ? 1 : 2);
   // prices of different currencies are not compared (packdesk keeps no exchange rates): the cheapest first within each

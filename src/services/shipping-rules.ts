@@ -5,7 +5,7 @@ import { actionChannels, checkRuleConditions, ruleFacts, unmetCondition, type Ch
 import { shippingChannels, shippingRules } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { owned } from './ownership.js';
-import { quoteShipment, type Quote } from './rates.js';
+import { activeChannels, quoteAtChannels, type Quote } from './rates.js';
 import type { ShipmentBody } from './shipments/create.js';
 import { withStationSettings } from './station-settings.js';
 
@@ -183,9 +183,7 @@ export async function chooseChannel(ctx: ServiceContext, accountId: string, give
       trial(true, reason);
       return { chosen: { shippingChannelId: channel.id, by: { shipping_rule_id: rule.id, name: rule.name, reason } }, trials, quotes: null };
     }
-    const active = await ctx.db.select({ id: shippingChannels.id }).from(shippingChannels)
-      .where(and(eq(shippingChannels.accountId, accountId), inArray(shippingChannels.id, action.shipping_channel_ids), eq(shippingChannels.status, 'active'), isNull(shippingChannels.deletedAt))).all();
-    const quotes = active.length === 0 ? [] : await quoteShipment(ctx, accountId, { ...body as Omit<ShipmentBody, 'shipping_channel_id'>, shipping_channel_ids: active.map((c) => c.id) }, new FieldErrorCollector());
+    const quotes = await quoteAtChannels(ctx, accountId, await activeChannels(ctx, accountId, action.shipping_channel_ids), body as Omit<ShipmentBody, 'shipping_channel_id'>);
     const picked = pick(action.type, quotes, action.shipping_channel_ids.length);
     if ('none' in picked) {
       trial(false, picked.none);
