@@ -108,6 +108,8 @@ const ON_POSTGRES = [
   'test/integration/shared-store-wait.test.ts',
   'test/integration/shipping-rules.test.ts',
   'test/integration/station-settings.test.ts',
+  'test/integration/statement-counts.test.ts',
+  'test/integration/stations-concurrency.test.ts',
   'test/integration/tracking.test.ts',
   'test/integration/tracking-poller-load.test.ts',
   'test/integration/watched-folders.test.ts',

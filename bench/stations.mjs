@@ -4,9 +4,13 @@
 // delivered to the receiver. Creation is timed until the last shipment is created, delivery until the last event
 // arrived (both from the first request).
 //
+// PostgreSQL runs twice: reached directly, and behind BENCH_LATENCY_MS (1) of delay each way, as a server on another
+// host is. The delay is a relay process of its own (bench/latency-relay.mjs) every daemon's connections go through.
+//
 // PostgreSQL: a throwaway cluster of its own, as the tests start one (scripts/throwaway-postgres.mjs), removed at the
 // end; or PACKDESK_BENCH_DATABASE_URL, a URL of a server whose user may create databases (one per set-up is created).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,6 +19,7 @@ import { createDatabase, startPostgres } from '../scripts/throwaway-postgres.mjs
 import { dist, log, print, root, startListening, stopProcess } from './lib.mjs';
 
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 600);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1);
 
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
 const { findProvider } = await import(dist('src/carriers/registry.js'));
@@ -32,9 +37,23 @@ const receiver = createServer((req, res) => {
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
-async function run(dialect, daemonCount, adminUrl) {
+/** A relay `LATENCY_MS` away from the server of `url`; resolves to where to connect instead, and how to stop it. */
+async function delayedBy(url) {
+  const target = new URL(url);
+  const relay = spawn(process.execPath, [join(root, 'bench', 'latency-relay.mjs'), target.hostname, target.port, String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await once(relay.stdout, 'data');
+  const via = (original) => {
+    const rewritten = new URL(original);
+    rewritten.host = `127.0.0.1:${JSON.parse(String(line)).port}`;
+    return rewritten.href;
+  };
+  return { via, stop: () => stopProcess(relay) };
+}
+
+async function run(dialect, daemonCount, adminUrl, latency) {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-bench-stations-'));
-  const databaseUrl = dialect === 'postgres' ? await createDatabase(adminUrl) : undefined;
+  const created = dialect === 'postgres' ? await createDatabase(adminUrl) : undefined;
+  const databaseUrl = latency && created ? latency.via(created) : created;
   const store = databaseUrl ? ['--database', databaseUrl] : [];
   const dirs = Array.from({ length: daemonCount }, (_, i) => join(tmp, `station-${i + 1}`));
   const env = { ...process.env, XDG_CONFIG_HOME: join(tmp, 'cfg') };
@@ -55,7 +74,7 @@ async function run(dialect, daemonCount, adminUrl) {
     rmSync(tmp, { recursive: true, force: true });
   }
   print({
-    bench: 'stations', store: dialect, daemons: daemonCount, shipments: SHIPMENTS,
+    bench: 'stations', store: dialect, latency_ms: latency ? LATENCY_MS : 0, daemons: daemonCount, shipments: SHIPMENTS,
     creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered),
   });
 }
@@ -93,10 +112,14 @@ async function measure(daemons, key) {
 const given = process.env.PACKDESK_BENCH_DATABASE_URL;
 if (!given) log('stations: starting a throwaway PostgreSQL cluster');
 const cluster = given ? undefined : await startPostgres();
+const adminUrl = given ?? cluster.url;
+const latency = await delayedBy(adminUrl);
 try {
   await run('sqlite', 1);
-  for (const n of [1, 2, 3]) await run('postgres', n, given ?? cluster.url);
+  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl);
+  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl, latency);
 } finally {
+  await latency.stop();
   await cluster?.stop();
   receiver.close();
   await emulators.close();

@@ -21,7 +21,12 @@ const LagFiguresSchema = Type.Object({
 const HealthSchema = Type.Object({
   status: Type.String(), version: Type.String(),
   station: Type.String({ description: "The station this daemon serves: its machine's printers and watched folders" }),
-  store: Type.String(), workers: Type.Record(Type.String(), Type.String()),
+  store: Type.String(),
+  store_conflicts: Type.Object({
+    retried: Type.Integer({ description: 'Transactions rolled back for a conflict with concurrent work (another daemon\'s) and run again, since start-up' }),
+    failed: Type.Integer({ description: 'Transactions that still conflicted after their last attempt, since start-up (their request or job failed)' }),
+  }),
+  workers: Type.Record(Type.String(), Type.String()),
   event_loop: Type.Object({ lag_ms: LagFiguresSchema }),
 });
 
@@ -48,7 +53,8 @@ export function metaRoutes(ctx: ServiceContext, health: HealthSource, version: s
       }
       const ok = store === 'ok';
       return reply.code(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'degraded', version, station: ctx.station, store, workers: health.workers(), event_loop: { lag_ms: lag.reading() },
+        status: ok ? 'ok' : 'degraded', version, station: ctx.station, store, store_conflicts: { ...ctx.store.conflicts },
+        workers: health.workers(), event_loop: { lag_ms: lag.reading() },
       });
     });
 

@@ -1,5 +1,6 @@
 import { takeFairShares } from '../domain/fair-shares.js';
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from '../domain/webhook-retries.js';
+import type { TransactionOptions } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { claimsLeftBehind } from './leases.js';
 import { finishAttempt, startAttempt } from './webhook-attempts.js';
@@ -41,6 +42,13 @@ export interface FanOutResult {
   subscriptions: Set<string>;
 }
 
+/**
+ * Fan-out and claims take turns across daemons: each daemon's would otherwise read the same undispatched events or due
+ * rows and all but one be rolled back. Serializable, as every step of the queue: a line's order holds over several
+ * rows (a row waits for the one before it, which the step that finishes it makes due), which no row lock covers.
+ */
+const QUEUE_TURN: TransactionOptions = { inTurn: 'webhook queue' };
+
 /** How much one fan-out transaction takes on. */
 export interface FanOutLimits {
   events: number;
@@ -73,9 +81,8 @@ export function fanOutEvents(ctx: ServiceContext, limits: FanOutLimits = { event
     const insert = `INSERT INTO webhook_queue (id, seq, subscription_id, event_id, resource_key, status, attempts,
       next_attempt_at, lease_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)
       ON CONFLICT (subscription_id, event_id) DO NOTHING`;
-    const dispatched = 'UPDATE events SET dispatched_at = ? WHERE id = ?';
+    const dispatched: string[] = [];
     let queued = 0;
-    let fannedOut = 0;
     for (const event of pending) {
       if (!NOT_FANNED_OUT.has(event.type)) {
         const resourceKey = `${event.resource_type}:${event.resource_id}`;
@@ -87,12 +94,13 @@ export function fanOutEvents(ctx: ServiceContext, limits: FanOutLimits = { event
           queued++;
         }
       }
-      await ctx.store.run(dispatched, now, event.id);
-      fannedOut++;
+      dispatched.push(event.id);
       if (queued >= limits.deliveries) break;
     }
-    return { more: fannedOut < pending.length || pending.length === limits.events, subscriptions: touched };
-  });
+    const ids = ctx.store.sql.inList(dispatched);
+    await ctx.store.run(`UPDATE events SET dispatched_at = ? WHERE id ${ids.sql}`, now, ids.param);
+    return { more: dispatched.length < pending.length || pending.length === limits.events, subscriptions: touched };
+  }, QUEUE_TURN);
 }
 
 /** A queued delivery claimed for one attempt. */
@@ -235,7 +243,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       claimed.push({ queueId, subscriptionId: sub.id, resourceKey: row.resource_key, attempt: row.attempts, log, request });
     }
     return claimed;
-  });
+  }, QUEUE_TURN);
 }
 
 /** The earliest future time a queued delivery becomes due (to sleep until then), if any. */

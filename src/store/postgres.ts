@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { migrationsFolder } from './db.js';
 import * as schema from './schema.js';
-import { isTransactionConflict, type Db, type DialectSql, type Store } from './store.js';
+import { isTransactionConflict, type Db, type DialectSql, type Store, type TransactionOptions } from './store.js';
 
 const POSTGRES_SQL: DialectSql = {
   like: 'ILIKE',
@@ -18,6 +18,8 @@ const POSTGRES_SQL: DialectSql = {
   equalsIgnoringCase: (column) => `lower(${column}) = lower(?)`,
   // the array's element type is taken from the column it is compared with
   inList: (values) => ({ sql: '= ANY(?)', param: values }),
+  // a sequence (migrations-pg), where reading max(seq) would hand concurrent transactions the same number
+  nextShipmentSeq: "SELECT nextval('shipment_seq') AS seq",
 };
 
 /**
@@ -25,8 +27,7 @@ const POSTGRES_SQL: DialectSql = {
  * from schema.ts, and they reach PostgreSQL with their `?` placeholders numbered; the tables are schema-pg.ts's, which
  * keep SQLite's names and storage (test/unit/store-schemas.test.ts holds the two in step).
  *
- * Transactions are SERIALIZABLE and take turns across daemons (WRITER_LOCK), as SQLite's are and do: a use case reads
- * the same on one daemon as on several.
+ * Transactions are SERIALIZABLE unless their caller names a weaker level it can do with (TransactionOptions).
  */
 
 /** Numbers come back as numbers: times are Unix milliseconds in bigint columns, counts are bigint. */
@@ -40,16 +41,23 @@ const types = {
 } as pg.CustomTypesConfig;
 
 /**
- * Transactions of all daemons take turns, as SQLite's writers do: each holds this advisory lock from before its BEGIN
- * to after its COMMIT, so transactions never conflict with each other (hot rows such as an account's shipment counters
- * would otherwise fail most concurrent SERIALIZABLE transactions). Single statements outside a transaction (claims,
- * reads) do not wait for it; a transaction that conflicts with one is rolled back by PostgreSQL and tried again, up
- * to TRANSACTION_ATTEMPTS times, after a random pause that doubles with the attempts.
+ * Transactions of different daemons run side by side, each locking what it changes (see TransactionOptions). One that
+ * conflicts with concurrent work (a serialization failure, a deadlock) is rolled back by PostgreSQL and run again, up to
+ * TRANSACTION_ATTEMPTS times, after a random pause that doubles with the attempts; `conflicts` counts both outcomes.
  */
-const WRITER_LOCK = 0x7061636c; // "pacl"
 const TRANSACTION_ATTEMPTS = 10;
 const RETRY_PAUSE_MS = 5;
 const RETRY_PAUSE_MAX_MS = 250;
+
+/** The first key of the advisory locks that put transactions `inTurn` (the second is the turn's name, hashed). */
+const TURN_LOCKS = 0x7061636c; // "pacl"
+
+/** A turn's name as a lock key: FNV-1a, as a signed 32-bit integer. */
+function turnKey(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const ch of name) hash = Math.imul(hash ^ ch.codePointAt(0)!, 0x01000193);
+  return hash | 0;
+}
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -120,6 +128,7 @@ export class PostgresStore implements Store {
   readonly db: Db;
   private readonly inside = new AsyncLocalStorage<OpenTransaction>();
   private readonly sqlText = new Map<string, string>();
+  private sent = 0;
 
   private constructor(private readonly pool: pg.Pool, private readonly url: string) {
     this.db = drizzleProxy(async (sql, params, method) => {
@@ -155,40 +164,53 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, url);
   }
 
-  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+  readonly conflicts = { retried: 0, failed: 0 };
+
+  /**
+   * Ends a transaction in one round trip: its notices, COMMIT and the giving back of its turn's lock. The lock is
+   * taken before BEGIN, so the snapshot follows the commit of the transaction before it in turn.
+   */
+  async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.inside.getStore()) return fn();
+    const turn = options.inTurn === undefined ? undefined : `${TURN_LOCKS}, ${turnKey(options.inTurn)}`;
+    const begin = `BEGIN ISOLATION LEVEL ${options.isolation === 'read committed' ? 'READ COMMITTED' : 'SERIALIZABLE'}`;
+    const unlock = turn ? `; SELECT pg_advisory_unlock(${turn})` : '';
     const client = await this.pool.connect();
+    let locked = false;
     let lost: Error | undefined;
     try {
-      // taken before BEGIN, so the transaction's snapshot is taken once the writer before it has committed
-      await client.query('SELECT pg_advisory_lock($1)', [WRITER_LOCK]);
-      try {
-        return await this.serializable(client, fn);
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [WRITER_LOCK]).catch((err: Error) => { lost = err; });
+      for (let attempt = 1; ; attempt++) {
+        const open: OpenTransaction = { client, afterCommit: [], announced: new Set() };
+        try {
+          // the lock of a turn is kept while the transaction is tried again; it cannot share BEGIN's round trip, which
+          // must open the transaction block the lock would otherwise have opened
+          if (turn && !locked) {
+            locked = true;
+            await this.send(client, `SELECT pg_advisory_lock(${turn})`);
+          }
+          await this.send(client, begin);
+          const result = await this.inside.run(open, fn);
+          // notices are delivered when the transaction commits, not before
+          const notices = [...open.announced].map((n) => `SELECT pg_notify('${NOTICE_CHANNEL}', ${client.escapeLiteral(n)}); `).join('');
+          await this.send(client, `${notices}COMMIT${unlock}`);
+          locked = false;
+          for (const notify of open.afterCommit) notify();
+          return result;
+        } catch (err) {
+          await this.send(client, 'ROLLBACK').catch(() => {});
+          if (!isTransactionConflict(err)) throw err;
+          if (attempt >= TRANSACTION_ATTEMPTS) {
+            this.conflicts.failed++;
+            throw err;
+          }
+          this.conflicts.retried++;
+          await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
+        }
       }
     } finally {
+      if (locked) await this.send(client, `SELECT pg_advisory_unlock(${turn})`).catch((err: Error) => { lost = err; });
       // a connection that could not give the lock back is closed, which gives it back
       client.release(lost);
-    }
-  }
-
-  private async serializable<T>(client: pg.PoolClient, fn: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const open: OpenTransaction = { client, afterCommit: [], announced: new Set() };
-      try {
-        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
-        const result = await this.inside.run(open, fn);
-        // delivered when the transaction commits, not before
-        for (const notice of open.announced) await client.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, notice]);
-        await client.query('COMMIT');
-        for (const notify of open.afterCommit) notify();
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        if (attempt >= TRANSACTION_ATTEMPTS || !isTransactionConflict(err)) throw err;
-        await sleep(Math.random() * Math.min(RETRY_PAUSE_MAX_MS, RETRY_PAUSE_MS * 2 ** attempt));
-      }
     }
   }
 
@@ -207,7 +229,7 @@ export class PostgresStore implements Store {
     const open = this.inside.getStore();
     if (open) open.announced.add(notice);
     // a notice that does not arrive costs a worker's next look at most (they look every second)
-    else this.pool.query('SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, notice]).catch(() => {});
+    else this.send(this.pool, 'SELECT pg_notify($1, $2)', [NOTICE_CHANNEL, notice]).catch(() => {});
   }
 
   /** Listens on a connection of its own, connecting again while it runs when the connection is lost. */
@@ -256,13 +278,22 @@ export class PostgresStore implements Store {
     return this.pool.connect();
   }
 
+  get statements(): number {
+    return this.sent;
+  }
+
+  /** One round trip to the server. */
+  private send(on: pg.Pool | pg.PoolClient, text: string, values: unknown[] = [], arrays = false): Promise<pg.QueryResult> {
+    this.sent++;
+    return on.query({ text, values, ...(arrays ? { rowMode: 'array' as const } : {}) });
+  }
+
   private query(sql: string, params: unknown[], arrays: boolean): Promise<pg.QueryResult> {
     let text = this.sqlText.get(sql);
     if (text === undefined) {
       text = toPostgres(sql);
       if (this.sqlText.size < 2000) this.sqlText.set(sql, text);
     }
-    const on = this.inside.getStore()?.client ?? this.pool;
-    return on.query({ text, values: params, ...(arrays ? { rowMode: 'array' as const } : {}) });
+    return this.send(this.inside.getStore()?.client ?? this.pool, text, params, arrays);
   }
 }

@@ -314,8 +314,9 @@ export const shipmentCounts = pgTable('shipment_counts', {
   accountId: text('account_id').notNull(),
   channelId: text('channel_id').notNull(),
   status: text('status').notNull(),
+  shard: int64('shard').notNull().default(sql`0`),
   n: int64('n').notNull(),
-}, (t) => [primaryKey({ columns: [t.accountId, t.channelId, t.status] })]);
+}, (t) => [primaryKey({ columns: [t.accountId, t.channelId, t.status, t.shard] })]);
 
 export const webhookQueue = pgTable('webhook_queue', {
   id: text('id').primaryKey(),

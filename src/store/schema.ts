@@ -361,13 +361,18 @@ export const shipmentDocuments = sqliteTable('shipment_documents', {
   createdAt: integer('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.shipmentId, t.type] })]);
 
-/** Shipment counts per account, channel and status, kept by triggers so list totals never scan. */
+/**
+ * Shipment counts per account, channel and status, kept by triggers so list totals never scan. A count is the sum of
+ * its shards: on PostgreSQL each shipment counts in the shard of its `seq`, so concurrent transactions of one account
+ * seldom lock the same row; SQLite, with one writer, keeps shard 0.
+ */
 export const shipmentCounts = sqliteTable('shipment_counts', {
   accountId: text('account_id').notNull(),
   channelId: text('channel_id').notNull(),
   status: text('status').notNull(),
+  shard: integer('shard').notNull().default(sql`0`),
   n: integer('n').notNull(),
-}, (t) => [primaryKey({ columns: [t.accountId, t.channelId, t.status] })]);
+}, (t) => [primaryKey({ columns: [t.accountId, t.channelId, t.status, t.shard] })]);
 
 /** One event to deliver to one subscription: the delivery queue (each attempt is a row of webhook_deliveries). */
 export const webhookQueue = sqliteTable('webhook_queue', {

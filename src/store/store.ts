@@ -35,9 +35,14 @@ export interface Store {
   readonly sql: DialectSql;
   /**
    * Runs `fn` in one transaction: every query made while it runs, on `db` or on this store, belongs to it. A call
-   * inside a running transaction joins it. On SQLite the writer lock is taken up front (no upgrade deadlocks).
+   * inside a running transaction joins it (and its options). On SQLite the writer lock is taken up front (no upgrade
+   * deadlocks) and transactions run one at a time, whatever the options say.
    */
-  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  transaction<T>(fn: () => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Statements run so far, for counting what a use case costs (on PostgreSQL every round trip: BEGIN, COMMIT, locks). */
+  readonly statements: number;
+  /** Transactions a shared store gave up for a conflict with other work and ran again, and those it ran out of attempts for. */
+  readonly conflicts: { retried: number; failed: number };
   /** Runs `fn` once the current transaction has committed (at once outside one); dropped if it rolls back. */
   afterCommit(fn: () => void): void;
   /** Tells the other daemons of a shared store `notice` once the current transaction has committed (see `listen`). */
@@ -50,6 +55,21 @@ export interface Store {
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, ...params: unknown[]): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * How a transaction keeps its invariants on a shared store (PostgreSQL); each caller that chooses says why.
+ * - `serializable` (the default): as if transactions ran one at a time. A conflict with concurrent work rolls it back
+ *   and runs it again.
+ * - `read committed`: each statement sees what was committed before it; enough where the use case's rows are its own
+ *   (a shipment it inserts, a subject its job holds) or locked by the statements that change them, and where unique
+ *   constraints and `ON CONFLICT` decide between concurrent writers.
+ * `inTurn`: transactions given the same name run one at a time across daemons (an advisory lock taken before BEGIN, so
+ * each one's snapshot follows the previous one's commit), for steps that would otherwise all conflict with each other.
+ */
+export interface TransactionOptions {
+  isolation?: 'serializable' | 'read committed';
+  inTurn?: string;
 }
 
 /** The driver's error code (SQLite's name, PostgreSQL's SQLSTATE) of a failed statement. */
@@ -87,6 +107,8 @@ export interface DialectSql {
   equalsIgnoringCase(column: string): string;
   /** "is one of `values`" as one parameter, for lists of any length: the SQL after the column, and the parameter. */
   inList(values: readonly (string | number)[]): { sql: string; param: unknown };
+  /** Selects the `seq` of the next shipment: unique across daemons (SQLite has one writer at a time). */
+  nextShipmentSeq: string;
 }
 
 const SQLITE_SQL: DialectSql = {
@@ -96,6 +118,7 @@ const SQLITE_SQL: DialectSql = {
   jsonArrayOf: sql`json_group_array(value)`,
   equalsIgnoringCase: (column) => `${column} = ? COLLATE NOCASE`,
   inList: (values) => ({ sql: 'IN (SELECT value FROM json_each(?))', param: JSON.stringify(values) }),
+  nextShipmentSeq: 'SELECT coalesce(max(seq), 0) + 1 AS seq FROM shipments',
 };
 
 type Method = 'run' | 'all' | 'values' | 'get';
@@ -123,11 +146,16 @@ export class SqliteStore implements Store {
   private readonly inside = new AsyncLocalStorage<object>();
   private open: OpenTransaction | undefined;
   private writes = 0;
+  private executed = 0;
   private readonly dataVersion: Database.Statement;
 
   constructor(readonly client: Database.Database) {
     this.db = drizzle((sql, params, method) => this.whenFree(() => this.execute(sql, params, method)), { schema });
     this.dataVersion = client.prepare('PRAGMA data_version').pluck();
+  }
+
+  get statements(): number {
+    return this.executed;
   }
 
   get localWrites(): number {
@@ -138,6 +166,9 @@ export class SqliteStore implements Store {
   writesByOthers(): number {
     return this.dataVersion.get() as number;
   }
+
+  /** One connection, one transaction at a time: nothing conflicts. */
+  readonly conflicts = { retried: 0, failed: 0 };
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.open && this.inside.getStore() === this.open.token) return fn();
@@ -222,7 +253,9 @@ export class SqliteStore implements Store {
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(sql, stmt);
     }
-    if (!stmt.readonly) this.writes++; // every statement fetched here runs at once
+    // every statement fetched here runs at once
+    this.executed++;
+    if (!stmt.readonly) this.writes++;
     return stmt;
   }
 }

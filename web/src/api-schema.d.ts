@@ -1159,6 +1159,12 @@ export interface operations {
                         /** @description The station this daemon serves: its machine's printers and watched folders */
                         station: string;
                         store: string;
+                        store_conflicts: {
+                            /** @description Transactions rolled back for a conflict with concurrent work (another daemon's) and run again, since start-up */
+                            retried: number;
+                            /** @description Transactions that still conflicted after their last attempt, since start-up (their request or job failed) */
+                            failed: number;
+                        };
                         workers: {
                             [key: string]: string;
                         };
@@ -1185,6 +1191,12 @@ export interface operations {
                         /** @description The station this daemon serves: its machine's printers and watched folders */
                         station: string;
                         store: string;
+                        store_conflicts: {
+                            /** @description Transactions rolled back for a conflict with concurrent work (another daemon's) and run again, since start-up */
+                            retried: number;
+                            /** @description Transactions that still conflicted after their last attempt, since start-up (their request or job failed) */
+                            failed: number;
+                        };
                         workers: {
                             [key: string]: string;
                         };

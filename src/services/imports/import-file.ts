@@ -16,7 +16,7 @@ import { withRoutedChannel } from '../shipping-rules.js';
 import { loadShipmentRow } from '../shipments/records.js';
 import { CarrierOutcomes } from './carrier-outcomes.js';
 import { beginImportRun, endImportRun, importSource, MAX_IMPORT_RUNS, setImportProgress, updateImportRow, type ImportRow } from './records.js';
-import { isTransactionConflict } from '../../store/store.js';
+import { isTransactionConflict, isUniqueViolation } from '../../store/store.js';
 
 /** What the import needs from the daemon: the API's JSON-schema check of a creation body, so files meet the same rules. */
 export interface ImportDeps {
@@ -136,11 +136,14 @@ function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
  */
 async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder, target: ImportTarget): Promise<OrderOutcome> {
   const source = importSource(row);
-  const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
-  if (existing) {
+  const done = async (): Promise<OrderOutcome | undefined> => {
+    const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
+    if (!existing) return undefined;
     const earlierImportId = existing.importId === row.id ? null : existing.importId;
     return existing.orderId !== null ? { kind: 'order', orderId: existing.orderId, earlierImportId } : { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId };
-  }
+  };
+  const earlier = await done();
+  if (earlier) return earlier;
   if (order.parcels > MAX_PARCELS) {
     // refused before the rules run: checking thousands of parcels would hold up the daemon, and no shipment takes them
     return { kind: 'invalid', problems: [{ row: order.rows[0]!, reference: order.reference, field: 'parcels', column: null, message: `has ${order.parcels} rows (one parcel each); a shipment takes at most ${MAX_PARCELS} parcels` }] };
@@ -173,6 +176,9 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
   } catch (err) {
     if (err instanceof ValidationError) return { kind: 'invalid', problems: [...order.problems, ...problemsOf(order, err.errors)] };
     if (isTransactionConflict(err)) throw err; // the batch's transaction runs again, this order with it
+    // another import of the same file (on another daemon) stored this order's key first: the order is that import's
+    const taken = isUniqueViolation(err) ? await done() : undefined;
+    if (taken) return taken;
     ctx.log.error({ err, import_id: row.id, reference: order.reference }, 'import: order failed unexpectedly');
     const first = order.rows[0]!;
     return { kind: 'invalid', problems: [{ row: first, reference: order.reference, field: 'order', column: null, message: `could not be imported: ${(err as Error).message}` }] };
@@ -255,7 +261,9 @@ async function importOrders(
         const list: OrderOutcome[] = [];
         for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group), settings.target ?? 'shipments'));
         return list;
-      });
+        // read committed: what it writes is new rows of its own, and an order's key (its primary key) decides between
+        // two imports of one file; serializable, the batches of imports running side by side conflicted at every try
+      }, { isolation: 'read committed' });
       for (const group of batch) group.values = []; // built and stored: its rows' values are no longer needed
       for (const [i, order] of batch.entries()) {
         const outcome = batchOutcomes[i]!;

@@ -12,6 +12,7 @@ import { carrierLabelFormat, findProvider } from '../../carriers/registry.js';
 import type { CarrierDocument, CarrierParty, CarrierProgress, CreatedAtCarrier, CustomsForCarrier, ShipmentForCarrier } from '../../carriers/types.js';
 import { convertLabelOffThread, LabelFormatError, mergeLabels, renderCommercialInvoiceOffThread, type LabelSource } from '../../labels/index.js';
 import { labels, parcels, shipmentDocuments, shipments, shippingChannels } from '../../store/schema.js';
+import type { TransactionOptions } from '../../store/store.js';
 import { carrierContext } from '../channels.js';
 import type { ServiceContext } from '../context.js';
 import { announce } from '../notices.js';
@@ -121,6 +122,12 @@ function notify(ctx: ServiceContext, shipmentId: string): void {
   announce(ctx, `shipment:${shipmentId}`);
 }
 
+/**
+ * The carrier's answer is recorded at read committed: the creation job holds its shipment (a lease), so nothing else
+ * writes the rows it reads and changes meanwhile, and what it adds (label, documents, tracking) is keyed by them.
+ */
+const HELD_BY_ITS_JOB: TransactionOptions = { isolation: 'read committed' };
+
 async function recordCreated(
   ctx: ServiceContext, row: ShipmentRow, parcelList: ParcelRow[], created: CreatedAtCarrier, label: { content: Buffer; pages: number; source: LabelSource },
   documents: (CarrierDocument & { source: 'carrier' | 'packdesk' })[], boxed: ValidShipment | null, price: ShipmentPrice,
@@ -151,7 +158,7 @@ async function recordCreated(
     await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: await presentShipment(ctx, fresh), previousStatus: 'pending' });
     await trackShipmentParcels(ctx, row.id);
     await queuePrintOnCreate(ctx, fresh);
-  });
+  }, HELD_BY_ITS_JOB);
 }
 
 async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: number, failure: { message: string; errors: Record<string, string[]> }, nextAttemptAt: number | null, clearProgress: boolean) {
@@ -164,7 +171,7 @@ async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: num
     if (nextAttemptAt === null) {
       await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.updated', resourceName: 'shipment', resource: await presentShipment(ctx, (await loadShipmentRow(ctx, row.id))!) });
     }
-  });
+  }, HELD_BY_ITS_JOB);
 }
 
 /** What a carrier step's error means: refused (a person fixes it), given up after the last attempt, or tried again at `retryAt`. */

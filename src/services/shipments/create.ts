@@ -200,13 +200,14 @@ export async function insertShipment(ctx: ServiceContext, accountId: string, { p
     await ctx.db.insert(shipments).values(row).run();
     const rows = parcelRows(ctx, id, body.parcels);
     await ctx.db.insert(parcels).values(rows).run();
-    await indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber]);
+    await indexShipmentForSearch(ctx, row.seq, accountId, [row.referenceNumber], { isNew: true });
     await queueCreationAtCarrier(ctx, row);
     const view = await presentShipment(ctx, row, rows);
     await recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
     await bindIdempotentResource(ctx, `/v1/shipments/${id}`);
     return view;
-  });
+    // what it writes is new rows of its own (numbered by a sequence) and the request's own idempotency key
+  }, { isolation: 'read committed' });
 }
 
 export async function createShipment(ctx: ServiceContext, accountId: string, given: ShipmentBody, errors = new FieldErrorCollector(), chosenBy: ChosenBy | null = null) {

@@ -141,7 +141,7 @@ export async function shipmentListVersion(ctx: ServiceContext, accountId: string
   const known = knownShipmentListVersion(ctx, accountId);
   if (known !== undefined) return known;
   const writes = ctx.store.localWrites;
-  const row = await ctx.store.get<{ version: number }>('SELECT version FROM shipment_list_versions WHERE account_id = ?', accountId);
+  const row = await ctx.store.get<{ version: number }>('SELECT sum(version) AS version FROM shipment_list_versions WHERE account_id = ?', accountId);
   const version = row?.version ?? 0;
   if (writes !== undefined) {
     let versions = knownVersions.get(ctx.store);
