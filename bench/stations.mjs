@@ -11,10 +11,11 @@
 // end; or PACKDESK_BENCH_DATABASE_URL, a URL of a server whose user may create databases (one per set-up is created).
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createDatabase, startPostgres } from '../scripts/throwaway-postgres.mjs';
 import { dist, log, print, root, startListening, stopProcess } from './lib.mjs';
 
@@ -64,19 +65,88 @@ async function run(dialect, daemonCount, adminUrl, latency) {
   }
   const daemons = [];
   let seconds;
+  let usage;
   try {
     for (const [i, dir] of dirs.entries()) {
       daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store, '--station', `station-${i + 1}`], env));
     }
+    const cpuBefore = cpuSeconds(daemons);
+    const locks = created ? sampleLocks(created) : undefined;
     seconds = await measure(daemons, key);
+    const lockWaits = await locks?.stop();
+    const cpuAfter = cpuSeconds(daemons);
+    const perShipment = (k) => Math.round(((cpuAfter[k] - cpuBefore[k]) * 1000) / SHIPMENTS * 10) / 10;
+    const busy = (Object.values(cpuAfter).reduce((a, b) => a + b) - Object.values(cpuBefore).reduce((a, b) => a + b)) / (seconds.delivered * cpus().length);
+    usage = { cpu_ms_per_shipment: { daemons: perShipment('daemons'), postgres: perShipment('postgres'), bench_emulator_relay: perShipment('rest') }, cpu_busy: Math.round(busy * 100) / 100, ...lockWaits };
   } finally {
     for (const d of daemons) await stopProcess(d.child);
     rmSync(tmp, { recursive: true, force: true });
   }
   print({
     bench: 'stations', store: dialect, latency_ms: latency ? LATENCY_MS : 0, daemons: daemonCount, shipments: SHIPMENTS,
-    creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered),
+    creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered), ...usage,
   });
+}
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** CPU seconds a process used so far (user and system), or 0 once it is gone. */
+function processCpu(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds so far of the daemons, of PostgreSQL's processes, and of everything else on the machine (this process, the emulator in it, the relay). */
+function cpuSeconds(daemons) {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  let postgres = 0;
+  let all = 0;
+  for (const pid of pids) {
+    const seconds = processCpu(pid);
+    all += seconds;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += seconds;
+    } catch { /* gone */ }
+  }
+  const ofDaemons = daemons.reduce((sum, d) => sum + processCpu(d.child.pid), 0);
+  return { daemons: ofDaemons, postgres, rest: all - ofDaemons - postgres };
+}
+
+/**
+ * Samples PostgreSQL's sessions of the database every 20 ms while the set-up runs: how many were waiting for a lock
+ * (a row's, or a turn's advisory lock) and how many were running a statement, on average.
+ */
+function sampleLocks(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  let samples = 0;
+  let waiting = 0;
+  let active = 0;
+  let stopped = false;
+  const sampling = (async () => {
+    await client.connect();
+    while (!stopped) {
+      const { rows: [row] } = await client.query(`SELECT count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting,
+        count(*) FILTER (WHERE state = 'active')::int - 1 AS active FROM pg_stat_activity WHERE datname = current_database()`);
+      samples++;
+      waiting += row.waiting;
+      active += row.active;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await client.end();
+  })();
+  const round = (n) => Math.round((n / Math.max(1, samples)) * 100) / 100;
+  return {
+    async stop() {
+      stopped = true;
+      await sampling;
+      return { sessions_waiting_for_locks: round(waiting), sessions_running_statements: round(active) };
+    },
+  };
 }
 
 /** Seconds until every shipment is created and until every `shipment.created` event arrived, from the first request. */
@@ -97,7 +167,10 @@ async function measure(daemons, key) {
   const started = Date.now();
   const queue = Array.from({ length: SHIPMENTS }, (_, i) => i);
   await Promise.all(Array.from({ length: 16 }, async () => {
-    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await api(i, 'POST', '/v1/shipments', { ...body, reference_number: `BENCH-${i}` });
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+      const answer = await api(i, 'POST', '/v1/shipments', { ...body, reference_number: `BENCH-${i}` });
+      if (!answer.data?.id) throw new Error(`shipment ${i} was not created: ${JSON.stringify(answer)}`);
+    }
   }));
   let createdSeconds;
   for (;;) {

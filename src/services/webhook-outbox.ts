@@ -138,27 +138,27 @@ export interface ClaimLimits {
 /**
  * Picks due heads of one subscription's resource lines, round robin from its cursor, through the
  * (subscription, resource, seq) index: each scan stops at the slots it may fill, and the work is proportional to what
- * this subscription has due, never to another's backlog. A pick that comes up short records when the subscription's
- * next delivery is due.
+ * this subscription has due, never to another's backlog. A pick that comes up short tells when the subscription's
+ * next delivery is due (`idleUntil`); `cursor` is the line picked last.
  */
-async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory): Promise<string[]> {
+async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory) {
   const after = memory.cursor.get(subscriptionId) ?? '';
   const byOrder = ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : '';
   const picked: string[] = [];
+  let cursor: string | undefined;
   for (const part of ['>', '<=']) {
     const rows = await ctx.store.all<{ id: string; resource_key: string }>(`SELECT id, resource_key FROM webhook_queue${byOrder}
       WHERE subscription_id = ? AND resource_key ${part} ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY resource_key, seq LIMIT ?`,
     subscriptionId, after, now, slots - picked.length);
     for (const row of rows) {
       picked.push(row.id);
-      memory.cursor.set(subscriptionId, row.resource_key);
+      cursor = row.resource_key;
     }
-    if (picked.length === slots) return picked;
+    if (picked.length === slots) return { picked, cursor };
   }
   const next = await ctx.store.get<{ at: number | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_queue
     WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at > ? AND next_attempt_at < ?`, subscriptionId, now, WAITING_FOR_EARLIER);
-  memory.idleUntil.set(subscriptionId, next?.at ?? Infinity);
-  return picked;
+  return { picked, cursor, idleUntil: next?.at ?? Infinity };
 }
 
 /** An account's active subscriptions and the attempts this process has in flight for them. */
@@ -186,7 +186,8 @@ function accountsInTurn(subs: ActiveSubscription[], inFlight: ReadonlyMap<string
  * (an account alone may take them all, and a freed slot goes to the account with fewest in flight); an account with
  * none in flight also gets one of the `reservedSlots`, so its next delivery starts at once even while receivers that
  * never answer hold every shared slot. At most `perSubscription` are in flight for any one subscription. A
- * `delivering` row whose lease ran out belongs to a process that died and is claimed again.
+ * `delivering` row whose lease ran out belongs to a process that died and is claimed again. What the claim learnt goes
+ * into `memory` once it commits: an attempt rolled back for a conflict must not leave a subscription marked idle.
  */
 export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   let running = 0;
@@ -204,17 +205,26 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`, now)) {
       expired.set(row.subscription_id, [...(expired.get(row.subscription_id) ?? []), row.id]);
     }
-    memory.turn = (memory.turn + 1) % subs.length;
+    const turn = (memory.turn + 1) % subs.length;
+    const learnt: (() => void)[] = [() => { memory.turn = turn; }];
+    ctx.store.afterCommit(() => learnt.forEach((learn) => learn()));
     const picked: string[] = [];
     // up to `wanted` due deliveries of one account, from its subscriptions in turn; expired leases first
     const pickFor = async (account: AccountTurn, wanted: number): Promise<number> => {
       let got = 0;
       for (let i = 0; i < account.subs.length && got < wanted; i++) {
-        const sub = account.subs[(memory.turn + i) % account.subs.length]!;
+        const sub = account.subs[(turn + i) % account.subs.length]!;
         const slots = Math.min(limits.perSubscription - (taken.get(sub.id) ?? 0), wanted - got);
         if (slots <= 0) continue;
         const ids = expired.get(sub.id)?.splice(0, slots) ?? [];
-        if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) ids.push(...await pickDue(ctx, sub.id, slots - ids.length, now, memory));
+        if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) {
+          const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory);
+          ids.push(...due.picked);
+          learnt.push(() => {
+            if (due.cursor !== undefined) memory.cursor.set(sub.id, due.cursor);
+            if (due.idleUntil !== undefined) memory.idleUntil.set(sub.id, due.idleUntil);
+          });
+        }
         taken.set(sub.id, (taken.get(sub.id) ?? 0) + ids.length);
         picked.push(...ids);
         got += ids.length;
@@ -223,7 +233,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       return got;
     };
     // an account that takes less than its share has nothing more due; the others share what it left
-    const waiting = await takeFairShares(accountsInTurn(subs, limits.inFlight, memory.turn), limits.concurrency - running, (a) => a.inFlight, pickFor);
+    const waiting = await takeFairShares(accountsInTurn(subs, limits.inFlight, turn), limits.concurrency - running, (a) => a.inFlight, pickFor);
     let reserved = limits.concurrency + limits.reservedSlots - running - picked.length;
     for (const account of waiting) {
       if (reserved <= 0) break;

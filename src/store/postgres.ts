@@ -61,6 +61,12 @@ function turnKey(name: string): number {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Statements prepared on each connection, by the text drizzle or a service renders (the same for the same query shape):
+ * the server parses and plans each once per connection rather than at every run. Texts past this many are sent unnamed.
+ */
+const PREPARED_STATEMENTS = 2000;
+
 /** The store could not be reached or brought up to date; the message names the server, never the URL's password. */
 export class StoreUnavailableError extends Error {}
 
@@ -127,7 +133,8 @@ export class PostgresStore implements Store {
   readonly sql = POSTGRES_SQL;
   readonly db: Db;
   private readonly inside = new AsyncLocalStorage<OpenTransaction>();
-  private readonly sqlText = new Map<string, string>();
+  /** Statements in PostgreSQL's spelling; the named ones are prepared once per connection and run by name after. */
+  private readonly statementsBySql = new Map<string, { text: string; name?: string }>();
   private sent = 0;
 
   private constructor(private readonly pool: pg.Pool, private readonly url: string) {
@@ -283,17 +290,20 @@ export class PostgresStore implements Store {
   }
 
   /** One round trip to the server. */
-  private send(on: pg.Pool | pg.PoolClient, text: string, values: unknown[] = [], arrays = false): Promise<pg.QueryResult> {
+  private send(on: pg.Pool | pg.PoolClient, text: string, values: unknown[] = [], arrays = false, name?: string): Promise<pg.QueryResult> {
     this.sent++;
-    return on.query({ text, values, ...(arrays ? { rowMode: 'array' as const } : {}) });
+    return on.query({ text, values, ...(name ? { name } : {}), ...(arrays ? { rowMode: 'array' as const } : {}) });
   }
 
   private query(sql: string, params: unknown[], arrays: boolean): Promise<pg.QueryResult> {
-    let text = this.sqlText.get(sql);
-    if (text === undefined) {
-      text = toPostgres(sql);
-      if (this.sqlText.size < 2000) this.sqlText.set(sql, text);
+    let statement = this.statementsBySql.get(sql);
+    if (statement === undefined) {
+      statement = { text: toPostgres(sql) };
+      if (this.statementsBySql.size < PREPARED_STATEMENTS) {
+        statement.name = `packdesk_${this.statementsBySql.size}`;
+        this.statementsBySql.set(sql, statement);
+      }
     }
-    return this.send(this.inside.getStore()?.client ?? this.pool, text, params, arrays);
+    return this.send(this.inside.getStore()?.client ?? this.pool, statement.text, params, arrays, statement.name);
   }
 }
