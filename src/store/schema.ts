@@ -363,8 +363,8 @@ export const shipmentDocuments = sqliteTable('shipment_documents', {
 
 /**
  * Shipment counts per account, channel and status, kept by triggers so list totals never scan. A count is the sum of
- * its shards: on PostgreSQL each shipment counts in the shard of its `seq`, so concurrent transactions of one account
- * seldom lock the same row; SQLite, with one writer, keeps shard 0.
+ * its shards: on PostgreSQL each transaction counts in the shard of its connection, so concurrent transactions of one
+ * account seldom lock the same row; SQLite, with one writer, keeps shard 0.
  */
 export const shipmentCounts = sqliteTable('shipment_counts', {
   accountId: text('account_id').notNull(),
