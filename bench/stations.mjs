@@ -5,7 +5,7 @@
 // arrived (both from the first request).
 //
 // PostgreSQL runs twice: reached directly, and behind BENCH_LATENCY_MS (1) of delay each way, as a server on another
-// host is. The delay is a relay process of its own (bench/latency-relay.mjs) every daemon's connections go through.
+// host is. The delay is a relay process (bench/latency-relay.mjs) for each daemon, its connections all going through it.
 //
 // PostgreSQL: a throwaway cluster of its own, as the tests start one (scripts/throwaway-postgres.mjs), removed at the
 // end; or PACKDESK_BENCH_DATABASE_URL, a URL of a server whose user may create databases (one per set-up is created).
@@ -51,14 +51,15 @@ async function delayedBy(url) {
   return { via, stop: () => stopProcess(relay) };
 }
 
-async function run(dialect, daemonCount, adminUrl, latency) {
+async function run(dialect, daemonCount, adminUrl, delayed = false) {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-bench-stations-'));
   const created = dialect === 'postgres' ? await createDatabase(adminUrl) : undefined;
-  const databaseUrl = latency && created ? latency.via(created) : created;
-  const store = databaseUrl ? ['--database', databaseUrl] : [];
+  const relays = delayed ? await Promise.all(Array.from({ length: daemonCount }, () => delayedBy(adminUrl))) : [];
+  // the store as daemon `i` reaches it
+  const store = (i) => (created ? ['--database', relays[i]?.via(created) ?? created] : []);
   const dirs = Array.from({ length: daemonCount }, (_, i) => join(tmp, `station-${i + 1}`));
   const env = { ...process.env, XDG_CONFIG_HOME: join(tmp, 'cfg') };
-  const key = JSON.parse(execFileSync(process.execPath, [dist('bin/packdesk.js'), 'init', '--data-dir', dirs[0], ...store, '--yes', '--json'], { env, encoding: 'utf8' })).api_key;
+  const key = JSON.parse(execFileSync(process.execPath, [dist('bin/packdesk.js'), 'init', '--data-dir', dirs[0], ...store(0), '--yes', '--json'], { env, encoding: 'utf8' })).api_key;
   for (const dir of dirs.slice(1)) {
     mkdirSync(dir, { mode: 0o700 });
     copyFileSync(join(dirs[0], 'secret.key'), join(dir, 'secret.key'));
@@ -68,7 +69,7 @@ async function run(dialect, daemonCount, adminUrl, latency) {
   let usage;
   try {
     for (const [i, dir] of dirs.entries()) {
-      daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store, '--station', `station-${i + 1}`], env));
+      daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store(i), '--station', `station-${i + 1}`], env));
     }
     const cpuBefore = cpuSeconds(daemons);
     const locks = created ? sampleLocks(created) : undefined;
@@ -80,10 +81,11 @@ async function run(dialect, daemonCount, adminUrl, latency) {
     usage = { cpu_ms_per_shipment: { daemons: perShipment('daemons'), postgres: perShipment('postgres'), bench_emulator_relay: perShipment('rest') }, cpu_busy: Math.round(busy * 100) / 100, ...lockWaits };
   } finally {
     for (const d of daemons) await stopProcess(d.child);
+    for (const relay of relays) await relay.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
   print({
-    bench: 'stations', store: dialect, latency_ms: latency ? LATENCY_MS : 0, daemons: daemonCount, shipments: SHIPMENTS,
+    bench: 'stations', store: dialect, latency_ms: delayed ? LATENCY_MS : 0, daemons: daemonCount, shipments: SHIPMENTS,
     creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered), ...usage,
   });
 }
@@ -186,13 +188,11 @@ const given = process.env.PACKDESK_BENCH_DATABASE_URL;
 if (!given) log('stations: starting a throwaway PostgreSQL cluster');
 const cluster = given ? undefined : await startPostgres();
 const adminUrl = given ?? cluster.url;
-const latency = await delayedBy(adminUrl);
 try {
   await run('sqlite', 1);
   for (const n of [1, 2, 3]) await run('postgres', n, adminUrl);
-  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl, latency);
+  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl, true);
 } finally {
-  await latency.stop();
   await cluster?.stop();
   receiver.close();
   await emulators.close();
