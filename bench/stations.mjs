@@ -15,9 +15,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createDatabase, startPostgres } from '../scripts/throwaway-postgres.mjs';
-import { dist, log, print, root, startListening, stopProcess } from './lib.mjs';
+import { dist, log, percentile, print, root, startListening, stopProcess } from './lib.mjs';
 
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 600);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1);
@@ -86,7 +87,7 @@ async function run(dialect, daemonCount, adminUrl, delayed = false) {
   }
   print({
     bench: 'stations', store: dialect, latency_ms: delayed ? LATENCY_MS : 0, daemons: daemonCount, shipments: SHIPMENTS,
-    creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered), ...usage,
+    creation_per_second: Math.round(SHIPMENTS / seconds.created), webhook_deliveries_per_second: Math.round(SHIPMENTS / seconds.delivered), post_ms: seconds.post_ms, event_loop_lag_p99_ms: seconds.event_loop_lag_p99_ms, ...usage,
   });
 }
 
@@ -151,7 +152,10 @@ function sampleLocks(databaseUrl) {
   };
 }
 
-/** Seconds until every shipment is created and until every `shipment.created` event arrived, from the first request. */
+/**
+ * Seconds until every shipment is created and until every `shipment.created` event arrived, from the first request;
+ * the POSTs' answer times, and the daemons' event-loop lag at the end.
+ */
 async function measure(daemons, key) {
   const api = async (i, method, path, body) => {
     const res = await fetch(daemons[i % daemons.length].url + path, {
@@ -168,9 +172,12 @@ async function measure(daemons, key) {
   delivered = 0;
   const started = Date.now();
   const queue = Array.from({ length: SHIPMENTS }, (_, i) => i);
+  const answered = [];
   await Promise.all(Array.from({ length: 16 }, async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+      const sent = performance.now();
       const answer = await api(i, 'POST', '/v1/shipments', { ...body, reference_number: `BENCH-${i}` });
+      answered.push(performance.now() - sent);
       if (!answer.data?.id) throw new Error(`shipment ${i} was not created: ${JSON.stringify(answer)}`);
     }
   }));
@@ -181,7 +188,11 @@ async function measure(daemons, key) {
     if (Date.now() - started > 300_000) throw new Error(`not done after 5 minutes: ${delivered} of ${SHIPMENTS} events delivered`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { created: createdSeconds, delivered: (Date.now() - started) / 1000 };
+  answered.sort((a, b) => a - b);
+  // each daemon's event-loop lag over the last 10–20 s, as /healthz reports it: the largest p99 of them
+  const lags = await Promise.all(daemons.map(async (d) => (await (await fetch(`${d.url}/healthz`)).json()).event_loop.lag_ms.p99));
+  return { created: createdSeconds, delivered: (Date.now() - started) / 1000, post_ms: { p50: Math.round(percentile(answered, 0.5)), p95: Math.round(percentile(answered, 0.95)) },
+    event_loop_lag_p99_ms: Math.round(Math.max(...lags)) };
 }
 
 const given = process.env.PACKDESK_BENCH_DATABASE_URL;
