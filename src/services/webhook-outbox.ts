@@ -139,10 +139,9 @@ export interface ClaimLimits {
  * Picks due heads of one subscription's resource lines, round robin from its cursor, through the
  * (subscription, resource, seq) index: each scan stops at the slots it may fill, and the work is proportional to what
  * this subscription has due, never to another's backlog. A pick that comes up short tells when the subscription's
- * next delivery is due (`idleUntil`); `cursor` is the line picked last.
+ * next delivery is due (`idleUntil`); `cursor` is the line picked last, `after` the one the claim before picked last.
  */
-async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, memory: ClaimMemory) {
-  const after = memory.cursor.get(subscriptionId) ?? '';
+async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, after: string) {
   const byOrder = ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : '';
   const picked: string[] = [];
   let cursor: string | undefined;
@@ -218,7 +217,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
         if (slots <= 0) continue;
         const ids = expired.get(sub.id)?.splice(0, slots) ?? [];
         if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) {
-          const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory);
+          const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory.cursor.get(sub.id) ?? '');
           ids.push(...due.picked);
           learnt.push(() => {
             if (due.cursor !== undefined) memory.cursor.set(sub.id, due.cursor);

@@ -136,6 +136,7 @@ export class PostgresStore implements Store {
   /** Statements in PostgreSQL's spelling; the named ones are prepared once per connection and run by name after. */
   private readonly statementsBySql = new Map<string, { text: string; name?: string }>();
   private sent = 0;
+  readonly conflicts = { retried: 0, failed: 0 };
 
   private constructor(private readonly pool: pg.Pool, private readonly url: string) {
     this.db = drizzleProxy(async (sql, params, method) => {
@@ -170,8 +171,6 @@ export class PostgresStore implements Store {
     }
     return new PostgresStore(pool, url);
   }
-
-  readonly conflicts = { retried: 0, failed: 0 };
 
   /**
    * Ends a transaction in one round trip: its notices, COMMIT and the giving back of its turn's lock. The lock is

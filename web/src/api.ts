@@ -85,3 +85,13 @@ export async function data<T>(request: Promise<{ data?: { data: T }; error?: unk
 export function errorText(err: unknown): string {
   return err instanceof ApiError ? [err.message, ...Object.values(err.errors).flat()].join(' ') : (err as Error).message;
 }
+
+/** Runs a page's action: its error shown through `setError` (cleared when it starts), never thrown. */
+export async function runAction(setError: (text: string) => void, action: () => Promise<unknown>): Promise<void> {
+  try {
+    setError('');
+    await action();
+  } catch (err) {
+    setError(errorText(err));
+  }
+}

@@ -136,13 +136,13 @@ function problemsOf(order: FileOrder, errors: FieldErrors): RowProblem[] {
  */
 async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: ImportRow, order: FileOrder, target: ImportTarget): Promise<OrderOutcome> {
   const source = importSource(row);
-  const done = async (): Promise<OrderOutcome | undefined> => {
+  const earlierOutcome = async (): Promise<OrderOutcome | undefined> => {
     const existing = await findImportedOrder(ctx, source, row.sha256, order.reference);
     if (!existing) return undefined;
     const earlierImportId = existing.importId === row.id ? null : existing.importId;
     return existing.orderId !== null ? { kind: 'order', orderId: existing.orderId, earlierImportId } : { kind: 'shipment', shipmentId: existing.shipmentId, earlierImportId };
   };
-  const earlier = await done();
+  const earlier = await earlierOutcome();
   if (earlier) return earlier;
   if (order.parcels > MAX_PARCELS) {
     // refused before the rules run: checking thousands of parcels would hold up the daemon, and no shipment takes them
@@ -177,7 +177,7 @@ async function createOrderOnce(ctx: ServiceContext, deps: ImportDeps, row: Impor
     if (err instanceof ValidationError) return { kind: 'invalid', problems: [...order.problems, ...problemsOf(order, err.errors)] };
     if (isTransactionConflict(err)) throw err; // the batch's transaction runs again, this order with it
     // another import of the same file (on another daemon) stored this order's key first: the order is that import's
-    const taken = isUniqueViolation(err) ? await done() : undefined;
+    const taken = isUniqueViolation(err) ? await earlierOutcome() : undefined;
     if (taken) return taken;
     ctx.log.error({ err, import_id: row.id, reference: order.reference }, 'import: order failed unexpectedly');
     const first = order.rows[0]!;
@@ -257,12 +257,12 @@ async function importOrders(
       }
       if (signal.aborted) return 'aborted';
       const batch = orders.slice(start, start + ORDERS_PER_TRANSACTION);
+      // read committed: what it writes is new rows of its own, and an order's key (its primary key) decides between two
+      // imports of one file; serializable, the batches of imports running side by side conflicted at every try
       const batchOutcomes = await ctx.store.transaction(async () => {
         const list: OrderOutcome[] = [];
         for (const group of batch) list.push(await createOrderOnce(ctx, deps, row, buildOrder(plan, group), settings.target ?? 'shipments'));
         return list;
-        // read committed: what it writes is new rows of its own, and an order's key (its primary key) decides between
-        // two imports of one file; serializable, the batches of imports running side by side conflicted at every try
       }, { isolation: 'read committed' });
       for (const group of batch) group.values = []; // built and stored: its rows' values are no longer needed
       for (const [i, order] of batch.entries()) {

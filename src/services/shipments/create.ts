@@ -189,6 +189,7 @@ export type ValidShipment = Awaited<ReturnType<typeof validateCreation>>;
 export async function insertShipment(ctx: ServiceContext, accountId: string, { provider, body }: ValidShipment, { returnOf = null, chosenBy = null }: { returnOf?: string | null; chosenBy?: ChosenBy | null } = {}) {
   const now = ctx.clock.now();
   const id = ctx.ids('shipment');
+  // read committed: what it writes is new rows of its own (numbered by a sequence) and the request's own idempotency key
   return ctx.store.transaction(async () => {
     const row: ShipmentRow = {
       id, seq: await nextShipmentSeq(ctx), accountId, status: 'pending', ...(await creationColumns(ctx, body, provider.code)),
@@ -206,7 +207,6 @@ export async function insertShipment(ctx: ServiceContext, accountId: string, { p
     await recordEvent(ctx, { accountId, type: 'shipment.created', resourceName: 'shipment', resource: view });
     await bindIdempotentResource(ctx, `/v1/shipments/${id}`);
     return view;
-    // what it writes is new rows of its own (numbered by a sequence) and the request's own idempotency key
   }, { isolation: 'read committed' });
 }
 

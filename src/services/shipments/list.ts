@@ -134,8 +134,8 @@ export function knownShipmentListVersion(ctx: ServiceContext, accountId: string)
 }
 
 /**
- * Changes whenever any shipment of the account changes (kept by triggers): list answers may be cached by it. On a
- * store only this daemon writes to, it is read again only after a write.
+ * Changes whenever any shipment of the account changes (kept by triggers, summed over the shards PostgreSQL keeps it
+ * in): list answers may be cached by it. On a store only this daemon writes to, it is read again only after a write.
  */
 export async function shipmentListVersion(ctx: ServiceContext, accountId: string): Promise<number> {
   const known = knownShipmentListVersion(ctx, accountId);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, data, errorText, type Printer, type PrintJob } from '../api';
+import { api, data, runAction, type Printer, type PrintJob } from '../api';
 import { t, type WordKey } from '../i18n';
 import { onLive } from '../live';
 import { Chip, formatTime, printerProblems, printerState } from './parts';
@@ -24,14 +24,7 @@ export function Printers({ readOnly }: { readOnly: boolean }) {
     else if (kind === 'ready') void load();
   }), []);
 
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      setError('');
-      await action();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const act = (action: () => Promise<unknown>) => runAction(setError, action);
 
   if (printers.length === 0) return <main><h1>{t('printers.title')}</h1><p>{t('printers.none')}</p></main>;
   return (

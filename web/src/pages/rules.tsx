@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, call, data, errorText, type Channel, type ShippingRule, type ShippingRuleBody } from '../api';
+import { api, ApiError, call, data, errorText, runAction, type Channel, type ShippingRule, type ShippingRuleBody } from '../api';
 import { readDecimal } from '../decimal';
 import { useChannels } from '../hooks';
 import { t } from '../i18n';
@@ -180,12 +180,7 @@ export function RulesPage({ readOnly }: { readOnly: boolean }) {
   };
   useEffect(() => void load(), []);
   const act = async (action: () => Promise<unknown>) => {
-    try {
-      setError('');
-      await action();
-    } catch (err) {
-      setError(errorText(err));
-    }
+    await runAction(setError, action);
     await load();
   };
   const change = (rule: ShippingRule, body: { position?: number; active?: boolean }) =>

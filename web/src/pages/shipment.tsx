@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, data, errorText, type Channel, type Shipment, type TrackingParcel } from '../api';
+import { api, data, runAction, type Channel, type Shipment, type TrackingParcel } from '../api';
 import { usePrinters, useProviders } from '../hooks';
 import { t } from '../i18n';
 import { onLive } from '../live';
@@ -55,15 +55,10 @@ export function ShipmentPage({ id, readOnly }: { id: string; readOnly: boolean }
   const point = recorded && pointKnown?.provider_point_id === recorded.provider_point_id ? pointKnown : recorded;
   usePointDetails(point, carrier, channelId ?? '', setPointKnown);
 
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      setError('');
-      await action();
-      await load();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const act = (action: () => Promise<unknown>) => runAction(setError, async () => {
+    await action();
+    await load();
+  });
   const cancel = () => window.confirm(t('shipment.cancelConfirm')) && act(() => data(api.POST('/v1/shipments/{id}/cancel', { params: { path: { id } } })));
   const retry = () => act(() => data(api.POST('/v1/shipments/{id}/retry', { params: { path: { id } } })));
   const makeReturn = () => act(async () => {
