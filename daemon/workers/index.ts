@@ -1,6 +1,8 @@
 import { findProvider } from '../../src/carriers/registry.js';
 import type { ServiceContext } from '../../src/services/context.js';
-import { JOBS_QUEUED } from '../../src/services/jobs.js';
+import { workQueued } from '../../src/services/jobs.js';
+import { PRINT_JOBS } from '../../src/services/printing/printers.js';
+import { TRACKING_CHECKS } from '../../src/services/tracking/manage.js';
 import { createShipmentAtCarrier } from '../../src/services/shipments/carrier-step.js';
 import { CREATE_AT_CARRIER } from '../../src/services/shipments/create.js';
 import { HAND_OVER, handOverAtCarrier } from '../../src/services/dispatches.js';
@@ -64,26 +66,22 @@ export function createWorkers(ctx: ServiceContext, options: {
   const all: BackgroundWorker[] = [shipments, dispatchClock, handOvers, tracking, printing, authorizations, webhooks];
   const imports = new ImportWorker(ctx, options.imports);
   const retention = new RetentionWorker(ctx, options.retention);
-  // one look per turn of the event loop, however many jobs a transaction queued (an import queues hundreds)
-  let wakeScheduled = false;
-  const wake = () => {
-    if (wakeScheduled) return;
-    wakeScheduled = true;
-    setImmediate(() => {
-      wakeScheduled = false;
-      all.forEach((w) => w.wake());
-    });
-  };
+  // work queued wakes the worker of its kind (a worker's wakes during a look ask for one more look, however many jobs a
+  // transaction queued); the other workers look at the store on their own schedules (at least every second)
+  const wakes = new Map<string, () => void>([
+    [workQueued(CREATE_AT_CARRIER), () => shipments.wake()], [workQueued(HAND_OVER), () => handOvers.wake()],
+    [workQueued(TRACKING_CHECKS), () => tracking.wake()], [workQueued(PRINT_JOBS), () => printing.wake()],
+  ]);
   return {
     all, shipments, tracking, printing, authorizations, webhooks, imports, retention,
     start: () => {
-      ctx.notices.on(JOBS_QUEUED, wake);
+      for (const [notice, wake] of wakes) ctx.notices.on(notice, wake);
       all.forEach((w) => w.start());
       imports.start();
       retention.start();
     },
     stop: async () => {
-      ctx.notices.off(JOBS_QUEUED, wake);
+      for (const [notice, wake] of wakes) ctx.notices.off(notice, wake);
       await Promise.all([imports.stop(), retention.stop()]);
       await Promise.all(all.map((w) => w.stop()));
     },

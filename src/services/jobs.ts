@@ -50,11 +50,15 @@ export async function enqueueJob(ctx: ServiceContext, input: EnqueueInput): Prom
       max_attempts = excluded.max_attempts, updated_at = excluded.updated_at,
       run_at = CASE WHEN jobs.run_at < excluded.run_at THEN jobs.run_at ELSE excluded.run_at END`,
     ctx.ids('job'), input.kind, input.subjectId, input.lane ?? '', input.maxAttempts, runAt, now, now);
-  announce(ctx, JOBS_QUEUED);
+  announce(ctx, workQueued(input.kind));
 }
 
-/** Notice sent when queued work was committed. */
-export const JOBS_QUEUED = 'jobs:queued';
+/**
+ * Notice sent when queued work of one kind was committed (a job kind, or the tracking checks and print jobs the
+ * workers of those kinds claim): it wakes that kind's worker only, so creating shipments does not send every other
+ * worker to the store.
+ */
+export const workQueued = (kind: string): string => `jobs:queued:${kind}`;
 
 /** Drops a subject's waiting job (e.g. the shipment was deleted). */
 export async function cancelJob(ctx: ServiceContext, kind: string, subjectId: string): Promise<void> {

@@ -10,8 +10,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * figure only knowingly. The figures are for one shipment of one parcel on a PPL channel, with one webhook subscription.
  */
 const BUDGET: Record<typeof TEST_DIALECT, Record<string, number>> = {
-  sqlite: { 'create a shipment (POST)': 9, "record the carrier's answer (job claimed, run, finished)": 26, 'deliver a webhook (fan-out, claim, attempt)': 24 },
-  postgres: { 'create a shipment (POST)': 11, "record the carrier's answer (job claimed, run, finished)": 29, 'deliver a webhook (fan-out, claim, attempt)': 38 },
+  sqlite: { 'create a shipment (POST)': 9, "record the carrier's answer (job claimed, run, finished)": 26, 'deliver a webhook (fan-out, claim, attempt)': 21 },
+  postgres: { 'create a shipment (POST)': 11, "record the carrier's answer (job claimed, run, finished)": 28, 'deliver a webhook (fan-out, claim, attempt)': 32 },
 };
 
 describe('statements per use case', () => {

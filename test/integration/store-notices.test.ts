@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.js';
-import { enqueueJob, JOBS_QUEUED } from '../../src/services/jobs.js';
+import { enqueueJob, workQueued } from '../../src/services/jobs.js';
 import { relayStoreNotices } from '../../src/services/notices.js';
 import { closeContext, openContext } from '../../src/services/open.js';
 import { PostgresStore } from '../../src/store/postgres.js';
@@ -33,8 +33,8 @@ describe('notices between the daemons of a shared store', () => {
   it('delivers a job queued in a transaction on one daemon to the other when the transaction commits', async () => {
     const [one, two] = contexts as [ServiceContext, ServiceContext];
     const heard: string[] = [];
-    two.notices.on(JOBS_QUEUED, () => heard.push('queued'));
-    const arrived = once(two.notices, JOBS_QUEUED);
+    two.notices.on(workQueued('notice.test'), () => heard.push('queued'));
+    const arrived = once(two.notices, workQueued('notice.test'));
     await one.store.transaction(async () => {
       await enqueueJob(one, { kind: 'notice.test', subjectId: 'x', maxAttempts: 1 });
       // a notice sent at once would arrive within milliseconds; none does while the transaction is open

@@ -7,10 +7,10 @@ import { renderTestLabelOffThread } from '../../labels/index.js';
 import { accounts, printJobs } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { noticeDeskChange } from '../desk-changes.js';
-import { JOBS_QUEUED } from '../jobs.js';
+import { workQueued } from '../jobs.js';
 import { owned } from '../ownership.js';
 import type { ShipmentRow } from '../shipments/records.js';
-import { getPrinterRow, holds, loadPrinterRow, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
+import { getPrinterRow, holds, loadPrinterRow, PRINT_JOBS, printerFormats, wakePrinterQueue, type PrinterRow } from './printers.js';
 import { announce } from '../notices.js';
 
 export type PrintJobRow = typeof printJobs.$inferSelect;
@@ -73,7 +73,7 @@ export async function queuePrintJob(ctx: ServiceContext, input: QueuePrintInput)
   };
   await ctx.db.insert(printJobs).values(row).run();
   await wakePrinterQueue(ctx, input.printerId, now);
-  announce(ctx, JOBS_QUEUED);
+  announce(ctx, workQueued(PRINT_JOBS));
   noticeDeskChange(ctx, { accountId: row.accountId, kind: 'print_job', id: row.id });
   return row;
 }
@@ -180,7 +180,7 @@ export async function retryPrintJob(ctx: ServiceContext, accountId: string, id: 
     await wakePrinterQueue(ctx, row.printerId, now);
     return (await loadPrintJobRow(ctx, id))!;
   });
-  announce(ctx, JOBS_QUEUED);
+  announce(ctx, workQueued(PRINT_JOBS));
   noticeDeskChange(ctx, { accountId, kind: 'print_job', id });
   return presentPrintJob(retried);
 }

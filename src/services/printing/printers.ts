@@ -13,9 +13,12 @@ import { movesHere } from '../daemons.js';
 import { noticeDeskChange } from '../desk-changes.js';
 import { checkDirectoryPlace, filePrinterDirectory, prepareDirectory } from '../file-places.js';
 import { bindIdempotentResource } from '../idempotency.js';
-import { JOBS_QUEUED } from '../jobs.js';
+import { workQueued } from '../jobs.js';
 import { announce } from '../notices.js';
 import { owned } from '../ownership.js';
+
+/** The print queue's kind of work (`workQueued`). */
+export const PRINT_JOBS = 'print';
 
 export type PrinterRow = typeof printers.$inferSelect;
 export type PrinterState = PrinterRow['status'];
@@ -253,7 +256,7 @@ export async function updatePrinter(ctx: ServiceContext, accountId: string, id: 
     // reached another way now: the jobs waiting out a backoff (e.g. for ~HS) are tried again at once
     if (reachedAnew) await wakePrinterQueue(ctx, id, now);
   });
-  if (reachedAnew) announce(ctx, JOBS_QUEUED);
+  if (reachedAnew) announce(ctx, workQueued(PRINT_JOBS));
   const fresh = (await loadPrinterRow(ctx, id))!;
   return presentPrinter(reachedAnew ? await refreshPrinterStatus(ctx, fresh) : fresh);
 }

@@ -117,7 +117,10 @@ async function shipmentPrice(ctx: ServiceContext, channel: ChannelRow, s: Shipme
   return { totalPriceMinor: priced.amountMinor, currency: priced.currency, priceSource: 'price_list' };
 }
 
-/** Wakes what waits for the shipment's carrier step (`Prefer: wait`, an import): on this daemon and, on a shared store, on every daemon. */
+/**
+ * Wakes what waits for the shipment's carrier step (`Prefer: wait`, an import) once its outcome commits: on this daemon
+ * and, on a shared store, on every daemon (the notice goes with the COMMIT).
+ */
 function notify(ctx: ServiceContext, shipmentId: string): void {
   announce(ctx, `shipment:${shipmentId}`);
 }
@@ -158,6 +161,7 @@ async function recordCreated(
     await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.status_changed', resourceName: 'shipment', resource: await presentShipment(ctx, fresh), previousStatus: 'pending' });
     await trackShipmentParcels(ctx, row.id);
     await queuePrintOnCreate(ctx, fresh);
+    notify(ctx, row.id);
   }, HELD_BY_ITS_JOB);
 }
 
@@ -171,6 +175,7 @@ async function recordFailure(ctx: ServiceContext, row: ShipmentRow, attempt: num
     if (nextAttemptAt === null) {
       await recordEvent(ctx, { accountId: row.accountId, type: 'shipment.updated', resourceName: 'shipment', resource: await presentShipment(ctx, (await loadShipmentRow(ctx, row.id))!) });
     }
+    notify(ctx, row.id);
   }, HELD_BY_ITS_JOB);
 }
 
@@ -244,19 +249,16 @@ export async function createShipmentAtCarrier(ctx: ServiceContext, shipmentId: s
     const label = { ...(await mergeLabels(row.labelFormat, parts)), source };
     const documents = await customsDocuments(forCarrier, created, findProvider(row.provider)!.name);
     await recordCreated(ctx, row, parcelList, created, label, documents, await boxedReturn(ctx, row), await shipmentPrice(ctx, channel, forCarrier, created));
-    notify(ctx, row.id);
     return { result: 'done', lane: { answered: true } };
   } catch (err) {
     if (err instanceof LabelFormatError) {
       // a label that cannot be read or converted came from a shipment the carrier made: its progress finds it again on retry
       await recordFailure(ctx, row, attempt, { message: err.message, errors: {} }, null, false);
-      notify(ctx, row.id);
       return { result: 'fail', error: err.message, lane: { answered: true } };
     }
     const step = carrierStepFailure(ctx, err, attempt, maxAttempts, { shipment_id: row.id }, 'shipment creation');
     // a refusal clears the progress: the corrected shipment is a new one at the carrier
     await recordFailure(ctx, row, attempt, step.failure, step.retryAt, step.refused);
-    notify(ctx, row.id);
     return step.outcome;
   }
 }

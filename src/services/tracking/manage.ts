@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../store/store.js';
 import { shippingChannels, trackingParcels } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { bindIdempotentResource } from '../idempotency.js';
-import { JOBS_QUEUED } from '../jobs.js';
+import { workQueued } from '../jobs.js';
 import { askCarrier, recordTrackResults, TrackingUnsupportedError } from './check.js';
 import {
   getTrackingParcelRow, loadTrackingParcelRow, presentTrackingParcel, presentTrackingParcelDetail, recordTrackingEvent,
@@ -18,6 +18,8 @@ import { shipmentAllowsPolling } from './shipment-parcels.js';
 import { announce } from '../notices.js';
 
 const MAX_EXTERNAL_DATA_BYTES = 16 * 1024;
+/** The tracking poller's kind of work (`workQueued`). */
+export const TRACKING_CHECKS = 'tracking';
 
 /** The creation input after the schema's type checks. */
 export interface TrackingParcelBody {
@@ -87,7 +89,7 @@ export async function createTrackingParcel(ctx: ServiceContext, accountId: strin
     if (isUniqueViolation(err)) throw new ValidationError({ tracking_number: [ALREADY_TRACKED] });
     throw err;
   }
-  announce(ctx, JOBS_QUEUED);
+  announce(ctx, workQueued(TRACKING_CHECKS));
   return view;
 }
 
