@@ -7,6 +7,8 @@
 // PostgreSQL runs twice: reached directly, and behind BENCH_LATENCY_MS (1) of delay each way, as a server on another
 // host is. The delay is a relay process (bench/latency-relay.mjs) for each daemon, its connections all going through it.
 //
+// BENCH_ONLY runs one set-up instead: `sqlite:1`, `postgres:3`, `postgres:3:delayed` (store, daemons, behind the delay).
+//
 // PostgreSQL: a throwaway cluster of its own, as the tests start one (scripts/throwaway-postgres.mjs), removed at the
 // end; or PACKDESK_BENCH_DATABASE_URL, a URL of a server whose user may create databases (one per set-up is created).
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,6 +24,7 @@ import { dist, log, percentile, print, root, startListening, stopProcess } from 
 
 const SHIPMENTS = Number(process.env.BENCH_SHIPMENTS ?? 600);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 1);
+const ONLY = process.env.BENCH_ONLY;
 
 const { startEmulators } = await import(dist('src/carriers/emulator/server.js'));
 const { findProvider } = await import(dist('src/carriers/registry.js'));
@@ -49,37 +52,44 @@ async function delayedBy(url) {
     rewritten.host = `127.0.0.1:${JSON.parse(String(line)).port}`;
     return rewritten.href;
   };
-  return { via, stop: () => stopProcess(relay) };
+  return { via, pid: relay.pid, stop: () => stopProcess(relay) };
 }
 
 async function run(dialect, daemonCount, adminUrl, delayed = false) {
   const tmp = mkdtempSync(join(tmpdir(), 'packdesk-bench-stations-'));
   const created = dialect === 'postgres' ? await createDatabase(adminUrl) : undefined;
-  const relays = delayed ? await Promise.all(Array.from({ length: daemonCount }, () => delayedBy(adminUrl))) : [];
-  // the store as daemon `i` reaches it
-  const store = (i) => (created ? ['--database', relays[i]?.via(created) ?? created] : []);
-  const dirs = Array.from({ length: daemonCount }, (_, i) => join(tmp, `station-${i + 1}`));
-  const env = { ...process.env, XDG_CONFIG_HOME: join(tmp, 'cfg') };
-  const key = JSON.parse(execFileSync(process.execPath, [dist('bin/packdesk.js'), 'init', '--data-dir', dirs[0], ...store(0), '--yes', '--json'], { env, encoding: 'utf8' })).api_key;
-  for (const dir of dirs.slice(1)) {
-    mkdirSync(dir, { mode: 0o700 });
-    copyFileSync(join(dirs[0], 'secret.key'), join(dir, 'secret.key'));
-  }
+  const relays = [];
   const daemons = [];
   let seconds;
   let usage;
   try {
+    if (delayed) relays.push(...await Promise.all(Array.from({ length: daemonCount }, () => delayedBy(adminUrl))));
+    // the store as daemon `i` reaches it
+    const store = (i) => (created ? ['--database', relays[i]?.via(created) ?? created] : []);
+    const dirs = Array.from({ length: daemonCount }, (_, i) => join(tmp, `station-${i + 1}`));
+    const env = { ...process.env, XDG_CONFIG_HOME: join(tmp, 'cfg') };
+    const key = JSON.parse(execFileSync(process.execPath, [dist('bin/packdesk.js'), 'init', '--data-dir', dirs[0], ...store(0), '--yes', '--json'], { env, encoding: 'utf8' })).api_key;
+    for (const dir of dirs.slice(1)) {
+      mkdirSync(dir, { mode: 0o700 });
+      copyFileSync(join(dirs[0], 'secret.key'), join(dir, 'secret.key'));
+    }
     for (const [i, dir] of dirs.entries()) {
       daemons.push(await startListening([dist('bin/packdesk.js'), 'daemon', '--data-dir', dir, '--port', '0', '--allow-loopback-webhooks', ...store(i), '--station', `station-${i + 1}`], env));
     }
-    const cpuBefore = cpuSeconds(daemons);
+    const cpu = () => cpuSeconds(daemons, relays);
+    const cpuBefore = cpu();
     const locks = created ? sampleLocks(created) : undefined;
-    seconds = await measure(daemons, key);
+    seconds = await measure(daemons, key, cpu);
     const lockWaits = await locks?.stop();
-    const cpuAfter = cpuSeconds(daemons);
+    const cpuAfter = cpu();
     const perShipment = (k) => Math.round(((cpuAfter[k] - cpuBefore[k]) * 1000) / SHIPMENTS * 10) / 10;
-    const busy = (Object.values(cpuAfter).reduce((a, b) => a + b) - Object.values(cpuBefore).reduce((a, b) => a + b)) / (seconds.delivered * cpus().length);
-    usage = { cpu_ms_per_shipment: { daemons: perShipment('daemons'), postgres: perShipment('postgres'), bench_emulator_relay: perShipment('rest') }, cpu_busy: Math.round(busy * 100) / 100, ...lockWaits };
+    const total = (sample) => Object.values(sample).reduce((a, b) => a + b);
+    // the share of the machine's cores in use: while shipments were being created, and until the last event arrived
+    const busy = (until, window) => Math.round(((total(until) - total(cpuBefore)) / (window * cpus().length)) * 100) / 100;
+    usage = {
+      cpu_ms_per_shipment: { daemons: perShipment('daemons'), postgres: perShipment('postgres'), relays: perShipment('relays'), bench_and_emulator: perShipment('rest') },
+      cpu_busy: { creating: busy(seconds.cpuAtCreated, seconds.created), delivering: busy(cpuAfter, seconds.delivered) }, ...lockWaits,
+    };
   } finally {
     for (const d of daemons) await stopProcess(d.child);
     for (const relay of relays) await relay.stop();
@@ -104,8 +114,8 @@ function processCpu(pid) {
   }
 }
 
-/** CPU seconds so far of the daemons, of PostgreSQL's processes, and of everything else on the machine (this process, the emulator in it, the relay). */
-function cpuSeconds(daemons) {
+/** CPU seconds so far of the daemons, of PostgreSQL's processes, of the latency relays, and of everything else on the machine (this process, the emulator in it). */
+function cpuSeconds(daemons, relays) {
   const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   let postgres = 0;
   let all = 0;
@@ -117,7 +127,8 @@ function cpuSeconds(daemons) {
     } catch { /* gone */ }
   }
   const ofDaemons = daemons.reduce((sum, d) => sum + processCpu(d.child.pid), 0);
-  return { daemons: ofDaemons, postgres, rest: all - ofDaemons - postgres };
+  const ofRelays = relays.reduce((sum, r) => sum + processCpu(r.pid), 0);
+  return { daemons: ofDaemons, postgres, relays: ofRelays, rest: all - ofDaemons - postgres - ofRelays };
 }
 
 /**
@@ -154,9 +165,9 @@ function sampleLocks(databaseUrl) {
 
 /**
  * Seconds until every shipment is created and until every `shipment.created` event arrived, from the first request;
- * the POSTs' answer times, and the daemons' event-loop lag at the end.
+ * the CPU times (`cpu()`) when the last shipment was created, the POSTs' answer times, and the daemons' event-loop lag at the end.
  */
-async function measure(daemons, key) {
+async function measure(daemons, key, cpu) {
   const api = async (i, method, path, body) => {
     const res = await fetch(daemons[i % daemons.length].url + path, {
       method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
@@ -182,8 +193,12 @@ async function measure(daemons, key) {
     }
   }));
   let createdSeconds;
+  let cpuAtCreated;
   for (;;) {
-    if (createdSeconds === undefined && (await api(0, 'GET', '/v1/shipments?status=pending&per_page=1')).meta.total === 0) createdSeconds = (Date.now() - started) / 1000;
+    if (createdSeconds === undefined && (await api(0, 'GET', '/v1/shipments?status=pending&per_page=1')).meta.total === 0) {
+      createdSeconds = (Date.now() - started) / 1000;
+      cpuAtCreated = cpu();
+    }
     if (createdSeconds !== undefined && delivered >= SHIPMENTS) break;
     if (Date.now() - started > 300_000) throw new Error(`not done after 5 minutes: ${delivered} of ${SHIPMENTS} events delivered`);
     await new Promise((r) => setTimeout(r, 20));
@@ -191,7 +206,7 @@ async function measure(daemons, key) {
   answered.sort((a, b) => a - b);
   // each daemon's event-loop lag over the last 10–20 s, as /healthz reports it: the largest p99 of them
   const lags = await Promise.all(daemons.map(async (d) => (await (await fetch(`${d.url}/healthz`)).json()).event_loop.lag_ms.p99));
-  return { created: createdSeconds, delivered: (Date.now() - started) / 1000, post_ms: { p50: Math.round(percentile(answered, 0.5)), p95: Math.round(percentile(answered, 0.95)) },
+  return { created: createdSeconds, cpuAtCreated, delivered: (Date.now() - started) / 1000, post_ms: { p50: Math.round(percentile(answered, 0.5)), p95: Math.round(percentile(answered, 0.95)) },
     event_loop_lag_p99_ms: Math.round(Math.max(...lags)) };
 }
 
@@ -200,9 +215,14 @@ if (!given) log('stations: starting a throwaway PostgreSQL cluster');
 const cluster = given ? undefined : await startPostgres();
 const adminUrl = given ?? cluster.url;
 try {
-  await run('sqlite', 1);
-  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl);
-  for (const n of [1, 2, 3]) await run('postgres', n, adminUrl, true);
+  if (ONLY) {
+    const [dialect, daemons, delayed] = ONLY.split(':');
+    await run(dialect, Number(daemons), adminUrl, delayed === 'delayed');
+  } else {
+    await run('sqlite', 1);
+    for (const n of [1, 2, 3]) await run('postgres', n, adminUrl);
+    for (const n of [1, 2, 3]) await run('postgres', n, adminUrl, true);
+  }
 } finally {
   await cluster?.stop();
   receiver.close();
