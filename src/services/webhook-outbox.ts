@@ -43,11 +43,17 @@ export interface FanOutResult {
 }
 
 /**
- * Fan-out and claims take turns across daemons: each daemon's would otherwise read the same undispatched events or due
- * rows and all but one be rolled back. Serializable, as every step of the queue: a line's order holds over several
- * rows (a row waits for the one before it, which the step that finishes it makes due), which no row lock covers.
+ * Fan-outs take turns across daemons: each daemon's would otherwise read the same undispatched events and all but one
+ * be rolled back. Serializable, as the attempt that finishes a delivery: a line's order holds over several rows (a row
+ * waits for the one before it, which the step that finishes it makes due), which no row lock covers.
  */
-const QUEUE_TURN: TransactionOptions = { inTurn: 'webhook queue' };
+const FAN_OUT_TURN: TransactionOptions = { inTurn: 'webhook queue' };
+
+/**
+ * A claim only moves due rows to `delivering`, and only a line's head is ever due: it reads committed rows, locking
+ * those it takes and passing over those another daemon's claim is taking, so the daemons' claims run side by side.
+ */
+const CLAIM: TransactionOptions = { isolation: 'read committed' };
 
 /** How much one fan-out transaction takes on. */
 export interface FanOutLimits {
@@ -100,7 +106,7 @@ export function fanOutEvents(ctx: ServiceContext, limits: FanOutLimits = { event
     const ids = ctx.store.sql.inList(dispatched);
     await ctx.store.run(`UPDATE events SET dispatched_at = ? WHERE id ${ids.sql}`, now, ids.param);
     return { more: dispatched.length < pending.length || pending.length === limits.events, subscriptions: touched };
-  }, QUEUE_TURN);
+  }, FAN_OUT_TURN);
 }
 
 /** A queued delivery claimed for one attempt. */
@@ -147,7 +153,7 @@ async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: numbe
   let cursor: string | undefined;
   for (const part of ['>', '<=']) {
     const rows = await ctx.store.all<{ id: string; resource_key: string }>(`SELECT id, resource_key FROM webhook_queue${byOrder}
-      WHERE subscription_id = ? AND resource_key ${part} ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY resource_key, seq LIMIT ?`,
+      WHERE subscription_id = ? AND resource_key ${part} ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY resource_key, seq LIMIT ?${ctx.store.sql.skipLocked}`,
     subscriptionId, after, now, slots - picked.length);
     for (const row of rows) {
       picked.push(row.id);
@@ -205,7 +211,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
     const taken = new Map(limits.inFlight);
     const expired = new Map<string, string[]>();
     for (const row of await ctx.store.all<{ id: string; subscription_id: string }>(
-      `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?`, now)) {
+      `SELECT id, subscription_id FROM webhook_queue WHERE status = 'delivering' AND next_attempt_at <= ?${ctx.store.sql.skipLocked}`, now)) {
       expired.set(row.subscription_id, [...(expired.get(row.subscription_id) ?? []), row.id]);
     }
     const turn = (memory.turn + 1) % subs.length;
@@ -256,7 +262,7 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       claimed.push({ queueId, subscriptionId: sub.id, resourceKey: row.resource_key, attempt: row.attempts, log, request });
     }
     return claimed;
-  }, QUEUE_TURN);
+  }, CLAIM);
 }
 
 /** The earliest future time a queued delivery becomes due (to sleep until then), if any. */
