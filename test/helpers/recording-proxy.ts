@@ -1,5 +1,17 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/**
+ * An HTTP server a test puts in front of the emulators. It keeps idle connections as long as the emulators (Fastify's
+ * 72 s, not node's 5 s), whose keep-alive hint it passes on with their answers: a daemon would otherwise reuse a
+ * connection this server had already closed, and a test that held the event loop for seconds (a barcode scan, a label
+ * drawn) met ECONNRESET on its next carrier call.
+ */
+export function emulatorProxy(handler: RequestListener): Server {
+  const server = createServer(handler);
+  server.keepAliveTimeout = 72_000;
+  return server;
+}
 
 /** One call that passed through the proxy to the carrier. */
 export interface RecordedCall {
@@ -23,7 +35,7 @@ export interface RecordingProxy {
 export async function recordingProxy(target: string, options: { bodies?: boolean; failing?: RegExp } = {}): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const calls: RecordedCall[] = [];
-  const server = createServer((req, res) => {
+  const server = emulatorProxy((req, res) => {
     const url = req.url ?? '/';
     const soapAction = req.headers.soapaction;
     const call: RecordedCall = { method: req.method ?? 'GET', path: url.split('?')[0]!, ...(typeof soapAction === 'string' ? { soapAction: soapAction.replace(/^"|"$/g, '') } : {}) };
@@ -44,9 +56,6 @@ export async function recordingProxy(target: string, options: { bodies?: boolean
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
-  // as long as the emulators' (Fastify's 72 s), not node's 5 s: a test that holds the event loop for seconds (a barcode
-  // scan) would otherwise find the daemon's kept-alive connection closed under its next call (ECONNRESET)
-  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

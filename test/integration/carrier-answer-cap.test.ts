@@ -1,9 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { MAX_CARRIER_ANSWER_BYTES } from '../../src/carriers/http.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { emulatorProxy } from '../helpers/recording-proxy.js';
 import { pplChannel, shipmentBody } from '../helpers/shipments.js';
 
 /** How a carrier misbehaves on one path: an answer without end (chunked, or declaring 200 MB), or an HTML page. */
@@ -41,7 +42,7 @@ async function startMisbehavingCarrier(emulatorUrl: string) {
   const emulator = new URL(emulatorUrl);
   const misbehaving = new Map<string, Misbehaviour>();
   const floods: Flood[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server: Server = emulatorProxy((req: IncomingMessage, res: ServerResponse) => {
     const how = misbehaving.get(`${req.method} ${req.url!.split('?')[0]}`);
     if (how === 'html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Maintenance</body></html>');
     if (how) return void floods.push(flood(res, how === 'declares_200_mb'));

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import { findProvider } from '../../src/carriers/registry.js';
 import { nextWorkingDay } from '../helpers/dispatch-adapter.js';
 import { CLI, spawnDaemon, type DaemonProcess, processApi } from '../helpers/processes.js';
+import { emulatorProxy } from '../helpers/recording-proxy.js';
 import { parcelsOf } from '../helpers/shipments.js';
 
 /**
@@ -39,7 +40,7 @@ async function handOverHoldingProxy(target: string) {
   const upstream = new URL(target);
   const state = { holding: true, calls: {} as Record<string, Record<string, number>>, held: new Set<string>() };
   let onHeld = () => {};
-  const server: Server = createServer((req, res) => {
+  const server: Server = emulatorProxy((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

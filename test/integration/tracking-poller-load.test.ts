@@ -1,9 +1,10 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulators, type RunningEmulators } from '../../src/carriers/emulator/server.js';
 import { trackingParcels } from '../../src/store/schema.js';
 import { startTestDaemon, type TestAccount, type TestDaemon } from '../helpers/harness.js';
+import { emulatorProxy } from '../helpers/recording-proxy.js';
 import { pplChannel, pplEmulatorControl } from '../helpers/shipments.js';
 
 const PARCELS = 3_000; // the throughput at 300,000 checks is bench/tracking.mjs's; this many show the batches and the limit
@@ -23,7 +24,7 @@ async function countingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   let inFlight = 0;
   const stats = { maxInFlight: 0, trackingCalls: 0, largestBatch: 0 };
-  const server: Server = createServer((req, res) => {
+  const server: Server = emulatorProxy((req, res) => {
     inFlight += 1;
     stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
     const url = new URL(req.url ?? '/', 'http://proxy');
