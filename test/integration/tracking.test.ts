@@ -63,7 +63,8 @@ describe('tracking parcels with PPL: polling, standard statuses and shipment sta
   };
 
   beforeAll(async () => {
-    d = await startTestDaemon({ carrierTimeoutMs: 1500 });
+    // no story here waits out a carrier timeout: a slow first call on a loaded machine must not leave a shipment pending
+    d = await startTestDaemon({ carrierTimeoutMs: 10_000 });
     // the emulator shares the test clock: its event times and token lifetimes move with it
     emu = await startEmulators({ providers: ['ppl'], port: 0, clock: d.clock });
     a = await d.account('Tracking shop');
