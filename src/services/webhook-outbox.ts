@@ -200,8 +200,8 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
   if (running >= limits.concurrency + limits.reservedSlots) return [];
   // most wakes find nothing to claim (another daemon's dispatcher took it, or an attempt ended with nothing behind it):
   // one indexed look answers them without opening a claim's transaction
-  const due = await ctx.store.get(`SELECT 1 AS due FROM webhook_queue WHERE status IN ('pending', 'delivering') AND next_attempt_at <= ? LIMIT 1`, ctx.clock.now());
-  if (!due) return [];
+  const anyDue = await ctx.store.get(`SELECT 1 AS due FROM webhook_queue WHERE status IN ('pending', 'delivering') AND next_attempt_at <= ? LIMIT 1`, ctx.clock.now());
+  if (!anyDue) return [];
   const { memory } = limits;
   return ctx.store.transaction(async () => {
     const now = ctx.clock.now();
