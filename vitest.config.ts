@@ -113,6 +113,7 @@ const ON_POSTGRES = [
   'test/integration/tracking.test.ts',
   'test/integration/tracking-poller-load.test.ts',
   'test/integration/watched-folders.test.ts',
+  'test/integration/webhook-claim-memory.test.ts',
   'test/integration/webhook-fairness.test.ts',
   'test/integration/webhook-subscriptions.test.ts',
 ];

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../src/services/context.js';
 import { EVENT_RECORDED } from '../../src/services/events.js';
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from '../../src/services/webhook-http.js';
 import {
-  claimDueDeliveries, fanOutEvents, nextDeliveryDueAt, recordQueuedAttempt, releaseInterruptedDeliveries, type ClaimedDelivery, type ClaimMemory,
+  claimDueDeliveries, fanOutEvents, forgetIdle, newClaimMemory, nextDeliveryDueAt, recordQueuedAttempt, releaseInterruptedDeliveries, type ClaimedDelivery, type ClaimMemory,
 } from '../../src/services/webhook-outbox.js';
 
 export interface DispatcherOptions {
@@ -30,7 +30,7 @@ export class WebhookDispatcher {
   readonly name = 'webhook_dispatcher';
   private readonly running = new Set<Promise<void>>();
   private readonly inFlight = new Map<string, number>();
-  private readonly memory: ClaimMemory = { idleUntil: new Map(), cursor: new Map(), turn: 0 };
+  private readonly memory: ClaimMemory = newClaimMemory();
   private readonly concurrency: number;
   private readonly reservedSlots: number;
   private readonly perSubscription: number;
@@ -78,7 +78,7 @@ export class WebhookDispatcher {
       .catch((err: unknown) => this.ctx.log.error({ err, queue_id: claimed.queueId }, 'webhook attempt could not be recorded; its lease will expire'))
       .finally(() => {
         this.running.delete(tracked);
-        this.memory.idleUntil.delete(sub); // its queue changed: a retry time, or the next event of the resource is due
+        forgetIdle(this.memory, sub); // its queue changed: a retry time, or the next event of the resource is due
         const n = (this.inFlight.get(sub) ?? 1) - 1;
         if (n > 0) this.inFlight.set(sub, n);
         else this.inFlight.delete(sub);
@@ -102,7 +102,7 @@ export class WebhookDispatcher {
         this.eventsWaiting = true;
         throw err;
       });
-      for (const sub of fanOut.subscriptions) this.memory.idleUntil.delete(sub);
+      for (const sub of fanOut.subscriptions) forgetIdle(this.memory, sub);
       if (fanOut.more) this.eventsWaiting = true;
     }
     const claimed = await claimDueDeliveries(this.ctx, {

@@ -121,13 +121,31 @@ export interface ClaimedDelivery {
 
 /** What the claimer remembers between claims (in memory: the queue rows stay the truth). */
 export interface ClaimMemory {
-  /** Per subscription: nothing of it is due before this time. Forget it when the subscription's queue changes. */
+  /** Per subscription: nothing of it is due before this time. Forget it (`forgetIdle`) when the subscription's queue changes. */
   idleUntil: Map<string, number>;
+  /** How many times an idleness was forgotten: a claim that read the queue before one learns no idleness from it. */
+  forgotten: number;
   /** Per subscription: the resource line claimed last; the next claim starts after it, so every resource gets its turn. */
   cursor: Map<string, string>;
   /** Which account, and which of its subscriptions, is asked first next time, so ties favour none of them. */
   turn: number;
 }
+
+export function newClaimMemory(): ClaimMemory {
+  return { idleUntil: new Map(), forgotten: 0, cursor: new Map(), turn: 0 };
+}
+
+/** This process changed the subscription's queue (an attempt ended, a fan-out queued): its next claim looks again. */
+export function forgetIdle(memory: ClaimMemory, subscriptionId: string): void {
+  memory.idleUntil.delete(subscriptionId);
+  memory.forgotten++;
+}
+
+/**
+ * How long a pick that came up short is trusted. The daemons sharing a store change each other's queues without a word
+ * (another daemon's attempt makes the next of a line due), so an idleness is believed for a second at most.
+ */
+const IDLE_TRUSTED_MS = 1000;
 
 export interface ClaimLimits {
   /** Attempts this process runs at once, shared fairly between accounts. */
@@ -146,16 +164,19 @@ export interface ClaimLimits {
  * (subscription, resource, seq) index: each scan stops at the slots it may fill, and the work is proportional to what
  * this subscription has due, never to another's backlog. A pick that comes up short tells when the subscription's
  * next delivery is due (`idleUntil`); `cursor` is the line picked last, `after` the one the claim before picked last.
+ * `chosen` are the rows this claim already picked for the subscription: they are still due until the claim updates
+ * them, and are passed over.
  */
-async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, after: string) {
+async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: number, now: number, after: string, chosen: ReadonlySet<string>) {
   const byOrder = ctx.store.dialect === 'sqlite' ? ' INDEXED BY webhook_queue_order' : '';
   const picked: string[] = [];
   let cursor: string | undefined;
   for (const part of ['>', '<=']) {
     const rows = await ctx.store.all<{ id: string; resource_key: string }>(`SELECT id, resource_key FROM webhook_queue${byOrder}
       WHERE subscription_id = ? AND resource_key ${part} ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY resource_key, seq LIMIT ?${ctx.store.sql.skipLocked}`,
-    subscriptionId, after, now, slots - picked.length);
+    subscriptionId, after, now, slots - picked.length + chosen.size);
     for (const row of rows) {
+      if (chosen.has(row.id) || picked.length === slots) continue;
       picked.push(row.id);
       cursor = row.resource_key;
     }
@@ -163,7 +184,7 @@ async function pickDue(ctx: ServiceContext, subscriptionId: string, slots: numbe
   }
   const next = await ctx.store.get<{ at: number | null }>(`SELECT min(next_attempt_at) AS at FROM webhook_queue
     WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at > ? AND next_attempt_at < ?`, subscriptionId, now, WAITING_FOR_EARLIER);
-  return { picked, cursor, idleUntil: next?.at ?? Infinity };
+  return { picked, cursor, idleUntil: Math.min(next?.at ?? Infinity, now + IDLE_TRUSTED_MS) };
 }
 
 /** An account's active subscriptions and the attempts this process has in flight for them. */
@@ -215,9 +236,13 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
       expired.set(row.subscription_id, [...(expired.get(row.subscription_id) ?? []), row.id]);
     }
     const turn = (memory.turn + 1) % subs.length;
+    // an attempt of this process that ends while this claim runs makes the next of its line due, maybe after this read it
+    const forgotten = memory.forgotten;
     const learnt: (() => void)[] = [() => { memory.turn = turn; }];
     ctx.store.afterCommit(() => learnt.forEach((learn) => learn()));
     const picked: string[] = [];
+    // a subscription asked again in a later round of the fair shares finds its rows picked in an earlier one still due
+    const chosenFor = new Map<string, Set<string>>();
     // up to `wanted` due deliveries of one account, from its subscriptions in turn; expired leases first
     const pickFor = async (account: AccountTurn, wanted: number): Promise<number> => {
       let got = 0;
@@ -227,11 +252,14 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
         if (slots <= 0) continue;
         const ids = expired.get(sub.id)?.splice(0, slots) ?? [];
         if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) {
-          const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory.cursor.get(sub.id) ?? '');
+          const chosen = chosenFor.get(sub.id) ?? new Set();
+          chosenFor.set(sub.id, chosen);
+          const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory.cursor.get(sub.id) ?? '', chosen);
+          for (const id of due.picked) chosen.add(id);
           ids.push(...due.picked);
           learnt.push(() => {
             if (due.cursor !== undefined) memory.cursor.set(sub.id, due.cursor);
-            if (due.idleUntil !== undefined) memory.idleUntil.set(sub.id, due.idleUntil);
+            if (due.idleUntil !== undefined && memory.forgotten === forgotten) memory.idleUntil.set(sub.id, due.idleUntil);
           });
         }
         taken.set(sub.id, (taken.get(sub.id) ?? 0) + ids.length);
