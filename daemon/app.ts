@@ -9,6 +9,7 @@ import { DaemonOrigins } from './http/origins.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/limits.js';
 import { requestLoggerWhenUsed } from './http/request-logger.js';
 import { createHttpServer, OpenConnections } from './http/server.js';
+import { serializerCompiler } from './http/serialization.js';
 import { validatorCompiler } from './http/validation.js';
 import { deskPageRoutes } from './desk/page.js';
 import { deskStreamRoutes, type DeskStreamOptions } from './desk/stream.js';
@@ -66,6 +67,7 @@ export async function buildApp(ctx: ServiceContext, options: AppOptions): Promis
     ...(options.tls ? { https: options.tls } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.server.once('listening', () => origins.listen(options.tls ? 'https' : 'http', app.server.address() as AddressInfo));
   // in-flight requests get a grace period; then shutdown goes on whatever the open connections do
   let forceClose: NodeJS.Timeout | undefined;

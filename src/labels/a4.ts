@@ -1,4 +1,5 @@
-import { degrees, ParseSpeeds, PDFDocument, type PDFEmbeddedPage, type PDFPage } from 'pdf-lib';
+import type { degrees as Degrees, PDFEmbeddedPage, PDFPage } from 'pdf-lib';
+import { pdfLib } from './pdf-lib.js';
 
 const A4_WIDTH = 595.28;
 const A4_HEIGHT = 841.89;
@@ -8,6 +9,7 @@ const LABELS_PER_SHEET = 4;
 
 /** Puts the labels of a merged PDF four to an A4 portrait sheet, for office printers. */
 export async function layoutA4(pdf: Uint8Array): Promise<Buffer> {
+  const { degrees, ParseSpeeds, PDFDocument } = await pdfLib();
   const source = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   const sheets = await PDFDocument.create();
   const labels = source.getPages();
@@ -21,7 +23,7 @@ export async function layoutA4(pdf: Uint8Array): Promise<Buffer> {
     const slot = index % LABELS_PER_SHEET;
     if (slot === 0) sheet = sheets.addPage([A4_WIDTH, A4_HEIGHT]);
     const page = embeddedByLabel.get(label);
-    if (page) drawInQuadrant(sheet!, page, label.getRotation().angle, slot);
+    if (page) drawInQuadrant(sheet!, page, label.getRotation().angle, slot, degrees);
   });
   return Buffer.from(await sheets.save({ objectsPerTick: Infinity }));
 }
@@ -32,7 +34,7 @@ function visibleBox(label: PDFPage): { left: number; bottom: number; right: numb
 }
 
 /** Slots run left to right, top to bottom; the label keeps its size unless it overflows the quadrant. */
-function drawInQuadrant(sheet: PDFPage, label: PDFEmbeddedPage, rotation: number, slot: number): void {
+function drawInQuadrant(sheet: PDFPage, label: PDFEmbeddedPage, rotation: number, slot: number, degrees: typeof Degrees): void {
   const quarterTurns = (((Math.round(rotation / 90) % 4) + 4) % 4) as 0 | 1 | 2 | 3;
   const sideways = quarterTurns % 2 === 1;
   const shownWidth = sideways ? label.height : label.width;
