@@ -22,8 +22,6 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-type Check = ValidateFunction & { errors?: ErrorObject[] | null };
-
 /**
  * Checks a request part against its schema. The check is compiled at its first use, not at start-up (a daemon starts
  * without compiling one for every route), and each Ajv keeps what it compiled for the process. It stands in for Ajv's
@@ -37,7 +35,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     const ok = compiled(data, parent);
     check.errors = compiled.errors;
     return ok;
-  }) as Check;
+  }) as ValidateFunction;
   // fastify hands Ajv's functions (which have a schemaEnv) the parent data
   return Object.assign(check, { schemaEnv: true });
 };
