@@ -1,5 +1,4 @@
 import type { degrees as Degrees, PDFEmbeddedPage, PDFPage } from 'pdf-lib';
-import { pdfLib } from './pdf-lib.js';
 
 const A4_WIDTH = 595.28;
 const A4_HEIGHT = 841.89;
@@ -9,7 +8,7 @@ const LABELS_PER_SHEET = 4;
 
 /** Puts the labels of a merged PDF four to an A4 portrait sheet, for office printers. */
 export async function layoutA4(pdf: Uint8Array): Promise<Buffer> {
-  const { degrees, ParseSpeeds, PDFDocument } = await pdfLib();
+  const { degrees, ParseSpeeds, PDFDocument } = await import('pdf-lib');
   const source = await PDFDocument.load(pdf, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   const sheets = await PDFDocument.create();
   const labels = source.getPages();

@@ -2,7 +2,6 @@ import type { PDFDocument } from 'pdf-lib';
 import type { LabelFormat } from '../domain/labels.js';
 import { eplLabels } from './epl.js';
 import { LabelFormatError } from './errors.js';
-import { pdfLib } from './pdf-lib.js';
 import { zplLabels } from './zpl.js';
 
 /**
@@ -18,7 +17,7 @@ export async function splitLabels(format: LabelFormat, document: Uint8Array, cou
 }
 
 async function splitPdf(document: Uint8Array): Promise<Buffer[]> {
-  const { PDFDocument } = await pdfLib();
+  const { PDFDocument } = await import('pdf-lib');
   let source: PDFDocument;
   try {
     source = await PDFDocument.load(document, { updateMetadata: false });

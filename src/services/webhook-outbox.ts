@@ -145,7 +145,7 @@ export function forgetIdle(memory: ClaimMemory, subscriptionId: string): void {
  * How long a pick that came up short is trusted. The daemons sharing a store change each other's queues without a word
  * (another daemon's attempt makes the next of a line due), so an idleness is believed for a second at most.
  */
-const IDLE_TRUSTED_MS = 1000;
+export const IDLE_TRUSTED_MS = 1000;
 
 export interface ClaimLimits {
   /** Attempts this process runs at once, shared fairly between accounts. */
@@ -252,8 +252,8 @@ export async function claimDueDeliveries(ctx: ServiceContext, limits: ClaimLimit
         if (slots <= 0) continue;
         const ids = expired.get(sub.id)?.splice(0, slots) ?? [];
         if (ids.length < slots && (memory.idleUntil.get(sub.id) ?? -Infinity) <= now) {
-          const chosen = chosenFor.get(sub.id) ?? new Set();
-          chosenFor.set(sub.id, chosen);
+          let chosen = chosenFor.get(sub.id);
+          if (!chosen) chosenFor.set(sub.id, (chosen = new Set()));
           const due = await pickDue(ctx, sub.id, slots - ids.length, now, memory.cursor.get(sub.id) ?? '', chosen);
           for (const id of due.picked) chosen.add(id);
           ids.push(...due.picked);

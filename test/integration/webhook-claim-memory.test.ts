@@ -3,7 +3,7 @@ import { startEmulators, type RunningEmulators } from '../../src/carriers/emulat
 import type { ServiceContext } from '../../src/services/context.js';
 import type { AttemptResult } from '../../src/services/webhook-http.js';
 import {
-  claimDueDeliveries, fanOutEvents, forgetIdle, newClaimMemory, recordQueuedAttempt,
+  claimDueDeliveries, fanOutEvents, forgetIdle, IDLE_TRUSTED_MS, newClaimMemory, recordQueuedAttempt,
 } from '../../src/services/webhook-outbox.js';
 import { isTransactionConflict, type Store } from '../../src/store/store.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/harness.js';
@@ -38,7 +38,7 @@ function conflictingOnce(store: Store): Store {
   });
 }
 
-/** The store, except that `during(sql)` runs before each of its reads answers. */
+/** The store, except that `during(sql)` runs after each of its reads, before the caller has the rows. */
 function watching(store: Store, during: (sql: string) => void): Store {
   return new Proxy(store, {
     get(target, name, receiver) {
@@ -88,7 +88,7 @@ describe('what a webhook claim remembers between claims', () => {
     // idle once this one is claimed
     const claimed = await claimDueDeliveries(ctx, { ...limits, memory });
     expect(claimed.map((c) => c.subscriptionId)).toEqual([sub]);
-    expect(memory.idleUntil.get(sub)).toBe(d.clock.now() + 1000);
+    expect(memory.idleUntil.get(sub)).toBe(d.clock.now() + IDLE_TRUSTED_MS);
     await recordQueuedAttempt(d.ctx, claimed[0]!, { ...failed, ok: true, responseStatus: 204 }, () => 0.5);
   });
 
